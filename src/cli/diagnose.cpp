@@ -1,0 +1,23 @@
+// `pipesim diagnose [SCENARIO]`: one operating point, every stage, and what moves the wall.
+#include <memory>
+
+#include "cli/common.hpp"
+#include "core/diagnosis.hpp"
+#include "report/render.hpp"
+
+namespace pipesim {
+
+void setup_diagnose(CLI::App& app) {
+  auto opts = std::make_shared<CommonOptions>();
+  auto* cmd = app.add_subcommand(
+      "diagnose", "One operating point: every stage, the binding wall, utilization, and what moves the wall");
+  add_common_options(*cmd, *opts);
+  cmd->callback([opts] {
+    const Format format = parse_format(opts->format);
+    const LoadedScenario loaded = load_with_sets(*opts);
+    const Diagnosis d = with_origins(loaded, [&] { return diagnose(loaded.scenario); });
+    write_stdout(render_diagnosis(loaded, loaded.scenario, d, format));
+  });
+}
+
+}  // namespace pipesim

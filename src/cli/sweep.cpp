@@ -1,0 +1,95 @@
+// `pipesim sweep [SCENARIO] --batch R --workers R --sample-size R --vary KEY=R`: a cartesian grid.
+#include <memory>
+
+#include "cli/common.hpp"
+#include "core/diagnosis.hpp"
+#include "core/error.hpp"
+#include "report/render.hpp"
+
+namespace pipesim {
+
+namespace {
+
+struct SweepOptions : CommonOptions {
+  std::string batch, workers, sample_size;
+  std::vector<std::string> vary;
+};
+
+void run_sweep(const SweepOptions& o) {
+  const Format format = parse_format(o.format);
+  LoadedScenario loaded = load_with_sets(o);
+
+  // Outer to inner: --vary in the order given, then sample size, workers, batch.
+  std::vector<Axis> axes;
+  const auto add_axis = [&](const std::string& option, const std::string& key, const std::string& text) {
+    const FieldSpec* f = find_field(key);
+    if (!f) {
+      const std::string near = suggest_field(key);
+      throw Error(Origin{option}, fmt::format("unknown key '{}'{}", key,
+                                              near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+    }
+    try {
+      axes.push_back({f->field, parse_range(text, *f)});
+    } catch (const Error& e) {
+      throw Error(Origin{option}, e.what());
+    }
+  };
+  for (const auto& v : o.vary) {
+    const auto eq = v.find('=');
+    if (eq == std::string::npos)
+      throw Error(Origin{"--vary " + v}, "expected KEY=RANGE, e.g. --vary storage.read_bandwidth=1GB/s..8GB/s");
+    add_axis("--vary " + v, v.substr(0, eq), v.substr(eq + 1));
+  }
+  if (!o.sample_size.empty()) add_axis("--sample-size " + o.sample_size, "workload.sample_size", o.sample_size);
+  if (!o.workers.empty()) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
+  if (!o.batch.empty()) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
+  if (axes.empty())
+    throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
+  grid_size(axes);
+
+  // Validate the scenario at the first point before writing anything: which fields are set
+  // is the same at every point, so a point that resolves here resolves everywhere.
+  Scenario first = loaded.scenario;
+  for (const auto& a : axes) first.set(a.field, {a.range.at(0), a.range.dim()});
+  const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first)); });
+
+  SweepWriter writer(stdout, format, axes, first_result);
+  const bool want_fixes = format == Format::Json;
+  std::string previous;
+  for_each_point(loaded.scenario, axes, [&](const Scenario& s, std::size_t inner) {
+    std::string binding;
+    if (want_fixes) {
+      const Diagnosis d = diagnose(s);
+      binding = binding_text(d.result);
+      const bool crossed = inner > 0 && binding != previous;
+      writer.row(s, d.result, binding, crossed ? &previous : nullptr, &d);
+    } else {
+      const Result r = evaluate(resolve(s));
+      binding = binding_text(r);
+      const bool crossed = inner > 0 && binding != previous;
+      writer.row(s, r, binding, crossed ? &previous : nullptr, nullptr);
+    }
+    previous = std::move(binding);
+  });
+  writer.finish();
+}
+
+}  // namespace
+
+void setup_sweep(CLI::App& app) {
+  auto opts = std::make_shared<SweepOptions>();
+  auto* cmd = app.add_subcommand("sweep", "A cartesian grid over batch size, workers, sample size and any field; "
+                                          "one row per point, crossovers marked");
+  add_common_options(*cmd, *opts);
+  cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
+      ->type_name("RANGE");
+  cmd->add_option("--workers", opts->workers, "Workers per accelerator, e.g. 4..64 or 0..16:+1")
+      ->type_name("RANGE");
+  cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")
+      ->type_name("RANGE");
+  cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
+      ->type_name("KEY=RANGE");
+  cmd->callback([opts] { run_sweep(*opts); });
+}
+
+}  // namespace pipesim

@@ -1,0 +1,211 @@
+#include "config/loader.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+#include <vector>
+
+#include "config/presets.hpp"
+#include "core/text.hpp"
+
+namespace pipesim {
+
+namespace {
+
+constexpr int kMaxUseDepth = 16;
+constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
+
+Origin at(const std::string& source, const toml::source_region& r) {
+  return Origin{source, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
+}
+
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw Error(Origin{path}, "cannot read the file: it does not exist");
+  if (std::filesystem::is_directory(status))
+    throw Error(Origin{path}, "cannot read the file: it is a directory");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Origin{path}, "cannot open the file for reading");
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string unknown_key_message(const std::string& key) {
+  const std::string near = suggest_field(key);
+  if (near.empty())
+    return fmt::format("unknown key '{}' (see `pipesim presets --keys` for the list)", key);
+  return fmt::format("unknown key '{}'; did you mean '{}'?", key, near);
+}
+
+Quantity node_value(const FieldSpec& field, const toml::node& node, const std::string& source) {
+  const Origin where = at(source, node.source());
+  try {
+    if (const auto* str = node.as_string()) return parse_field_value(field, str->get());
+    Quantity q;
+    if (const auto* i = node.as_integer()) {
+      q = {static_cast<double>(i->get()), Dim::Number};
+    } else if (const auto* f = node.as_floating_point()) {
+      q = {f->get(), Dim::Number};
+      if (!std::isfinite(q.value)) throw Error(fmt::format("{}: the value is not finite", field.key));
+    } else if (const auto* b = node.as_boolean()) {
+      q = {b->get() ? 1.0 : 0.0, Dim::Bool};
+    } else {
+      throw Error(fmt::format("{}: expected {}, got a TOML {}", field.key,
+                              describe_dims(field.accepts),
+                              node.is_table() ? "table" : node.is_array() ? "array" : "date or time"));
+    }
+    if (q.dim == Dim::Number && !has(field.accepts, Dim::Number))
+      throw Error(fmt::format("{}: expected {}, got the bare number {}; write it with a unit", field.key,
+                              describe_dims(field.accepts), format_compact(q.value, Dim::Number)));
+    const double mag = std::fabs(q.value);
+    if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))
+      throw Error(fmt::format("{}: the value is out of the accepted range (1e-21 to 1e21)", field.key));
+    check_value(field, q);
+    return q;
+  } catch (const Error& e) {
+    if (!e.origin().source.empty()) throw;
+    throw Error(where, e.what());
+  }
+}
+
+struct Loader {
+  int depth = 0;
+
+  void load_into(LoadedScenario& out, std::string_view text, const std::string& source,
+                 const std::string& base_dir) {
+    if (++depth > kMaxUseDepth)
+      throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels (a cycle?)", kMaxUseDepth));
+    toml::table root;
+    try {
+      root = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+      throw Error(at(source, e.source()), std::string(e.description()));
+    }
+    // `use` first, so the file's own fields override what it uses.
+    if (const auto* use = root.get("use")) {
+      std::vector<const toml::node*> items;
+      if (const auto* arr = use->as_array()) {
+        for (const auto& n : *arr) items.push_back(&n);
+      } else {
+        items.push_back(use);
+      }
+      for (const auto* item : items) {
+        const auto* name = item->as_string();
+        if (!name)
+          throw Error(at(source, item->source()),
+                      "`use` takes a preset name or a file path, or a list of them");
+        include(out, name->get(), at(source, item->source()), base_dir);
+      }
+    }
+    for (const auto& [k, v] : root) {
+      const std::string key(k.str());
+      if (key == "use") continue;
+      if (key == "name" || key == "description") {
+        const auto* str = v.as_string();
+        if (!str) throw Error(at(source, v.source()), fmt::format("'{}' must be a string", key));
+        (key == "name" ? out.name : out.description) = str->get();
+        continue;
+      }
+      const auto* table = v.as_table();
+      if (!table) throw Error(at(source, k.source()), unknown_key_message(key));
+      for (const auto& [k2, v2] : *table) {
+        const std::string full = key + "." + std::string(k2.str());
+        const FieldSpec* field = find_field(full);
+        if (!field) throw Error(at(source, k2.source()), unknown_key_message(full));
+        const Quantity q = node_value(*field, v2, source);
+        out.scenario.set(field->field, q);
+        out.origins[static_cast<std::size_t>(field->field)] = at(source, v2.source());
+      }
+    }
+    --depth;
+  }
+
+  void include(LoadedScenario& out, const std::string& name, const Origin& where,
+               const std::string& base_dir) {
+    const bool is_path = name.find('/') != std::string::npos ||
+                         (name.size() > 5 && name.substr(name.size() - 5) == ".toml");
+    if (is_path) {
+      const std::filesystem::path p = std::filesystem::path(base_dir) / name;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(p, ec)) {
+        const std::string path = p.lexically_normal().string();
+        load_into(out, read_file(path), path, p.parent_path().string());
+        return;
+      }
+    }
+    if (const auto* preset = find_preset(name)) {
+      load_into(out, preset->text, "preset:" + std::string(preset->path), "");
+      return;
+    }
+    throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}",
+                                   name, preset_hint(name)));
+  }
+
+  static std::string preset_hint(std::string_view name) {
+    std::vector<std::string_view> names;
+    for (const auto& p : embedded_presets()) names.push_back(p.name);
+    const std::string near = closest(name, names);
+    return near.empty() ? std::string(" (`pipesim presets` lists the presets)")
+                        : fmt::format("; did you mean '{}'?", near);
+  }
+};
+
+}  // namespace
+
+LoadedScenario load_scenario_text(std::string_view text, const std::string& source,
+                                  const std::string& base_dir) {
+  LoadedScenario out;
+  out.source = source;
+  Loader loader;
+  loader.load_into(out, text, source, base_dir);
+  return out;
+}
+
+LoadedScenario load_scenario(std::string_view arg) {
+  if (arg.empty()) arg = kDefaultPreset;
+  const std::string name(arg);
+  std::error_code ec;
+  LoadedScenario out;
+  if (std::filesystem::exists(name, ec)) {
+    const std::filesystem::path p(name);
+    out = load_scenario_text(read_file(name), name, p.parent_path().string());
+  } else if (const auto* preset = find_preset(name)) {
+    out = load_scenario_text(preset->text, "preset:" + std::string(preset->path), "");
+  } else {
+    throw Error(fmt::format("no scenario file or preset named '{}'{}", name,
+                            Loader::preset_hint(name)));
+  }
+  if (out.name.empty()) out.name = name;
+  return out;
+}
+
+void apply_assignment(LoadedScenario& s, std::string_view assignment) {
+  const Origin where{fmt::format("--set {}", assignment)};
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw Error(where, "expected KEY=VALUE, e.g. --set pipeline.batch_size=64");
+  const std::string key(assignment.substr(0, eq));
+  const FieldSpec* field = find_field(key);
+  if (!field) throw Error(where, unknown_key_message(key));
+  try {
+    const Quantity q = parse_field_value(*field, assignment.substr(eq + 1));
+    s.scenario.set(field->field, q);
+    s.origins[static_cast<std::size_t>(field->field)] = where;
+  } catch (const Error& e) {
+    throw Error(where, e.what());
+  }
+}
+
+Origin origin_of(const LoadedScenario& s, Field f) {
+  const Origin& o = s.origins[static_cast<std::size_t>(f)];
+  return o.source.empty() ? Origin{s.source} : o;
+}
+
+}  // namespace pipesim

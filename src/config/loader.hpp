@@ -1,0 +1,46 @@
+// Loading scenarios from TOML files and embedded presets, and applying --set.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/fields.hpp"
+#include "core/model.hpp"
+
+namespace pipesim {
+
+struct LoadedScenario {
+  std::string name;         // from `name = ...`, else the file or preset name
+  std::string description;  // from `description = ...`
+  std::string source;       // where it was loaded from (for errors without a position)
+  Scenario scenario;
+  std::array<Origin, kFieldCount> origins{};  // where each set field was set
+};
+
+// Loads a scenario from TOML text; `source` names it in errors. `use = [...]` entries
+// are resolved against embedded presets and, for paths, against `base_dir`.
+LoadedScenario load_scenario_text(std::string_view text, const std::string& source,
+                                  const std::string& base_dir);
+
+// A file path or an embedded preset name; empty means the default preset.
+LoadedScenario load_scenario(std::string_view arg);
+
+// Applies one "key=value" assignment, as given to --set.
+void apply_assignment(LoadedScenario& s, std::string_view assignment);
+
+// Where a field was set, or the scenario's source when it was never set.
+Origin origin_of(const LoadedScenario& s, Field f);
+
+// Calls fn() and turns a FieldError into an Error located where that field was set.
+template <class Fn>
+auto with_origins(const LoadedScenario& s, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const FieldError& e) {
+    throw Error(origin_of(s, e.field()), e.what());
+  }
+}
+
+}  // namespace pipesim

@@ -1,0 +1,33 @@
+// One error type for "tell the user and exit 2": bad usage or bad input.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pipesim {
+
+// Where a piece of input came from: a file position, a command-line argument,
+// or nothing (origin empty).
+struct Origin {
+  std::string source;  // "scenario.toml", "preset:reference", "--set a=b", or empty
+  int line = 0;        // 1-based; 0 when the source has no lines
+  int column = 0;
+
+  [[nodiscard]] std::string str() const;  // "file:3:7", "--set a=b", ""
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  Error(Origin origin, const std::string& message)
+      : std::runtime_error(message), origin_(std::move(origin)) {}
+
+  [[nodiscard]] const Origin& origin() const { return origin_; }
+  // The one line shown to the user: "origin: error: message" or "pipesim: error: message".
+  [[nodiscard]] std::string line() const;
+
+ private:
+  Origin origin_;
+};
+
+}  // namespace pipesim

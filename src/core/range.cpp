@@ -1,0 +1,125 @@
+#include "core/range.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace pipesim {
+
+Range Range::list(std::vector<double> values, Dim dim) {
+  Range r;
+  r.values_ = std::move(values);
+  r.dim_ = dim;
+  return r;
+}
+
+Range Range::linear(double start, double step, std::size_t count, Dim dim) {
+  Range r;
+  r.linear_ = true;
+  r.start_ = start;
+  r.step_ = step;
+  r.count_ = count;
+  r.dim_ = dim;
+  return r;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Relative slack so that 0.1 steps and x1.1 factors land on their end point.
+constexpr double kSlack = 1e-9;
+
+}  // namespace
+
+Range parse_range(std::string_view text, const FieldSpec& field) {
+  const auto fail = [&](std::string_view why) {
+    return Error(fmt::format("{}: bad range \"{}\": {} (forms: 32..1024 doubles, 1..16:+1 steps, "
+                             "32..1024:x4 multiplies, 8,16,32 lists)",
+                             field.key, text, why));
+  };
+  const std::string_view t = trim(text);
+  if (t.empty()) throw fail("empty range");
+  const auto value = [&](std::string_view s) { return parse_field_value(field, trim(s)); };
+
+  const auto dots = t.find("..");
+  if (dots == std::string_view::npos) {
+    std::vector<double> values;
+    Dim dim = Dim::Number;
+    std::size_t pos = 0;
+    while (true) {
+      const auto comma = t.find(',', pos);
+      const auto item = t.substr(pos, comma == std::string_view::npos ? t.npos : comma - pos);
+      if (trim(item).empty()) throw fail("empty list item");
+      const Quantity q = value(item);
+      values.push_back(q.value);
+      dim = q.dim;
+      if (comma == std::string_view::npos) break;
+      pos = comma + 1;
+    }
+    return Range::list(std::move(values), dim);
+  }
+
+  const std::string_view start_text = t.substr(0, dots);
+  std::string_view rest = t.substr(dots + 2);
+  std::string_view step_text;
+  const auto colon = rest.find(':');
+  if (colon != std::string_view::npos) {
+    step_text = trim(rest.substr(colon + 1));
+    rest = rest.substr(0, colon);
+  }
+  if (trim(start_text).empty() || trim(rest).empty()) throw fail("missing start or end");
+  const Quantity start = value(start_text);
+  const Quantity end = value(rest);
+  if (end.value < start.value) throw fail("the end is below the start");
+
+  if (!step_text.empty() && step_text.front() == '+') {
+    Quantity step;
+    try {
+      step = parse_quantity_as(step_text.substr(1), dims(start.dim));
+    } catch (const Error& e) {
+      throw fail(fmt::format("step: {}", e.what()));
+    }
+    if (!(step.value > 0)) throw fail("the step must be greater than zero");
+    if (field.integer && step.value != std::floor(step.value))
+      throw fail("the step must be a whole number for this field");
+    const double n = std::floor((end.value - start.value) / step.value * (1 + kSlack) + kSlack) + 1;
+    if (n > static_cast<double>(kMaxRangeValues))
+      throw fail(fmt::format("{:.0f} values, more than the limit of {}", n, kMaxRangeValues));
+    const auto count = static_cast<std::size_t>(n);
+    // Monotone: checking the last value checks them all.
+    const double last = start.value + static_cast<double>(count - 1) * step.value;
+    check_value(field, {last, start.dim});
+    return Range::linear(start.value, step.value, count, start.dim);
+  }
+
+  double factor = 2;
+  if (!step_text.empty()) {
+    if (step_text.front() != 'x' && step_text.front() != '*')
+      throw fail("the step must be +STEP or xFACTOR");
+    Quantity f;
+    try {
+      f = parse_quantity_as(step_text.substr(1), dims(Dim::Number));
+    } catch (const Error& e) {
+      throw fail(fmt::format("factor: {}", e.what()));
+    }
+    if (!(f.value > 1)) throw fail("the factor must be greater than 1");
+    factor = f.value;
+  }
+  if (!(start.value > 0)) throw fail("a multiplying range cannot start at 0: use 0..16:+1 or a list");
+  std::vector<double> values;
+  for (double v = start.value; v <= end.value * (1 + kSlack); v *= factor) {
+    if (values.size() >= kMaxRangeValues)
+      throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
+    check_value(field, {v, start.dim});
+    values.push_back(v);
+  }
+  return Range::list(std::move(values), start.dim);
+}
+
+}  // namespace pipesim

@@ -1,0 +1,228 @@
+#include "core/units.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace pipesim {
+
+std::string Origin::str() const {
+  if (source.empty()) return {};
+  if (line <= 0) return source;
+  return fmt::format("{}:{}:{}", source, line, column);
+}
+
+std::string Error::line() const {
+  const std::string where = origin_.str();
+  return fmt::format("{}: error: {}", where.empty() ? "pipesim" : where, what());
+}
+
+namespace {
+
+struct Unit {
+  std::string_view name;
+  Dim dim;
+  double factor;  // multiply to get SI base units
+};
+
+constexpr double K = 1e3, M = 1e6, G = 1e9, T = 1e12, P = 1e15;
+constexpr double Ki = 1024.0, Mi = Ki * 1024, Gi = Mi * 1024, Ti = Gi * 1024, Pi = Ti * 1024;
+
+// Case matters: "FLOPS" is a rate, "FLOPs" a count; "Gbps" is bits.
+constexpr std::array kUnits = {
+    Unit{"%", Dim::Number, 0.01},
+    Unit{"B", Dim::Size, 1}, Unit{"byte", Dim::Size, 1}, Unit{"bytes", Dim::Size, 1},
+    Unit{"KB", Dim::Size, K}, Unit{"kB", Dim::Size, K}, Unit{"MB", Dim::Size, M},
+    Unit{"GB", Dim::Size, G}, Unit{"TB", Dim::Size, T}, Unit{"PB", Dim::Size, P},
+    Unit{"KiB", Dim::Size, Ki}, Unit{"MiB", Dim::Size, Mi}, Unit{"GiB", Dim::Size, Gi},
+    Unit{"TiB", Dim::Size, Ti}, Unit{"PiB", Dim::Size, Pi},
+    Unit{"B/s", Dim::Rate, 1}, Unit{"KB/s", Dim::Rate, K}, Unit{"kB/s", Dim::Rate, K},
+    Unit{"MB/s", Dim::Rate, M}, Unit{"GB/s", Dim::Rate, G}, Unit{"TB/s", Dim::Rate, T},
+    Unit{"PB/s", Dim::Rate, P},
+    Unit{"KiB/s", Dim::Rate, Ki}, Unit{"MiB/s", Dim::Rate, Mi}, Unit{"GiB/s", Dim::Rate, Gi},
+    Unit{"TiB/s", Dim::Rate, Ti},
+    Unit{"bit/s", Dim::Rate, 1.0 / 8}, Unit{"Kbit/s", Dim::Rate, K / 8},
+    Unit{"Mbit/s", Dim::Rate, M / 8}, Unit{"Gbit/s", Dim::Rate, G / 8},
+    Unit{"Tbit/s", Dim::Rate, T / 8}, Unit{"bps", Dim::Rate, 1.0 / 8},
+    Unit{"Kbps", Dim::Rate, K / 8}, Unit{"Mbps", Dim::Rate, M / 8},
+    Unit{"Gbps", Dim::Rate, G / 8}, Unit{"Tbps", Dim::Rate, T / 8},
+    Unit{"ns", Dim::Duration, 1e-9}, Unit{"us", Dim::Duration, 1e-6},
+    Unit{"\xC2\xB5s", Dim::Duration, 1e-6}, Unit{"\xCE\xBCs", Dim::Duration, 1e-6},
+    Unit{"ms", Dim::Duration, 1e-3}, Unit{"s", Dim::Duration, 1}, Unit{"min", Dim::Duration, 60},
+    Unit{"h", Dim::Duration, 3600},
+    Unit{"FLOP", Dim::Flop, 1}, Unit{"KFLOP", Dim::Flop, K}, Unit{"MFLOP", Dim::Flop, M},
+    Unit{"GFLOP", Dim::Flop, G}, Unit{"TFLOP", Dim::Flop, T}, Unit{"PFLOP", Dim::Flop, P},
+    Unit{"FLOPs", Dim::Flop, 1}, Unit{"KFLOPs", Dim::Flop, K}, Unit{"MFLOPs", Dim::Flop, M},
+    Unit{"GFLOPs", Dim::Flop, G}, Unit{"TFLOPs", Dim::Flop, T}, Unit{"PFLOPs", Dim::Flop, P},
+    Unit{"FLOPS", Dim::FlopRate, 1}, Unit{"KFLOPS", Dim::FlopRate, K},
+    Unit{"MFLOPS", Dim::FlopRate, M}, Unit{"GFLOPS", Dim::FlopRate, G},
+    Unit{"TFLOPS", Dim::FlopRate, T}, Unit{"PFLOPS", Dim::FlopRate, P},
+    Unit{"FLOP/s", Dim::FlopRate, 1}, Unit{"GFLOP/s", Dim::FlopRate, G},
+    Unit{"TFLOP/s", Dim::FlopRate, T}, Unit{"PFLOP/s", Dim::FlopRate, P},
+    Unit{"samples/s", Dim::SampleRate, 1}, Unit{"sample/s", Dim::SampleRate, 1},
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string_view example(Dim d) {
+  switch (d) {
+    case Dim::Number: return "8";
+    case Dim::Size: return "\"500 KB\"";
+    case Dim::Rate: return "\"2 GB/s\"";
+    case Dim::Duration: return "\"11.74 ms\"";
+    case Dim::Flop: return "\"4.1 GFLOP\"";
+    case Dim::FlopRate: return "\"312 TFLOPS\"";
+    case Dim::SampleRate: return "\"1200 samples/s\"";
+    case Dim::Bool: return "true";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string_view dim_name(Dim d) {
+  switch (d) {
+    case Dim::Number: return "a plain number";
+    case Dim::Size: return "a size";
+    case Dim::Rate: return "a rate";
+    case Dim::Duration: return "a duration";
+    case Dim::Flop: return "a FLOP count";
+    case Dim::FlopRate: return "a FLOP rate";
+    case Dim::SampleRate: return "a sample rate";
+    case Dim::Bool: return "true or false";
+  }
+  return "a value";
+}
+
+std::string describe_dims(DimSet set) {
+  std::string names, examples;
+  for (unsigned i = 0; i < 8; ++i) {
+    const auto d = static_cast<Dim>(i);
+    if (!has(set, d)) continue;
+    if (!names.empty()) {
+      names += " or ";
+      examples += ", ";
+    }
+    names += dim_name(d);
+    examples += example(d);
+  }
+  return fmt::format("{} (e.g. {})", names, examples);
+}
+
+Quantity parse_quantity(std::string_view text) {
+  const std::string_view s = trim(text);
+  if (s.empty()) throw Error("expected a value, got nothing");
+  const char* first = s.data();
+  const char* last = s.data() + s.size();
+  if (*first == '+') ++first;
+  double number = 0;
+  const auto [ptr, ec] = std::from_chars(first, last, number);
+  if (ec == std::errc::result_out_of_range)
+    throw Error(fmt::format("the number in \"{}\" is out of range", s));
+  if (ec != std::errc() || ptr == first)
+    throw Error(fmt::format("\"{}\" does not start with a number", s));
+  if (!std::isfinite(number)) throw Error(fmt::format("\"{}\" is not a finite number", s));
+  const std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
+  Quantity q{number, Dim::Number};
+  if (!unit.empty()) {
+    const Unit* found = nullptr;
+    for (const auto& u : kUnits)
+      if (u.name == unit) found = &u;
+    if (found == nullptr)
+      throw Error(fmt::format(
+          "unknown unit \"{}\" in \"{}\" (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
+          "Gbps; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s)",
+          unit, s));
+    q.value = number * found->factor;
+    q.dim = found->dim;
+  }
+  const double mag = std::fabs(q.value);
+  if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))
+    throw Error(fmt::format("\"{}\" is out of the accepted range (1e-21 to 1e21 in base units)", s));
+  return q;
+}
+
+Quantity parse_quantity_as(std::string_view text, DimSet accepted) {
+  const Quantity q = parse_quantity(text);
+  if (!has(accepted, q.dim)) {
+    if (q.dim == Dim::Number)
+      throw Error(fmt::format("expected {}, got \"{}\" with no unit", describe_dims(accepted),
+                              trim(text)));
+    throw Error(fmt::format("expected {}, got {} \"{}\"", describe_dims(accepted),
+                            dim_name(q.dim), trim(text)));
+  }
+  return q;
+}
+
+namespace {
+
+struct Scaled {
+  double value;
+  std::string_view unit;
+};
+
+Scaled scale_si(double v, std::array<std::string_view, 6> units) {
+  const double a = std::fabs(v);
+  std::size_t i = 0;
+  double f = 1;
+  while (i + 1 < units.size() && a >= f * 1000 * (1 - 5e-7)) {
+    f *= 1000;
+    ++i;
+  }
+  return {v / f, units[i]};
+}
+
+Scaled scale(double v, Dim dim) {
+  switch (dim) {
+    case Dim::Size: return scale_si(v, {"B", "KB", "MB", "GB", "TB", "PB"});
+    case Dim::Rate: return scale_si(v, {"B/s", "KB/s", "MB/s", "GB/s", "TB/s", "PB/s"});
+    case Dim::Flop: return scale_si(v, {"FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"});
+    case Dim::FlopRate:
+      return scale_si(v, {"FLOPS", "KFLOPS", "MFLOPS", "GFLOPS", "TFLOPS", "PFLOPS"});
+    case Dim::Duration: {
+      const double a = std::fabs(v);
+      if (a == 0) return {0, "s"};
+      if (a < 1e-6 * (1 - 5e-7)) return {v * 1e9, "ns"};
+      if (a < 1e-3 * (1 - 5e-7)) return {v * 1e6, "us"};
+      if (a < 1 * (1 - 5e-7)) return {v * 1e3, "ms"};
+      if (a < 120) return {v, "s"};
+      if (a < 7200) return {v / 60, "min"};
+      return {v / 3600, "h"};
+    }
+    case Dim::SampleRate: return {v, "samples/s"};
+    case Dim::Number:
+    case Dim::Bool: break;
+  }
+  return {v, ""};
+}
+
+}  // namespace
+
+std::string format_human(double value, Dim dim, int decimals) {
+  if (dim == Dim::Bool) return value != 0 ? "true" : "false";
+  const Scaled s = scale(value, dim);
+  if (s.unit.empty()) return fmt::format("{:.{}f}", s.value, decimals);
+  return fmt::format("{:.{}f} {}", s.value, decimals, s.unit);
+}
+
+std::string format_compact(double value, Dim dim) {
+  if (dim == Dim::Bool) return value != 0 ? "true" : "false";
+  const Scaled s = scale(value, dim);
+  std::string num = fmt::format("{:.4f}", s.value);
+  if (num.find('.') != std::string::npos) {
+    while (num.back() == '0') num.pop_back();
+    if (num.back() == '.') num.pop_back();
+  }
+  if (num == "-0") num = "0";
+  if (s.unit.empty()) return num;
+  return fmt::format("{} {}", num, s.unit);
+}
+
+}  // namespace pipesim

@@ -1,0 +1,57 @@
+// Physical quantities with units: parsing "2 GB/s" and printing for people.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pipesim {
+
+// The kind of a quantity. Values are held in SI base units (bytes, seconds, FLOP, ...).
+enum class Dim : std::uint8_t {
+  Number,      // plain number (counts, ratios)
+  Size,        // bytes
+  Rate,        // bytes per second
+  Duration,    // seconds
+  Flop,        // floating-point operations
+  FlopRate,    // FLOP per second
+  SampleRate,  // samples per second
+  Bool,        // true / false, stored as 1 / 0
+};
+
+// A set of Dims (bit i = Dim i).
+using DimSet = std::uint16_t;
+constexpr DimSet dims(Dim d) { return static_cast<DimSet>(1u << static_cast<unsigned>(d)); }
+constexpr DimSet operator|(Dim a, Dim b) { return static_cast<DimSet>(dims(a) | dims(b)); }
+constexpr bool has(DimSet set, Dim d) { return (set & dims(d)) != 0; }
+
+// "a rate", "a size", ...
+std::string_view dim_name(Dim d);
+// "a rate (e.g. \"2 GB/s\")" or "a rate or a sample rate (...)"
+std::string describe_dims(DimSet set);
+
+struct Quantity {
+  double value = 0;  // SI base units
+  Dim dim = Dim::Number;
+};
+
+// Largest magnitude accepted for any input, in SI base units. Keeping inputs inside
+// [1e-21, 1e21] keeps every product and quotient the model forms finite.
+constexpr double kMaxMagnitude = 1e21;
+constexpr double kMinMagnitude = 1e-21;
+
+// Parses "500 KB", "2GB/s", "11.74 ms", "4.1 GFLOP", "312 TFLOPS", "1200 samples/s", "25.6e6".
+// A bare number is Dim::Number. Throws Error (without origin) on malformed text,
+// unknown units, non-finite numbers or magnitudes outside the accepted range.
+Quantity parse_quantity(std::string_view text);
+
+// Parses text and checks its kind against `accepted`; the error names both kinds.
+Quantity parse_quantity_as(std::string_view text, DimSet accepted);
+
+// Formats for people with a unit chosen for reading, e.g. "11.74 ms", "10.90 GB/s".
+// `decimals` digits after the point.
+std::string format_human(double value, Dim dim, int decimals = 2);
+// As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
+std::string format_compact(double value, Dim dim);
+
+}  // namespace pipesim

@@ -1,0 +1,58 @@
+// Output helpers shared by the renderers.
+#pragma once
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <string>
+#include <string_view>
+
+namespace pipesim {
+
+enum class Format { Table, Json, Csv, Markdown };
+
+// "table" -> Format::Table; throws Error for anything else.
+Format parse_format(std::string_view name);
+
+// A JSON string literal with quotes and escapes.
+std::string json_string(std::string_view s);
+// A CSV field, quoted when it holds a comma, quote or newline.
+std::string csv_field(std::string_view s);
+// A JSON number: shortest text that reads back as the same double.
+std::string json_number(double v);
+// A percentage with one decimal: "18.3%".
+std::string percent(double ratio);
+
+// Buffers output and writes it to a FILE* in large chunks, or collects it in a string.
+class Out {
+ public:
+  explicit Out(std::FILE* f) : file_(f) {}
+  explicit Out(std::string& s) : string_(&s) {}
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
+  ~Out() { flush(); }
+  template <class... Args>
+  void print(fmt::format_string<Args...> f, Args&&... args) {
+    fmt::format_to(std::back_inserter(buf_), f, std::forward<Args>(args)...);
+    if (buf_.size() > (1u << 16)) flush();
+  }
+  void write(std::string_view s) {
+    buf_.append(s.data(), s.data() + s.size());
+    if (buf_.size() > (1u << 16)) flush();
+  }
+  void flush() {
+    if (string_) {
+      string_->append(buf_.data(), buf_.size());
+    } else if (buf_.size() > 0) {
+      std::fwrite(buf_.data(), 1, buf_.size(), file_);
+      std::fflush(file_);
+    }
+    buf_.clear();
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+  std::string* string_ = nullptr;
+  fmt::memory_buffer buf_;
+};
+
+}  // namespace pipesim

@@ -1,0 +1,42 @@
+// Renderers: the same results as a table for people, or JSON, CSV and markdown.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "core/diagnosis.hpp"
+#include "core/sweep.hpp"
+#include "report/format.hpp"
+
+namespace pipesim {
+
+// The whole `diagnose` output.
+std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, const Diagnosis& d,
+                             Format format);
+
+// One sentence per fix: what to change, and what it buys.
+std::string describe_fix(const Diagnosis& d, const Fix& fix);
+
+// Binding stages joined with '+': "transform", "transform+compute".
+std::string binding_text(const Result& r);
+
+// Writes `sweep` rows as they are computed (nothing is held back).
+class SweepWriter {
+ public:
+  SweepWriter(std::FILE* out, Format format, const std::vector<Axis>& axes, const Result& first);
+  // `crossover_from`: the previous binding text when the wall changed along the inner axis.
+  void row(const Scenario& s, const Result& r, const std::string& binding,
+           const std::string* crossover_from, const Diagnosis* d);
+  void finish();
+
+ private:
+  Out out_;
+  Format format_;
+  std::vector<Field> inputs_;
+  std::vector<Stage> stages_;  // modelled stages shown in tables
+  std::size_t rows_ = 0;
+};
+
+}  // namespace pipesim
