@@ -13,6 +13,8 @@ namespace {
 struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
   std::vector<std::string> vary;
+  // Given on the command line (an empty range is an error, not "not given").
+  CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
 };
 
 void run_sweep(const SweepOptions& o) {
@@ -40,9 +42,9 @@ void run_sweep(const SweepOptions& o) {
       throw Error(Origin{"--vary " + v}, "expected KEY=RANGE, e.g. --vary storage.read_bandwidth=1GB/s..8GB/s");
     add_axis("--vary " + v, v.substr(0, eq), v.substr(eq + 1));
   }
-  if (!o.sample_size.empty()) add_axis("--sample-size " + o.sample_size, "workload.sample_size", o.sample_size);
-  if (!o.workers.empty()) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
-  if (!o.batch.empty()) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
+  if (o.sample_size_opt->count() > 0) add_axis("--sample-size " + o.sample_size, "workload.sample_size", o.sample_size);
+  if (o.workers_opt->count() > 0) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
+  if (o.batch_opt->count() > 0) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
   if (axes.empty())
     throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
   grid_size(axes);
@@ -81,11 +83,11 @@ void setup_sweep(CLI::App& app) {
   auto* cmd = app.add_subcommand("sweep", "A cartesian grid over batch size, workers, sample size and any field; "
                                           "one row per point, crossovers marked");
   add_common_options(*cmd, *opts);
-  cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
+  opts->batch_opt = cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
       ->type_name("RANGE");
-  cmd->add_option("--workers", opts->workers, "Workers per accelerator, e.g. 4..64 or 0..16:+1")
+  opts->workers_opt = cmd->add_option("--workers", opts->workers, "Workers per accelerator, e.g. 4..64 or 0..16:+1")
       ->type_name("RANGE");
-  cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")
+  opts->sample_size_opt = cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")
       ->type_name("RANGE");
   cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
       ->type_name("KEY=RANGE");

@@ -97,8 +97,9 @@ Diagnosis diagnose(const Scenario& s) {
   const bool transform_slow = in.transform && r.stage(Stage::Transform).time_s > compute;
   if (transform_slow && !r.serial) {
     const double need = *d.workers_needed;
-    add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
-    if (in.cores_per_accelerator && *in.cores_per_accelerator < need)
+    if (!in.cores_per_accelerator || *in.cores_per_accelerator >= need)
+      add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
+    else  // more workers alone add nothing: the cores cap them
       add(FixKind::WorkersAndCores, {{Field::Workers, {need, Dim::Number}},
                                      {Field::Cores, {need * in.accelerators, Dim::Number}}});
   }
@@ -123,6 +124,14 @@ Diagnosis diagnose(const Scenario& s) {
       add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
     if (r.stage(Stage::Transfer).time_s > compute && in.pinned)
       add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
+  }
+
+  // With more than one wall, no single fix suffices: show them together.
+  if (d.fixes.size() > 1) {
+    std::vector<Change> all;
+    for (const auto& f : d.fixes)
+      for (const auto& c : f.changes) all.push_back(c);
+    add(FixKind::AllTogether, all);
   }
 
   // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.

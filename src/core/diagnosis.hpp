@@ -19,6 +19,7 @@ enum class FixKind : std::uint8_t {
   LinkBandwidth,
   PinMemory,
   SmallerBatch,      // down to the crossover: higher utilization, not more throughput
+  AllTogether,       // every fix above but the batch size, applied at once
 };
 
 struct Change {

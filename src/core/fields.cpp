@@ -104,7 +104,28 @@ std::string suggest_field(std::string_view key) {
     const auto dot = s.key.find('.');
     if (s.key.substr(dot + 1) == key) return std::string(s.key);
   }
-  return closest(key, keys);
+  std::string near = closest(key, keys);
+  if (!near.empty()) return near;
+  // "storage.bandwith": a misspelt name in a known section.
+  const auto dot = key.find('.');
+  if (dot == std::string_view::npos) return {};
+  // Compare with each name and with its last word ("bandwidth" of "read_bandwidth").
+  std::vector<std::string_view> names;
+  std::vector<std::string_view> owners;
+  for (const auto& s : kFields) {
+    if (s.key.substr(0, s.key.find('.')) != key.substr(0, dot)) continue;
+    const std::string_view name = s.key.substr(s.key.find('.') + 1);
+    names.push_back(name);
+    owners.push_back(s.key);
+    if (const auto us = name.rfind('_'); us != std::string_view::npos) {
+      names.push_back(name.substr(us + 1));
+      owners.push_back(s.key);
+    }
+  }
+  near = closest(key.substr(dot + 1), names);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == near) return std::string(owners[i]);
+  return {};
 }
 
 void check_value(const FieldSpec& s, const Quantity& q) {

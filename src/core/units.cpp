@@ -142,6 +142,12 @@ Quantity parse_quantity(std::string_view text) {
           unit, s));
     q.value = number * found->factor;
     q.dim = found->dim;
+    // 4.1 x 1e9 is 4099999999.9999995 in binary; the user meant 4.1e9. Round the product
+    // to 15 significant digits, below the precision anyone writes a quantity with.
+    if (q.value != 0 && std::isfinite(q.value)) {
+      const std::string rounded = fmt::format("{:.15g}", q.value);
+      std::from_chars(rounded.data(), rounded.data() + rounded.size(), q.value);
+    }
   }
   const double mag = std::fabs(q.value);
   if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))

@@ -25,8 +25,15 @@ const FixKind* find_kind(const Diagnosis& d, FixKind k) {
 double compute_s(const Result& r) { return r.stage(Stage::Compute).time_s; }
 
 std::string gain(const Diagnosis& d, const Result& after) {
-  return fmt::format("utilization {} -> {}, throughput {}", percent(d.result.utilization),
-                     percent(after.utilization), samples(after.throughput));
+  std::string out = fmt::format("utilization {} -> {}, throughput {}", percent(d.result.utilization),
+                                percent(after.utilization), samples(after.throughput));
+  if (after.utilization < 1 - kCoBinding) {
+    std::string walls;
+    for (Stage s : kStages)
+      if (after.binds(s)) walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s));
+    out += fmt::format(" (then the {} binds)", walls);
+  }
+  return out;
 }
 
 // Bytes/s one worker transforms (what the transform stage reads per second per worker).
@@ -49,7 +56,7 @@ std::string wall_sentence(const Diagnosis& d) {
   if (r.binds(Stage::Transform)) {
     parts.push_back(fmt::format(
         "CPU transform: {} x {} = {} per accelerator, compute would consume {}",
-        plural(r.effective_workers, "worker", "workers"), rate(worker_bytes_per_s(in)),
+        r.serial ? std::string("the main process") : plural(r.effective_workers, "worker", "workers"), format_compact(worker_bytes_per_s(in), Dim::Rate),
         rate(r.effective_workers * worker_bytes_per_s(in)), rate(r.data_demand)));
   }
   if (r.binds(Stage::Transfer)) {
@@ -102,17 +109,16 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
       return fmt::format("Use {} (now 0) so loading overlaps compute: {}",
                          plural(value(0), "worker", "workers"), gain(d, after));
     case FixKind::Workers:
-      if (in.cores_per_accelerator && *in.cores_per_accelerator < value(0))
-        return fmt::format(
-            "Workers: the transform needs {} per accelerator, but the node has only {} cores per "
-            "accelerator; with {} workers: {}",
-            plural(value(0), "worker", "workers"), format_compact(*in.cores_per_accelerator, Dim::Number),
-            count(value(0)), gain(d, after));
       return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}",
                          count(value(0)), count(in.workers), gain(d, after));
     case FixKind::WorkersAndCores:
-      return fmt::format("CPU: {} cores for the node ({} workers per accelerator): {}",
-                         count(value(1)), count(value(0)), gain(d, after));
+      return fmt::format(
+          "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator; "
+          "{} cores for the node with {} workers per accelerator: {}",
+          plural(value(0), "worker", "workers"), format_compact(*in.cores_per_accelerator, Dim::Number),
+          count(value(1)), count(value(0)), gain(d, after));
+    case FixKind::AllTogether:
+      return fmt::format("All of the above but the batch size, together: {}", gain(d, after));
     case FixKind::StorageBandwidth:
       return fmt::format("Storage: {} read bandwidth (now {}): {}", rate(value(0)),
                          rate(in.storage_bandwidth * in.storage_shared_by), gain(d, after));
@@ -140,8 +146,9 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
 
 namespace {
 
+// The members of one point's JSON object, without the enclosing braces.
 void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) {
-  o.write("{\"inputs\": {");
+  o.write("\"inputs\": {");
   bool first = true;
   for (const auto& f : all_fields()) {
     if (!s.has(f.field)) continue;
@@ -264,7 +271,7 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
                               format_compact(*in.cores_per_accelerator, Dim::Number));
       o.print("{}\n\n", inputs);
 
-      Columns c{{23, 12, 17, 13, 7}, {false, true, true, true, false}};
+      Columns c{{23, 12, 11, 13, 7}, {false, true, true, true, false}};
       table_line(o, c, {"stage", "time/batch", "samples/s", "share of step", ""}, md);
       if (md) o.write("|---|---:|---:|---:|---|\n");
       for (Stage st : kStages) {
@@ -308,7 +315,8 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
       for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
 
       // Figures for the stages that are not binding or not modelled.
-      if (d.workers_needed && !find_kind(d, FixKind::Workers) && !find_kind(d, FixKind::Overlap))
+      if (d.workers_needed && !find_kind(d, FixKind::Workers) && !find_kind(d, FixKind::Overlap) &&
+      !find_kind(d, FixKind::WorkersAndCores))
         o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n",
                 bullet, count(*d.workers_needed), count(in.workers),
                 in.cores_per_accelerator && *in.cores_per_accelerator < *d.workers_needed
@@ -373,7 +381,7 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
   const bool first = rows_++ == 0;
   switch (format_) {
     case Format::Json:
-      out_.write(first ? "{\"rows\": [\n" : ",\n");
+      out_.write(first ? "{\"rows\": [\n{" : ",\n{");
       json_point(out_, s, r, d);
       if (crossover_from) out_.write(", \"crossover\": true");
       out_.write("}");

@@ -1,5 +1,89 @@
 #include <doctest/doctest.h>
 
+#include <string>
+
+#include "core/error.hpp"
 #include "core/units.hpp"
 
-TEST_CASE("placeholder") { CHECK(pipesim::parse_quantity("2 GB/s").value == 2e9); }
+using namespace pipesim;
+
+namespace {
+std::string error_of(const char* text, DimSet accepted) {
+  try {
+    parse_quantity_as(text, accepted);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("SI prefixes are powers of 1000, IEC of 1024") {
+  CHECK(parse_quantity("500 KB").value == 500e3);
+  CHECK(parse_quantity("500KB").value == 500e3);
+  CHECK(parse_quantity("1 KiB").value == 1024);
+  CHECK(parse_quantity("1.5 MiB").value == 1.5 * 1024 * 1024);
+  CHECK(parse_quantity("2 GiB/s").value == 2.0 * 1024 * 1024 * 1024);
+  CHECK(parse_quantity("2 GB/s").value == 2e9);
+  CHECK(parse_quantity("2 GB/s").dim == Dim::Rate);
+  CHECK(parse_quantity("10 Gbps").value == 1.25e9);
+  CHECK(parse_quantity("25 Gbit/s").value == 3.125e9);
+}
+
+TEST_CASE("durations, FLOP counts, FLOP rates, sample rates, plain numbers") {
+  CHECK(parse_quantity("11.74 ms").value == 11.74e-3);
+  CHECK(parse_quantity("11.74 ms").dim == Dim::Duration);
+  CHECK(parse_quantity("15 us").value == 15e-6);
+  CHECK(parse_quantity("2 min").value == 120);
+  CHECK(parse_quantity("4.1 GFLOP").value == 4.1e9);
+  CHECK(parse_quantity("4.1 GFLOPs").dim == Dim::Flop);
+  CHECK(parse_quantity("312 TFLOPS").value == 312e12);
+  CHECK(parse_quantity("312 TFLOPS").dim == Dim::FlopRate);
+  CHECK(parse_quantity("1200 samples/s").value == 1200);
+  CHECK(parse_quantity("1200 samples/s").dim == Dim::SampleRate);
+  CHECK(parse_quantity("25.6e6").value == 25.6e6);
+  CHECK(parse_quantity("25.6e6").dim == Dim::Number);
+  CHECK(parse_quantity("50%").value == 0.5);
+  CHECK(parse_quantity("  8 ").value == 8);
+}
+
+TEST_CASE("SI products are exact to the digits written") {
+  // 4.1 * 1e9 is 4099999999.9999995 in binary arithmetic.
+  CHECK(parse_quantity("4.1 GFLOP").value == 4100000000.0);
+  CHECK(parse_quantity("0.015 ms").value == 1.5e-5);
+}
+
+TEST_CASE("a quantity of the wrong kind names both kinds") {
+  CHECK(error_of("2 GB", dims(Dim::Rate)) == "expected a rate (e.g. \"2 GB/s\"), got a size \"2 GB\"");
+  CHECK(error_of("2", dims(Dim::Rate)) == "expected a rate (e.g. \"2 GB/s\"), got \"2\" with no unit");
+  CHECK(error_of("3 ms", Dim::Rate | Dim::SampleRate) ==
+        "expected a rate or a sample rate (e.g. \"2 GB/s\", \"1200 samples/s\"), got a duration \"3 ms\"");
+}
+
+TEST_CASE("malformed quantities are errors") {
+  CHECK_THROWS_AS(parse_quantity(""), Error);
+  CHECK_THROWS_AS(parse_quantity("GB"), Error);
+  CHECK_THROWS_AS(parse_quantity("2 GBs"), Error);
+  CHECK_THROWS_AS(parse_quantity("2 gb/s"), Error);
+  CHECK_THROWS_AS(parse_quantity("inf"), Error);
+  CHECK_THROWS_AS(parse_quantity("nan"), Error);
+  CHECK_THROWS_AS(parse_quantity("1e400"), Error);
+  CHECK_THROWS_AS(parse_quantity("1e30 GB"), Error);   // above 1e21 base units
+  CHECK_THROWS_AS(parse_quantity("1e-30 s"), Error);   // below 1e-21
+  CHECK(parse_quantity("0 B").value == 0);              // zero parses; fields reject it
+}
+
+TEST_CASE("formatting for people picks a readable unit") {
+  CHECK(format_human(0.011743, Dim::Duration) == "11.74 ms");
+  CHECK(format_human(0.064, Dim::Duration) == "64.00 ms");
+  CHECK(format_human(1.5, Dim::Duration) == "1.50 s");
+  CHECK(format_human(300, Dim::Duration) == "5.00 min");
+  CHECK(format_human(15e-6, Dim::Duration) == "15.00 us");
+  CHECK(format_human(10.9e9, Dim::Rate) == "10.90 GB/s");
+  CHECK(format_human(999.9999999e6, Dim::Rate) == "1.00 GB/s");
+  CHECK(format_compact(500e3, Dim::Size) == "500 KB");
+  CHECK(format_compact(2e9, Dim::Rate) == "2 GB/s");
+  CHECK(format_compact(1.5e-5, Dim::Duration) == "15 us");
+  CHECK(format_compact(312e12, Dim::FlopRate) == "312 TFLOPS");
+  CHECK(format_compact(1, Dim::Bool) == "true");
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs one end-to-end case: the real pipesim binary with the case's arguments.
+#   run_case.sh PIPESIM CASE_DIR [--update]
+# CASE_DIR holds:
+#   args     the command-line arguments, one shell line (run from CASE_DIR)
+#   exit     the expected exit code (default 0)
+#   stdout   the expected standard output, exactly (absent: stdout must be empty)
+#   stderr   the expected standard error, exactly (absent: stderr must be empty)
+# Every case also checks that no output holds inf or nan, and that JSON output parses
+# (when python3 is present).
+set -uo pipefail
+bin="$1"; dir="$2"; update="${3:-}"
+cd "$dir" || exit 1
+args="$(cat args)"
+expected_exit=0
+[ -f exit ] && expected_exit="$(cat exit)"
+out="$(mktemp)"; err="$(mktemp)"
+trap 'rm -f "$out" "$err"' EXIT
+eval "\"$bin\" $args" >"$out" 2>"$err"
+code=$?
+if [ "$update" = "--update" ]; then
+  if [ -s "$out" ]; then cp "$out" stdout; else rm -f stdout; fi
+  if [ -s "$err" ]; then cp "$err" stderr; else rm -f stderr; fi
+  echo "$code" > exit
+  exit 0
+fi
+fail=0
+if [ "$code" != "$expected_exit" ]; then
+  echo "exit code: expected $expected_exit, got $code"; fail=1
+fi
+for stream in stdout stderr; do
+  actual="$out"; [ "$stream" = stderr ] && actual="$err"
+  if [ -f "$stream" ]; then
+    if ! diff -u "$stream" "$actual"; then echo "$stream differs from the golden file"; fail=1; fi
+  elif [ -s "$actual" ]; then
+    echo "$stream: expected nothing, got:"; cat "$actual"; fail=1
+  fi
+done
+if grep -Eiq '(^|[^a-z])(inf|nan)([^a-z]|$)' "$out" "$err"; then
+  echo "output holds inf or nan"; fail=1
+fi
+if [ "$code" != 0 ] && [ "$(wc -l < "$err")" != 1 ]; then
+  echo "an error must be exactly one line on stderr"; fail=1
+fi
+if [[ "$args" == *"--format json"* ]] && [ -s "$out" ] && command -v python3 >/dev/null; then
+  python3 -c 'import json,sys,math
+def walk(v):
+    if isinstance(v, float) and not math.isfinite(v): sys.exit("non-finite number in JSON")
+    if isinstance(v, dict): [walk(x) for x in v.values()]
+    if isinstance(v, list): [walk(x) for x in v]
+walk(json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit("JSON constant " + c)))' "$out" \
+    || { echo "stdout is not valid JSON"; fail=1; }
+fi
+exit $fail

@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "config/loader.hpp"
+#include "config/presets.hpp"
+
+using namespace pipesim;
+
+namespace {
+std::string load_error(const char* toml) {
+  try {
+    load_scenario_text(toml, "s.toml", "");
+  } catch (const Error& e) {
+    return e.line();
+  }
+  return "(no error)";
+}
+std::string set_error(const char* assignment) {
+  LoadedScenario s = load_scenario("");
+  try {
+    apply_assignment(s, assignment);
+  } catch (const Error& e) {
+    return e.line();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("a scenario uses presets and overrides their fields") {
+  const LoadedScenario s = load_scenario_text(
+      "use = \"reference\"\n[pipeline]\nbatch_size = 64\n[storage]\nread_bandwidth = \"3.5 GB/s\"\n",
+      "s.toml", "");
+  CHECK(s.scenario.get(Field::BatchSize) == 64);
+  CHECK(s.scenario.get(Field::Workers) == 8);  // from the preset
+  CHECK(s.scenario.get(Field::ReadBandwidth) == 3.5e9);
+  CHECK(s.origins[static_cast<std::size_t>(Field::BatchSize)].str() == "s.toml:3:14");
+  CHECK(s.origins[static_cast<std::size_t>(Field::Workers)].source == "preset:configs/reference.toml");
+}
+
+TEST_CASE("every embedded preset parses") {
+  for (const auto& p : embedded_presets()) {
+    CAPTURE(p.name);
+    CHECK_NOTHROW(load_scenario(p.name));
+  }
+  CHECK(find_preset("accelerators/a100-80gb-sxm"));
+  CHECK(find_preset("a100-80gb-sxm.toml"));
+  CHECK_FALSE(find_preset("a100"));
+}
+
+TEST_CASE("bad files get one line with file:line:col") {
+  CHECK(load_error("[storage]\nread_bandwith = \"2 GB/s\"\n") ==
+        "s.toml:2:1: error: unknown key 'storage.read_bandwith'; did you mean 'storage.read_bandwidth'?");
+  CHECK(load_error("[storage]\nread_bandwidth = \"2 GB\"\n") ==
+        "s.toml:2:18: error: storage.read_bandwidth: expected a rate (e.g. \"2 GB/s\"), got a size \"2 GB\"");
+  CHECK(load_error("[storage]\nread_bandwidth = \"-2 GB/s\"\n") ==
+        "s.toml:2:18: error: storage.read_bandwidth must be greater than zero, got -2 GB/s");
+  CHECK(load_error("[pipeline]\nbatch_size = 0\n") ==
+        "s.toml:2:14: error: pipeline.batch_size must be greater than zero, got 0");
+  CHECK(load_error("[pipeline]\nbatch_size = 2.5\n") ==
+        "s.toml:2:14: error: pipeline.batch_size must be a whole number, got 2.5");
+  CHECK(load_error("[pipeline]\nbatch_size = nan\n") == "s.toml:2:14: error: pipeline.batch_size: the value is not finite");
+  CHECK(load_error("batch_size = 8\n") ==
+        "s.toml:1:1: error: unknown key 'batch_size'; did you mean 'pipeline.batch_size'?");
+  CHECK(load_error("[pipeline\nbatch_size = 8\n").rfind("s.toml:1:", 0) == 0);
+  CHECK(load_error("[link]\npinned = \"maybe\"\n") == "s.toml:2:10: error: link.pinned: expected true or false, got \"maybe\"");
+  CHECK(load_error("use = \"referense\"\n") ==
+        "s.toml:1:7: error: `use` names 'referense', which is neither a preset nor a readable file; did you mean 'reference'?");
+  CHECK(load_error("[storage]\nread_bandwidth = 2e9\n").find("got the bare number 2000000000; write it with a unit") !=
+        std::string::npos);
+}
+
+TEST_CASE("--set assignments") {
+  LoadedScenario s = load_scenario("");
+  apply_assignment(s, "storage.read_bandwidth=2GB/s");
+  apply_assignment(s, "link.pinned=false");
+  CHECK(s.scenario.get(Field::ReadBandwidth) == 2e9);
+  CHECK(s.scenario.get(Field::LinkPinned) == 0);
+  CHECK(set_error("pipeline.batch_size=0") ==
+        "--set pipeline.batch_size=0: error: pipeline.batch_size must be greater than zero, got 0");
+  CHECK(set_error("cpu.corse=8") == "--set cpu.corse=8: error: unknown key 'cpu.corse'; did you mean 'cpu.cores'?");
+  CHECK(set_error("cpu.cores") == "--set cpu.cores: error: expected KEY=VALUE, e.g. --set pipeline.batch_size=64");
+  CHECK(set_error("cpu.worker_throughput=3ms") ==
+        "--set cpu.worker_throughput=3ms: error: cpu.worker_throughput: expected a rate or a sample rate "
+        "(e.g. \"2 GB/s\", \"1200 samples/s\"), got a duration \"3ms\"");
+}
+
+TEST_CASE("resolve errors point at where the field was set") {
+  LoadedScenario s = load_scenario_text("use = \"reference\"\n[link]\nbandwidth = \"25 GB/s\"\n", "s.toml", "");
+  try {
+    with_origins(s, [&] { return resolve(s.scenario); });
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.origin().str() == "s.toml:3:13");
+  }
+}

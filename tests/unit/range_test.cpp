@@ -1,0 +1,56 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/range.hpp"
+
+using namespace pipesim;
+
+namespace {
+std::vector<double> values(const char* text, Field f) {
+  const Range r = parse_range(text, spec(f));
+  std::vector<double> out;
+  for (std::size_t i = 0; i < r.size(); ++i) out.push_back(r.at(i));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("32..1024 doubles") {
+  CHECK(values("32..1024", Field::BatchSize) == std::vector<double>{32, 64, 128, 256, 512, 1024});
+  // The end is included only when a step lands on it.
+  CHECK(values("3..20", Field::BatchSize) == std::vector<double>{3, 6, 12});
+}
+
+TEST_CASE("linear steps, factors and lists") {
+  CHECK(values("1..5:+1", Field::Workers) == std::vector<double>{1, 2, 3, 4, 5});
+  CHECK(values("0..16:+8", Field::Workers) == std::vector<double>{0, 8, 16});
+  CHECK(values("32..1024:x4", Field::BatchSize) == std::vector<double>{32, 128, 512});
+  CHECK(values("8,16,32", Field::BatchSize) == std::vector<double>{8, 16, 32});
+  CHECK(values("7", Field::BatchSize) == std::vector<double>{7});
+  CHECK(values("0.1..0.3:+0.1", Field::CacheHit).size() == 3);
+}
+
+TEST_CASE("ranges with units") {
+  CHECK(values("100KB..1MB", Field::SampleSize) == std::vector<double>{100e3, 200e3, 400e3, 800e3});
+  CHECK(values("100KB..300KB:+100KB", Field::SampleSize) == std::vector<double>{100e3, 200e3, 300e3});
+  CHECK(values("1GB/s,2GB/s", Field::ReadBandwidth) == std::vector<double>{1e9, 2e9});
+  CHECK(parse_range("100KB..1MB", spec(Field::SampleSize)).dim() == Dim::Size);
+}
+
+TEST_CASE("a long linear range costs no memory") {
+  const Range r = parse_range("1..10000000:+1", spec(Field::BatchSize));
+  CHECK(r.size() == 10000000);
+  CHECK(r.at(9999999) == 10000000);
+}
+
+TEST_CASE("bad ranges are errors") {
+  for (const char* bad : {"", "1024..32", "..32", "32..", "32..1024:x1", "32..1024:x0.5", "1..16:+0",
+                          "1..16:-1", "1..16:+0.5", "0..16", "8,,16", "8,", "1.5..3:+1", "0",
+                          "32..1024:y2", "1..1e9:+1"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_range(bad, spec(Field::BatchSize)), Error);
+  }
+  CHECK_THROWS_AS(parse_range("1MB..2MB", spec(Field::ReadBandwidth)), Error);  // sizes for a rate
+  CHECK_THROWS_AS(parse_range("100KB..1MB:+1", spec(Field::SampleSize)), Error);  // unitless step
+}
