@@ -119,9 +119,7 @@ struct Loader {
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
         if (!field) throw Error(at(source, k2.source()), unknown_key_message(full));
-        const Quantity q = node_value(*field, v2, source);
-        out.scenario.set(field->field, q);
-        out.origins[static_cast<std::size_t>(field->field)] = at(source, v2.source());
+        set_field(out, field->field, node_value(*field, v2, source), at(source, v2.source()));
       }
     }
     --depth;
@@ -195,12 +193,24 @@ void apply_assignment(LoadedScenario& s, std::string_view assignment) {
   const FieldSpec* field = find_field(key);
   if (!field) throw Error(where, unknown_key_message(key));
   try {
-    const Quantity q = parse_field_value(*field, assignment.substr(eq + 1));
-    s.scenario.set(field->field, q);
-    s.origins[static_cast<std::size_t>(field->field)] = where;
+    set_field(s, field->field, parse_field_value(*field, assignment.substr(eq + 1)), where);
   } catch (const Error& e) {
     throw Error(where, e.what());
   }
+}
+
+void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {
+  for (Field alt : alternatives(f)) {
+    if (alt == f || !s.scenario.has(alt)) continue;
+    const Origin& other = s.origins[static_cast<std::size_t>(alt)];
+    if (other.source == where.source && other.line > 0)
+      throw Error(where, fmt::format("{} and {} (line {}) both say how fast a worker transforms: keep one",
+                                     spec(f).key, spec(alt).key, other.line));
+    s.scenario.values[static_cast<std::size_t>(alt)] = {};
+    s.origins[static_cast<std::size_t>(alt)] = {};
+  }
+  s.scenario.set(f, q);
+  s.origins[static_cast<std::size_t>(f)] = where;
 }
 
 Origin origin_of(const LoadedScenario& s, Field f) {

@@ -30,6 +30,10 @@ LoadedScenario load_scenario(std::string_view arg);
 // Applies one "key=value" assignment, as given to --set.
 void apply_assignment(LoadedScenario& s, std::string_view assignment);
 
+// Sets a field, replacing its alternatives (see alternatives()); throws when an alternative
+// was set from the same source, since one file should say it once.
+void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where);
+
 // Where a field was set, or the scenario's source when it was never set.
 Origin origin_of(const LoadedScenario& s, Field f);
 

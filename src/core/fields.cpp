@@ -58,8 +58,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "CPU time one worker spends per sample (alternative to cpu.worker_throughput)"},
     {Field::DatasetSamples, "workload.dataset_samples", kNum, C::Positive, true, "",
      "samples per epoch (enables epoch time)"},
-    {Field::WorkerThroughput, "cpu.worker_throughput", Dim::Rate | Dim::SampleRate, C::Positive,
-     false, "", "what one worker transforms: bytes/s of workload.sample_size, or samples/s"},
+    {Field::WorkerThroughput, "cpu.worker_throughput", kRate, C::Positive, false, "",
+     "bytes/s of workload.sample_size one worker transforms"},
+    {Field::WorkerSampleRate, "cpu.worker_sample_rate", dims(Dim::SampleRate), C::Positive, false, "",
+     "samples/s one worker transforms (alternative to cpu.worker_throughput)"},
     {Field::Cores, "cpu.cores", kNum, C::Positive, false, "",
      "CPU cores on the node, shared by its accelerators (omit for no limit)"},
     {Field::ReadBandwidth, "storage.read_bandwidth", kRate, C::Positive, false, "",
@@ -87,6 +89,14 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
 }  // namespace
 
 std::span<const FieldSpec> all_fields() { return kFields; }
+
+std::span<const Field> alternatives(Field f) {
+  static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate,
+                                                Field::TransformCost};
+  for (Field g : kTransformRate)
+    if (g == f) return kTransformRate;
+  return {};
+}
 
 const FieldSpec& spec(Field f) { return kFields[static_cast<std::size_t>(f)]; }
 

@@ -34,6 +34,7 @@ enum class Field : std::uint8_t {
   TransformCost,
   DatasetSamples,
   WorkerThroughput,
+  WorkerSampleRate,
   Cores,
   ReadBandwidth,
   Iops,
@@ -78,6 +79,10 @@ std::string suggest_field(std::string_view key);
 void check_value(const FieldSpec& s, const Quantity& q);
 // Parses --set / --vary text for a field ("2 GB/s", "8", "true"); throws Error (no origin).
 Quantity parse_field_value(const FieldSpec& s, std::string_view text);
+
+// Fields that say the same thing in different ways (how fast a worker transforms):
+// setting one replaces the others. Empty for most fields.
+std::span<const Field> alternatives(Field f);
 
 struct Value {
   double value = 0;

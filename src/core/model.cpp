@@ -37,14 +37,24 @@ Inputs resolve(const Scenario& s) {
   in.dataset_samples = s.opt(Field::DatasetSamples);
 
   // CPU transform
-  if (s.has(Field::WorkerThroughput) && s.has(Field::TransformCost))
-    throw FieldError(Field::TransformCost,
-                     "set either cpu.worker_throughput or workload.transform_cost, not both");
+  {
+    int given = 0;
+    Field last = Field::WorkerThroughput;
+    for (Field f : {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost})
+      if (s.has(f)) {
+        ++given;
+        last = f;
+      }
+    if (given > 1)
+      throw FieldError(last, "set one of cpu.worker_throughput, cpu.worker_sample_rate and "
+                             "workload.transform_cost, not several: each says how fast a worker transforms");
+  }
   if (s.has(Field::WorkerThroughput)) {
     in.transform = true;
-    const double rate = s.get(Field::WorkerThroughput);
-    in.worker_seconds_per_sample =
-        s.dim(Field::WorkerThroughput) == Dim::SampleRate ? 1.0 / rate : in.sample_bytes / rate;
+    in.worker_seconds_per_sample = in.sample_bytes / s.get(Field::WorkerThroughput);
+  } else if (s.has(Field::WorkerSampleRate)) {
+    in.transform = true;
+    in.worker_seconds_per_sample = 1.0 / s.get(Field::WorkerSampleRate);
   } else if (s.has(Field::TransformCost)) {
     in.transform = true;
     in.worker_seconds_per_sample = s.get(Field::TransformCost);

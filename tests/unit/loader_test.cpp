@@ -81,8 +81,21 @@ TEST_CASE("--set assignments") {
   CHECK(set_error("cpu.corse=8") == "--set cpu.corse=8: error: unknown key 'cpu.corse'; did you mean 'cpu.cores'?");
   CHECK(set_error("cpu.cores") == "--set cpu.cores: error: expected KEY=VALUE, e.g. --set pipeline.batch_size=64");
   CHECK(set_error("cpu.worker_throughput=3ms") ==
-        "--set cpu.worker_throughput=3ms: error: cpu.worker_throughput: expected a rate or a sample rate "
-        "(e.g. \"2 GB/s\", \"1200 samples/s\"), got a duration \"3ms\"");
+        "--set cpu.worker_throughput=3ms: error: cpu.worker_throughput: expected a rate (e.g. \"2 GB/s\"), "
+        "got a duration \"3ms\"");
+  CHECK(set_error("cpu.worker_sample_rate=1200 samples/s") == "(no error)");
+}
+
+TEST_CASE("a later source replaces a field's alternatives; one file may not set two") {
+  LoadedScenario s = load_scenario("");
+  apply_assignment(s, "cpu.worker_sample_rate=500 samples/s");
+  CHECK_FALSE(s.scenario.has(Field::WorkerThroughput));
+  CHECK(s.scenario.get(Field::WorkerSampleRate) == 500);
+  CHECK(load_error("[cpu]\nworker_throughput = \"1 GB/s\"\nworker_sample_rate = \"9 samples/s\"\n") ==
+        "s.toml:2:21: error: cpu.worker_throughput and cpu.worker_sample_rate (line 3) both say how fast a "
+        "worker transforms: keep one");
+  const LoadedScenario o = load_scenario_text("use = \"reference\"\n[workload]\ntransform_cost = \"2 ms\"\n", "s.toml", "");
+  CHECK_FALSE(o.scenario.has(Field::WorkerThroughput));
 }
 
 TEST_CASE("resolve errors point at where the field was set") {

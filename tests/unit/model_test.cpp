@@ -111,7 +111,8 @@ TEST_CASE("more workers than cores add nothing") {
 
 TEST_CASE("worker throughput in samples/s, or a transform cost per sample") {
   Scenario s = reference(256);
-  s.set(Field::WorkerThroughput, {500, Dim::SampleRate});
+  s.values[static_cast<std::size_t>(Field::WorkerThroughput)] = {};
+  s.set(Field::WorkerSampleRate, {500, Dim::SampleRate});
   CHECK(evaluate(resolve(s)).stage(Stage::Transform).time_s == doctest::Approx(256.0 / (8 * 500)).epsilon(1e-14));
   Scenario c = reference(256);
   c.values[static_cast<std::size_t>(Field::WorkerThroughput)] = {};
@@ -119,6 +120,8 @@ TEST_CASE("worker throughput in samples/s, or a transform cost per sample") {
   CHECK(evaluate(resolve(c)).stage(Stage::Transform).time_s == doctest::Approx(256 * 4e-3 / 8).epsilon(1e-14));
   c.set(Field::WorkerThroughput, {250e6, Dim::Rate});
   CHECK_THROWS_AS(resolve(c), FieldError);
+  s.set(Field::WorkerThroughput, {250e6, Dim::Rate});  // both rates
+  CHECK_THROWS_AS(resolve(s), FieldError);
 }
 
 TEST_CASE("storage: bandwidth shared by the node's accelerators, IOPS, latency, cache") {
