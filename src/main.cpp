@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   pipesim::setup_diagnose(app);
   pipesim::setup_sweep(app);
+  pipesim::setup_check(app);
+  pipesim::setup_compare(app);
   pipesim::setup_presets(app);
   try {
     app.parse(argc, argv);
@@ -23,6 +25,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "pipesim: error: {} (see pipesim --help)\n", e.what());
     return 2;
+  } catch (const pipesim::ExitCode& e) {
+    return e.code;
   } catch (const pipesim::Error& e) {
     fmt::print(stderr, "{}\n", e.line());
     return 2;

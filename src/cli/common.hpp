@@ -16,6 +16,11 @@ struct CommonOptions {
   std::string format = "table";
 };
 
+// Thrown by a command that ran and wants a non-zero exit code (1: a check failed).
+struct ExitCode {
+  int code;
+};
+
 // Registers [SCENARIO], --set and --format on a subcommand.
 void add_common_options(CLI::App& cmd, CommonOptions& o);
 
@@ -28,5 +33,7 @@ void write_stdout(const std::string& text);
 void setup_diagnose(CLI::App& app);
 void setup_sweep(CLI::App& app);
 void setup_presets(CLI::App& app);
+void setup_check(CLI::App& app);
+void setup_compare(CLI::App& app);
 
 }  // namespace pipesim

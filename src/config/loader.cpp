@@ -1,5 +1,7 @@
 #include "config/loader.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "config/presets.hpp"
+#include "core/range.hpp"
 #include "core/text.hpp"
 
 namespace pipesim {
@@ -75,6 +78,94 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
   }
 }
 
+// Parses a requirement's value from text ("90%", "20000 samples/s", "compute,transfer",
+// "64..512") and stores it in the plan, replacing one with the same key.
+void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
+  if (key == "batch_sizes") {
+    try {
+      plan.batch_sizes = parse_range(text, spec(Field::BatchSize));
+    } catch (const Error& e) {
+      throw Error(where, fmt::format("require.batch_sizes: {}", e.what()));
+    }
+    plan.batch_sizes_origin = where;
+    return;
+  }
+  Metric metric{};
+  if (!find_requirement(key, &metric)) {
+    const auto keys = requirement_keys();
+    const std::string near = closest(key, keys);
+    std::string all;
+    for (auto k : keys) all += fmt::format("{}{}", all.empty() ? "" : ", ", k);
+    throw Error(where, fmt::format("unknown requirement '{}'{}", key,
+                                   near.empty() ? fmt::format(" (known: {})", all)
+                                                : fmt::format("; did you mean '{}'?", near)));
+  }
+  Requirement req{metric, 0, 0, where};
+  const auto fail = [&](const std::string& why) {
+    return Error(where, fmt::format("require.{}: {}", key, why));
+  };
+  if (metric == Metric::Walls) {
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+      const auto comma = text.find(',', pos);
+      std::string_view name = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+      while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+      bool found = false;
+      for (Stage st : kStages)
+        if (stage_key(st) == name) {
+          req.walls |= 1u << static_cast<unsigned>(st);
+          found = true;
+        }
+      if (!found)
+        throw fail(fmt::format("unknown wall '{}' (storage, transform, transfer or compute)", name));
+      if (comma == std::string_view::npos) break;
+      pos = comma + 1;
+    }
+  } else {
+    DimSet accepted = dims(Dim::Number);
+    if (metric == Metric::Throughput) accepted = dims(Dim::SampleRate);
+    if (metric == Metric::EpochTime) accepted = dims(Dim::Duration);
+    if (metric == Metric::CostPerEpoch) accepted = Dim::Money | Dim::Number;
+    Quantity q;
+    try {
+      q = parse_quantity_as(text, accepted);
+    } catch (const Error& e) {
+      throw fail(e.what());
+    }
+    if (!(q.value > 0)) throw fail("the threshold must be greater than zero");
+    if (metric == Metric::Utilization && q.value > 1)
+      throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
+    req.threshold = q.value;
+  }
+  for (auto& r : plan.requirements)
+    if (r.metric == metric) {
+      r = req;
+      return;
+    }
+  plan.requirements.push_back(req);
+}
+
+// TOML values of [require] as text for set_requirement.
+std::string requirement_text(const toml::node& v, const std::string& source, std::string_view key) {
+  if (const auto* s = v.as_string()) return s->get();
+  if (const auto* i = v.as_integer()) return fmt::format("{}", i->get());
+  if (const auto* f = v.as_floating_point()) {
+    if (!std::isfinite(f->get())) throw Error(at(source, v.source()), fmt::format("require.{}: not a finite number", key));
+    return fmt::format("{}", f->get());
+  }
+  if (const auto* arr = v.as_array()) {
+    std::string out;
+    for (const auto& item : *arr) {
+      if (!out.empty()) out += ',';
+      out += requirement_text(item, source, key);
+    }
+    if (out.empty()) throw Error(at(source, v.source()), fmt::format("require.{}: the list is empty", key));
+    return out;
+  }
+  throw Error(at(source, v.source()), fmt::format("require.{}: expected a string, a number or a list", key));
+}
+
 struct Loader {
   int depth = 0;
 
@@ -115,6 +206,17 @@ struct Loader {
       }
       const auto* table = v.as_table();
       if (!table) throw Error(at(source, k.source()), unknown_key_message(key));
+      if (key == "require") {
+        // In the order written (toml++ iterates keys sorted), so reports follow the file.
+        std::vector<std::pair<std::string, const toml::node*>> entries;
+        for (const auto& [k2, v2] : *table) entries.emplace_back(std::string(k2.str()), &v2);
+        std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+          return a.second->source().begin < b.second->source().begin;
+        });
+        for (const auto& [k2, v2] : entries)
+          set_requirement(out.plan, k2, requirement_text(*v2, source, k2), at(source, v2->source()));
+        continue;
+      }
       for (const auto& [k2, v2] : *table) {
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
@@ -204,13 +306,21 @@ void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& wher
     if (alt == f || !s.scenario.has(alt)) continue;
     const Origin& other = s.origins[static_cast<std::size_t>(alt)];
     if (other.source == where.source && other.line > 0)
-      throw Error(where, fmt::format("{} and {} (line {}) both say how fast a worker transforms: keep one",
+      throw Error(where, fmt::format("{} and {} (line {}) say the same thing in two ways: keep one",
                                      spec(f).key, spec(alt).key, other.line));
     s.scenario.values[static_cast<std::size_t>(alt)] = {};
     s.origins[static_cast<std::size_t>(alt)] = {};
   }
   s.scenario.set(f, q);
   s.origins[static_cast<std::size_t>(f)] = where;
+}
+
+void apply_requirement(LoadedScenario& s, std::string_view assignment) {
+  const Origin where{fmt::format("--require {}", assignment)};
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw Error(where, "expected KEY=VALUE, e.g. --require min_utilization=90%");
+  set_requirement(s.plan, assignment.substr(0, eq), assignment.substr(eq + 1), where);
 }
 
 Origin origin_of(const LoadedScenario& s, Field f) {

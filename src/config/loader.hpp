@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/check.hpp"
 #include "core/error.hpp"
 #include "core/fields.hpp"
 #include "core/model.hpp"
@@ -17,6 +18,7 @@ struct LoadedScenario {
   std::string source;       // where it was loaded from (for errors without a position)
   Scenario scenario;
   std::array<Origin, kFieldCount> origins{};  // where each set field was set
+  Plan plan;                                  // the [require] table, if any
 };
 
 // Loads a scenario from TOML text; `source` names it in errors. `use = [...]` entries
@@ -33,6 +35,9 @@ void apply_assignment(LoadedScenario& s, std::string_view assignment);
 // Sets a field, replacing its alternatives (see alternatives()); throws when an alternative
 // was set from the same source, since one file should say it once.
 void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where);
+
+// Applies one "key=value" requirement, as given to --require (replaces one of the same key).
+void apply_requirement(LoadedScenario& s, std::string_view assignment);
 
 // Where a field was set, or the scenario's source when it was never set.
 Origin origin_of(const LoadedScenario& s, Field f);

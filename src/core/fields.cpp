@@ -84,6 +84,12 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "pinned memory, non-blocking copy; false serialises the transfer with compute"},
     {Field::LinkSharedBy, "link.shared_by", kNum, C::Positive, true, "1",
      "accelerators sharing one host link"},
+    {Field::PricePerHour, "cost.price_per_hour", Dim::MoneyRate | Dim::Number, C::Positive, false, "",
+     "price of the node per hour (\"$32.77/h\", or a number of USD per hour)"},
+    {Field::PurchasePrice, "cost.purchase_price", Dim::Money | Dim::Number, C::Positive, false, "",
+     "purchase price of the node (\"$250000\" or USD), spread over cost.amortization"},
+    {Field::Amortization, "cost.amortization", kTime, C::Positive, false, "",
+     "period the purchase price is spread over (\"3 years\")"},
 }};
 
 }  // namespace
@@ -93,8 +99,11 @@ std::span<const FieldSpec> all_fields() { return kFields; }
 std::span<const Field> alternatives(Field f) {
   static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate,
                                                 Field::TransformCost};
+  static constexpr std::array kPrice = {Field::PricePerHour, Field::PurchasePrice};
   for (Field g : kTransformRate)
     if (g == f) return kTransformRate;
+  for (Field g : kPrice)
+    if (g == f) return kPrice;
   return {};
 }
 

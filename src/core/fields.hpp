@@ -46,6 +46,9 @@ enum class Field : std::uint8_t {
   LinkBandwidth,
   LinkPinned,
   LinkSharedBy,
+  PricePerHour,
+  PurchasePrice,
+  Amortization,
   kCount
 };
 constexpr std::size_t kFieldCount = static_cast<std::size_t>(Field::kCount);

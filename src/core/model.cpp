@@ -137,6 +137,17 @@ Inputs resolve(const Scenario& s) {
                           s.get(Field::MemoryBandwidth);
     }
   }
+  // cost
+  if (s.has(Field::PricePerHour)) {
+    in.price_per_second = s.get(Field::PricePerHour) / 3600;  // USD per hour, given or as a number
+  } else if (s.has(Field::PurchasePrice)) {
+    if (!s.has(Field::Amortization))
+      throw FieldError(Field::PurchasePrice,
+                       "cost.purchase_price needs cost.amortization, the period it is spread over (e.g. \"3 years\")");
+    in.price_per_second = s.get(Field::PurchasePrice) / s.get(Field::Amortization);
+  } else if (s.has(Field::Amortization)) {
+    throw FieldError(Field::Amortization, "cost.amortization is set but cost.purchase_price is not");
+  }
   return in;
 }
 
@@ -253,6 +264,14 @@ Result evaluate(const Inputs& in) {
   r.throughput = in.accelerators * B / r.step_s;
   r.data_demand = B * in.sample_bytes / compute.time_s;
   if (in.dataset_samples) r.epoch_s = *in.dataset_samples / r.throughput;
+  if (in.price_per_second) {
+    r.price_per_hour = *in.price_per_second * 3600;
+    r.samples_per_usd = r.throughput / *in.price_per_second;
+    if (r.epoch_s) {
+      r.cost_per_epoch = *r.epoch_s * *in.price_per_second;
+      r.idle_cost_per_epoch = *r.cost_per_epoch * (1 - r.utilization);
+    }
+  }
   return r;
 }
 

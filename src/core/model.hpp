@@ -56,6 +56,9 @@ struct Inputs {
   double compute_overhead = 0;    // seconds per step
   double compute_per_sample = 0;  // seconds per sample
   double weight_seconds = 0;      // weight bytes / memory bandwidth (0: not modelled)
+
+  // cost of the node, USD per second (from a price per hour or an amortised purchase)
+  std::optional<double> price_per_second;
 };
 
 // Turns a scenario into model inputs. Throws FieldError for missing, conflicting or
@@ -88,6 +91,12 @@ struct Result {
   StorageLimit storage_limit = StorageLimit::Bandwidth;
   double effective_workers = 0;
   std::optional<double> epoch_s;
+  // Cost, when the node has a price: USD per epoch (needs the dataset size), the part of
+  // it paid for idle accelerator time, and samples per USD.
+  std::optional<double> price_per_hour;  // USD, for the node
+  std::optional<double> cost_per_epoch;
+  std::optional<double> idle_cost_per_epoch;
+  std::optional<double> samples_per_usd;
 
   [[nodiscard]] const StageResult& stage(Stage s) const {
     return stages[static_cast<std::size_t>(s)];

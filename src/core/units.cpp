@@ -52,7 +52,15 @@ constexpr std::array kUnits = {
     Unit{"ns", Dim::Duration, 1e-9}, Unit{"us", Dim::Duration, 1e-6},
     Unit{"\xC2\xB5s", Dim::Duration, 1e-6}, Unit{"\xCE\xBCs", Dim::Duration, 1e-6},
     Unit{"ms", Dim::Duration, 1e-3}, Unit{"s", Dim::Duration, 1}, Unit{"min", Dim::Duration, 60},
-    Unit{"h", Dim::Duration, 3600},
+    Unit{"h", Dim::Duration, 3600}, Unit{"d", Dim::Duration, 86400},
+    Unit{"day", Dim::Duration, 86400}, Unit{"days", Dim::Duration, 86400},
+    Unit{"week", Dim::Duration, 7 * 86400}, Unit{"weeks", Dim::Duration, 7 * 86400},
+    Unit{"year", Dim::Duration, 365 * 86400}, Unit{"years", Dim::Duration, 365 * 86400},
+    // Prices are held in USD per hour, the unit they are quoted in.
+    Unit{"USD", Dim::Money, 1}, Unit{"USD/h", Dim::MoneyRate, 1},
+    Unit{"USD/hour", Dim::MoneyRate, 1}, Unit{"USD/day", Dim::MoneyRate, 1.0 / 24},
+    Unit{"USD/month", Dim::MoneyRate, 12.0 / (365 * 24)},
+    Unit{"USD/year", Dim::MoneyRate, 1.0 / (365 * 24)},
     Unit{"FLOP", Dim::Flop, 1}, Unit{"KFLOP", Dim::Flop, K}, Unit{"MFLOP", Dim::Flop, M},
     Unit{"GFLOP", Dim::Flop, G}, Unit{"TFLOP", Dim::Flop, T}, Unit{"PFLOP", Dim::Flop, P},
     Unit{"FLOPs", Dim::Flop, 1}, Unit{"KFLOPs", Dim::Flop, K}, Unit{"MFLOPs", Dim::Flop, M},
@@ -81,6 +89,8 @@ std::string_view example(Dim d) {
     case Dim::FlopRate: return "\"312 TFLOPS\"";
     case Dim::SampleRate: return "\"1200 samples/s\"";
     case Dim::Bool: return "true";
+    case Dim::Money: return "\"$250000\"";
+    case Dim::MoneyRate: return "\"$32.77/h\"";
   }
   return "";
 }
@@ -97,13 +107,15 @@ std::string_view dim_name(Dim d) {
     case Dim::FlopRate: return "a FLOP rate";
     case Dim::SampleRate: return "a sample rate";
     case Dim::Bool: return "true or false";
+    case Dim::Money: return "an amount of money";
+    case Dim::MoneyRate: return "a price per hour";
   }
   return "a value";
 }
 
 std::string describe_dims(DimSet set) {
   std::string names, examples;
-  for (unsigned i = 0; i < 8; ++i) {
+  for (unsigned i = 0; i < kDimCount; ++i) {
     const auto d = static_cast<Dim>(i);
     if (!has(set, d)) continue;
     if (!names.empty()) {
@@ -119,6 +131,21 @@ std::string describe_dims(DimSet set) {
 Quantity parse_quantity(std::string_view text) {
   const std::string_view s = trim(text);
   if (s.empty()) throw Error("expected a value, got nothing");
+  if (s.front() == '$') {
+    // "$32.77/h" is "32.77 USD/h", "$250000" is "250000 USD".
+    const std::string_view rest = s.substr(1);
+    std::size_t end = 0;
+    while (end < rest.size() && rest[end] != '/') ++end;
+    const std::string_view unit = rest.substr(end);
+    const std::string usd = fmt::format("{} USD{}", rest.substr(0, end), unit);
+    if (rest.substr(0, end).find_first_of("$ ") != std::string_view::npos || rest.empty())
+      throw Error(fmt::format("\"{}\" is not an amount of money (e.g. \"$250000\" or \"$32.77/h\")", s));
+    try {
+      return parse_quantity(usd);
+    } catch (const Error&) {
+      throw Error(fmt::format("\"{}\" is not an amount of money (e.g. \"$250000\" or \"$32.77/h\")", s));
+    }
+  }
   const char* first = s.data();
   const char* last = s.data() + s.size();
   if (*first == '+') ++first;
@@ -203,6 +230,8 @@ Scaled scale(double v, Dim dim) {
       return {v / 3600, "h"};
     }
     case Dim::SampleRate: return {v, "samples/s"};
+    case Dim::Money: return {v, "USD"};
+    case Dim::MoneyRate: return {v, "USD/h"};
     case Dim::Number:
     case Dim::Bool: break;
   }
@@ -213,6 +242,8 @@ Scaled scale(double v, Dim dim) {
 
 std::string format_human(double value, Dim dim, int decimals) {
   if (dim == Dim::Bool) return value != 0 ? "true" : "false";
+  if (dim == Dim::Money) return fmt::format("${:.{}f}", value, decimals);
+  if (dim == Dim::MoneyRate) return fmt::format("${:.{}f}/h", value, decimals);
   const Scaled s = scale(value, dim);
   if (s.unit.empty()) return fmt::format("{:.{}f}", s.value, decimals);
   return fmt::format("{:.{}f} {}", s.value, decimals, s.unit);
@@ -220,6 +251,7 @@ std::string format_human(double value, Dim dim, int decimals) {
 
 std::string format_compact(double value, Dim dim) {
   if (dim == Dim::Bool) return value != 0 ? "true" : "false";
+  if (dim == Dim::Money || dim == Dim::MoneyRate) return format_human(value, dim);
   const Scaled s = scale(value, dim);
   std::string num = fmt::format("{:.4f}", s.value);
   if (num.find('.') != std::string::npos) {

@@ -17,7 +17,10 @@ enum class Dim : std::uint8_t {
   FlopRate,    // FLOP per second
   SampleRate,  // samples per second
   Bool,        // true / false, stored as 1 / 0
+  Money,       // US dollars: "$250000", "250000 USD"
+  MoneyRate,   // US dollars per hour: "$32.77/h", "32.77 USD/h"
 };
+constexpr unsigned kDimCount = 10;
 
 // A set of Dims (bit i = Dim i).
 using DimSet = std::uint16_t;

@@ -144,8 +144,6 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
   return {};
 }
 
-namespace {
-
 // The members of one point's JSON object, without the enclosing braces.
 void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) {
   o.write("\"inputs\": {");
@@ -179,6 +177,13 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
           json_number(r.utilization), json_number(r.slowdown), json_number(r.throughput),
           json_number(r.data_demand), r.serial ? "true" : "false");
   if (r.epoch_s) o.print(", \"epoch_time_s\": {}", json_number(*r.epoch_s));
+  if (r.samples_per_usd) {
+    o.print(", \"price_per_hour_usd\": {}, \"samples_per_usd\": {}",
+            json_number(*r.price_per_hour), json_number(*r.samples_per_usd));
+  }
+  if (r.cost_per_epoch)
+    o.print(", \"cost_per_epoch_usd\": {}, \"idle_cost_per_epoch_usd\": {}", json_number(*r.cost_per_epoch),
+            json_number(*r.idle_cost_per_epoch));
   if (d) {
     o.write(", \"recommendations\": [");
     for (std::size_t i = 0; i < d->fixes.size(); ++i) {
@@ -197,6 +202,8 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
     o.write("]");
   }
 }
+
+namespace {
 
 // A row of aligned cells for tables; `right` per column.
 struct Columns {
@@ -303,6 +310,18 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
                                    plural(in.accelerators, "accelerator", "accelerators"), count(in.batch)));
       kv("data demand", fmt::format("{} per accelerator (what compute consumes if never starved)",
                                     rate(r.data_demand)));
+      if (r.samples_per_usd) {
+        std::string cost = fmt::format("{} for the node, {:.0f} samples per USD",
+                                       format_human(*r.price_per_hour, Dim::MoneyRate),
+                                       *r.samples_per_usd);
+        if (r.cost_per_epoch)
+          cost += fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
+                              format_human(*r.cost_per_epoch, Dim::Money),
+                              format_human(*r.idle_cost_per_epoch, Dim::Money));
+        else
+          cost += " (set workload.dataset_samples for the cost per epoch)";
+        kv("cost", cost);
+      }
       if (r.epoch_s)
         kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
                                 count(*in.dataset_samples), dur(*r.epoch_s * (1 - r.utilization))));

@@ -19,6 +19,10 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
 // One sentence per fix: what to change, and what it buys.
 std::string describe_fix(const Diagnosis& d, const Fix& fix);
 
+// The members (no braces) of one operating point's JSON object: inputs, stages, step,
+// binding, utilization, ... and, given a diagnosis, its recommendations.
+void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d);
+
 // Binding stages joined with '+': "transform", "transform+compute".
 std::string binding_text(const Result& r);
 

@@ -92,8 +92,8 @@ TEST_CASE("a later source replaces a field's alternatives; one file may not set 
   CHECK_FALSE(s.scenario.has(Field::WorkerThroughput));
   CHECK(s.scenario.get(Field::WorkerSampleRate) == 500);
   CHECK(load_error("[cpu]\nworker_throughput = \"1 GB/s\"\nworker_sample_rate = \"9 samples/s\"\n") ==
-        "s.toml:2:21: error: cpu.worker_throughput and cpu.worker_sample_rate (line 3) both say how fast a "
-        "worker transforms: keep one");
+        "s.toml:2:21: error: cpu.worker_throughput and cpu.worker_sample_rate (line 3) say the same thing in two "
+        "ways: keep one");
   const LoadedScenario o = load_scenario_text("use = \"reference\"\n[workload]\ntransform_cost = \"2 ms\"\n", "s.toml", "");
   CHECK_FALSE(o.scenario.has(Field::WorkerThroughput));
 }

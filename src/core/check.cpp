@@ -1,0 +1,114 @@
+#include "core/check.hpp"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace pipesim {
+
+namespace {
+
+struct MetricInfo {
+  Metric metric;
+  std::string_view key;
+  bool minimum;  // true: value >= threshold passes
+};
+
+constexpr std::array kMetrics = {
+    MetricInfo{Metric::Utilization, "min_utilization", true},
+    MetricInfo{Metric::Throughput, "min_throughput", true},
+    MetricInfo{Metric::EpochTime, "max_epoch_time", false},
+    MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", false},
+    MetricInfo{Metric::SamplesPerUsd, "min_samples_per_dollar", true},
+    MetricInfo{Metric::Walls, "allowed_walls", true},
+};
+
+const MetricInfo& info(Metric m) {
+  for (const auto& i : kMetrics)
+    if (i.metric == m) return i;
+  return kMetrics[0];
+}
+
+double value_of(const Requirement& req, const Result& r) {
+  const auto need = [&](const std::optional<double>& v, std::string_view what) {
+    if (!v) throw Error(req.origin, fmt::format("{} needs {}", requirement_key(req.metric), what));
+    return *v;
+  };
+  switch (req.metric) {
+    case Metric::Utilization: return r.utilization;
+    case Metric::Throughput: return r.throughput;
+    case Metric::EpochTime: return need(r.epoch_s, "workload.dataset_samples (the epoch size)");
+    case Metric::CostPerEpoch:
+      need(r.price_per_hour, "a price (cost.price_per_hour or cost.purchase_price)");
+      return need(r.cost_per_epoch, "workload.dataset_samples (the epoch size)");
+    case Metric::SamplesPerUsd:
+      return need(r.samples_per_usd, "a price (cost.price_per_hour or cost.purchase_price)");
+    case Metric::Walls: break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string_view requirement_key(Metric m) { return info(m).key; }
+
+bool find_requirement(std::string_view key, Metric* out) {
+  for (const auto& i : kMetrics)
+    if (i.key == key) {
+      *out = i.metric;
+      return true;
+    }
+  return false;
+}
+
+std::vector<std::string_view> requirement_keys() {
+  std::vector<std::string_view> keys;
+  for (const auto& i : kMetrics) keys.push_back(i.key);
+  keys.push_back("batch_sizes");
+  return keys;
+}
+
+PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
+  PlanOutcome out;
+  for (const auto& req : plan.requirements) out.outcomes.push_back({&req, true, 0, 0, s.get(Field::BatchSize)});
+
+  const auto visit = [&](const Scenario& point, bool first) {
+    const Result r = evaluate(resolve(point));
+    const double batch = point.get(Field::BatchSize);
+    for (auto& o : out.outcomes) {
+      const Requirement& req = *o.requirement;
+      if (req.metric == Metric::Walls) {
+        o.walls |= r.binding;
+        if ((r.binding & ~req.walls) != 0 && o.pass) {
+          o.pass = false;
+          o.at_batch = batch;
+        }
+        continue;
+      }
+      const double v = value_of(req, r);
+      const bool minimum = info(req.metric).minimum;
+      if (first || (minimum ? v < o.value : v > o.value)) {
+        o.value = v;
+        o.at_batch = batch;
+      }
+    }
+  };
+  if (plan.batch_sizes) {
+    Scenario point = s;
+    for (std::size_t i = 0; i < plan.batch_sizes->size(); ++i) {
+      point.set(Field::BatchSize, plan.batch_sizes->at(i));
+      visit(point, i == 0);
+    }
+  } else {
+    visit(s, true);
+  }
+  for (auto& o : out.outcomes) {
+    const Requirement& req = *o.requirement;
+    if (req.metric != Metric::Walls)
+      o.pass = info(req.metric).minimum ? o.value >= req.threshold : o.value <= req.threshold;
+    if (!o.pass) ++out.failures;
+  }
+  out.pass = out.failures == 0;
+  return out;
+}
+
+}  // namespace pipesim

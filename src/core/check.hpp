@@ -1,0 +1,62 @@
+// Plan checks: requirements a purchase plan must meet, evaluated with the model.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/model.hpp"
+#include "core/range.hpp"
+
+namespace pipesim {
+
+enum class Metric : std::uint8_t {
+  Utilization,    // min_utilization (ratio)
+  Throughput,     // min_throughput (samples/s, node)
+  EpochTime,      // max_epoch_time (s)
+  CostPerEpoch,   // max_cost_per_epoch (USD)
+  SamplesPerUsd,  // min_samples_per_dollar
+  Walls,          // allowed_walls (set of stages)
+};
+
+struct Requirement {
+  Metric metric;
+  double threshold = 0;  // for Walls: unused
+  unsigned walls = 0;    // for Walls: allowed stages, bit per Stage
+  Origin origin;         // where it was written (plan file or --require)
+};
+
+struct Plan {
+  std::vector<Requirement> requirements;
+  std::optional<Range> batch_sizes;  // requirements must hold at every one of these
+  Origin batch_sizes_origin;
+};
+
+// The stable key of a requirement ("min_utilization", ...).
+std::string_view requirement_key(Metric m);
+// nullptr-like: returns false when the key is unknown.
+bool find_requirement(std::string_view key, Metric* out);
+// Every requirement key, plus "batch_sizes".
+std::vector<std::string_view> requirement_keys();
+
+struct Outcome {
+  const Requirement* requirement = nullptr;
+  bool pass = true;
+  double value = 0;          // the worst value reached (for Walls: unused)
+  unsigned walls = 0;        // for Walls: every stage that bound at some point
+  double at_batch = 0;       // batch size where the worst value was reached
+};
+
+struct PlanOutcome {
+  std::vector<Outcome> outcomes;
+  bool pass = true;
+  std::size_t failures = 0;
+};
+
+// Evaluates every requirement at the scenario's batch size, or at every batch size of
+// plan.batch_sizes. Throws Error (with the requirement's origin) when a requirement
+// needs data the scenario lacks (epoch time without a dataset size, cost without a price).
+PlanOutcome check_plan(const Scenario& s, const Plan& plan);
+
+}  // namespace pipesim
