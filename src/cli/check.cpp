@@ -35,7 +35,8 @@ std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
 void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what) {
   cmd.add_option("plans", o.plans, what)->required();
   cmd.add_option("--set", o.sets, "Override a field in every plan, e.g. --set cpu.cores=64 (repeatable)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   cmd.add_option("--format", o.format, "Output format: table, json, csv or markdown")->capture_default_str();
 }
 
@@ -87,7 +88,8 @@ void setup_check(CLI::App& app) {
   add_plan_options(*cmd, *opts, "Plan files (scenarios with a [require] table) or preset names");
   cmd->add_option("--require", opts->requires_,
                   "Add or override a requirement in every plan, e.g. --require min_utilization=90% (repeatable)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   cmd->add_option("--junit", opts->junit, "Also write JUnit XML to FILE: one test case per plan and requirement")
       ->type_name("FILE");
   cmd->callback([opts] { run_check(*opts); });

@@ -8,7 +8,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("scenario", o.scenario,
                  "Scenario TOML file or preset name (default: the embedded 'reference' case)");
   cmd.add_option("--set", o.sets, "Override a field, e.g. --set pipeline.batch_size=64 (repeatable)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   cmd.add_option("--format", o.format, "Output format: table, json, csv or markdown")
       ->capture_default_str();
 }

@@ -13,6 +13,7 @@ namespace {
 struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
   std::vector<std::string> vary;
+  bool cost = false;
   // Given on the command line (an empty range is an error, not "not given").
   CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
 };
@@ -55,7 +56,9 @@ void run_sweep(const SweepOptions& o) {
   for (const auto& a : axes) first.set(a.field, {a.range.at(0), a.range.dim()});
   const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first)); });
 
-  SweepWriter writer(stdout, format, axes, first_result);
+  if (o.cost && !first_result.price_per_hour)
+    throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  SweepWriter writer(stdout, format, axes, first_result, o.cost);
   const bool want_fixes = format == Format::Json;
   std::string previous;
   for_each_point(loaded.scenario, axes, [&](const Scenario& s, std::size_t inner) {
@@ -90,7 +93,9 @@ void setup_sweep(CLI::App& app) {
   opts->sample_size_opt = cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")
       ->type_name("RANGE");
   cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
-      ->type_name("KEY=RANGE");
+      ->type_name("KEY=RANGE")
+      ->allow_extra_args(false);
+  cmd->add_flag("--cost", opts->cost, "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
   cmd->callback([opts] { run_sweep(*opts); });
 }
 

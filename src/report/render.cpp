@@ -371,8 +371,9 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
   return text;
 }
 
-SweepWriter::SweepWriter(std::FILE* out, Format format, const std::vector<Axis>& axes, const Result& first)
-    : out_(out), format_(format) {
+SweepWriter::SweepWriter(std::FILE* out, Format format, const std::vector<Axis>& axes, const Result& first,
+                         bool cost)
+    : out_(out), format_(format), cost_(cost) {
   for (const auto& a : axes)
     if (std::find(inputs_.begin(), inputs_.end(), a.field) == inputs_.end()) inputs_.push_back(a.field);
   for (Stage s : kStages)
@@ -412,7 +413,8 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
           if (f != Field::BatchSize && f != Field::Workers && f != Field::SampleSize) out_.print("{},", spec(f).key);
         out_.write("storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
                    "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
-                   "crossover\n");
+                   "crossover");
+        out_.write(cost_ ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd\n" : "\n");
       }
       for (Field f : {Field::BatchSize, Field::Workers, Field::SampleSize}) out_.print("{},", s.get(f));
       for (Field f : inputs_)
@@ -424,7 +426,14 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
       out_.print("{},{},{},{},{},{},", r.step_s, binding, r.utilization, r.slowdown, r.throughput,
                  r.data_demand);
       if (r.epoch_s) out_.print("{}", *r.epoch_s);
-      out_.write(crossover_from ? ",true\n" : ",false\n");
+      out_.write(crossover_from ? ",true" : ",false");
+      if (cost_) {
+        out_.print(",{},", *r.price_per_hour);
+        if (r.cost_per_epoch) out_.print("{},{}", *r.cost_per_epoch, *r.idle_cost_per_epoch);
+        else out_.write(",");
+        out_.print(",{}", *r.samples_per_usd);
+      }
+      out_.write("\n");
       return;
     }
     case Format::Table:
@@ -442,19 +451,29 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
         c.right.push_back(true);
         cells.push_back(stage_cell(r, st));
       }
-      c.widths.insert(c.widths.end(), {kNumWidth, 9, 11, 17, 0});
-      c.right.insert(c.right.end(), {true, false, true, true, false});
+      c.widths.insert(c.widths.end(), {kNumWidth, 9, 11, 17});
+      c.right.insert(c.right.end(), {true, false, true, true});
       cells.push_back(dur(r.step_s));
       cells.push_back(binding);
       cells.push_back(percent(r.utilization));
       cells.push_back(samples(r.throughput));
+      if (cost_) {
+        c.widths.insert(c.widths.end(), {10, 11});
+        c.right.insert(c.right.end(), {true, true});
+        cells.push_back(r.cost_per_epoch ? format_human(*r.cost_per_epoch, Dim::Money) : std::string("-"));
+        cells.push_back(fmt::format("{:.0f}", *r.samples_per_usd));
+      }
+      c.widths.push_back(0);
+      c.right.push_back(false);
       cells.push_back(crossover_from ? fmt::format("<- crossover ({} -> {})", *crossover_from, binding)
                                      : std::string());
       if (first) {
         std::vector<std::string> head;
         for (Field f : inputs_) head.push_back(short_key(f));
         for (Stage st : stages_) head.push_back(std::string(stage_key(st)));
-        head.insert(head.end(), {"step", "binding", "utilization", "throughput", ""});
+        head.insert(head.end(), {"step", "binding", "utilization", "throughput"});
+        if (cost_) head.insert(head.end(), {"cost/epoch", "samples/USD"});
+        head.push_back("");
         table_line(out_, c, head, md);
         if (md) {
           std::string sep = "|";

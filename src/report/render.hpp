@@ -29,7 +29,8 @@ std::string binding_text(const Result& r);
 // Writes `sweep` rows as they are computed (nothing is held back).
 class SweepWriter {
  public:
-  SweepWriter(std::FILE* out, Format format, const std::vector<Axis>& axes, const Result& first);
+  // `cost`: add cost columns (the scenario must have a price).
+  SweepWriter(std::FILE* out, Format format, const std::vector<Axis>& axes, const Result& first, bool cost);
   // `crossover_from`: the previous binding text when the wall changed along the inner axis.
   void row(const Scenario& s, const Result& r, const std::string& binding,
            const std::string* crossover_from, const Diagnosis* d);
@@ -41,6 +42,7 @@ class SweepWriter {
   std::vector<Field> inputs_;
   std::vector<Stage> stages_;  // modelled stages shown in tables
   std::size_t rows_ = 0;
+  bool cost_ = false;
 };
 
 }  // namespace pipesim

@@ -6,6 +6,8 @@
 #   exit     the expected exit code (default 0)
 #   stdout   the expected standard output, exactly (absent: stdout must be empty)
 #   stderr   the expected standard error, exactly (absent: stderr must be empty)
+#   check.sh optional further checks, run from CASE_DIR after the command; it can read
+#            the command's files in $CASE_TMP (a fresh folder args may write to)
 # Every case also checks that no output holds inf or nan, and that JSON output parses
 # (when python3 is present).
 set -uo pipefail
@@ -15,7 +17,8 @@ args="$(cat args)"
 expected_exit=0
 [ -f exit ] && expected_exit="$(cat exit)"
 out="$(mktemp)"; err="$(mktemp)"
-trap 'rm -f "$out" "$err"' EXIT
+CASE_TMP="$(mktemp -d)"; export CASE_TMP
+trap 'rm -rf "$out" "$err" "$CASE_TMP"' EXIT
 eval "\"$bin\" $args" >"$out" 2>"$err"
 code=$?
 if [ "$update" = "--update" ]; then
@@ -39,7 +42,7 @@ done
 if grep -Eiq '(^|[^a-z])(inf|nan)([^a-z]|$)' "$out" "$err"; then
   echo "output holds inf or nan"; fail=1
 fi
-if [ "$code" != 0 ] && [ "$(wc -l < "$err")" != 1 ]; then
+if [ "$code" = 2 ] && [ "$(wc -l < "$err")" != 1 ]; then
   echo "an error must be exactly one line on stderr"; fail=1
 fi
 if [[ "$args" == *"--format json"* ]] && [ -s "$out" ] && command -v python3 >/dev/null; then
@@ -50,5 +53,8 @@ def walk(v):
     if isinstance(v, list): [walk(x) for x in v]
 walk(json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit("JSON constant " + c)))' "$out" \
     || { echo "stdout is not valid JSON"; fail=1; }
+fi
+if [ -f check.sh ] && ! bash check.sh; then
+  echo "check.sh failed"; fail=1
 fi
 exit $fail

@@ -1,0 +1,6 @@
+# The JUnit file must be well-formed XML with one test case per plan x requirement.
+set -e
+xmllint --noout "$CASE_TMP/junit.xml"
+[ "$(grep -c '<testcase ' "$CASE_TMP/junit.xml")" = 9 ]
+[ "$(grep -c '<failure ' "$CASE_TMP/junit.xml")" = 5 ]
+grep -q '<testsuites name="pipesim check" tests="9" failures="5">' "$CASE_TMP/junit.xml"

@@ -1,0 +1,96 @@
+#include <doctest/doctest.h>
+
+#include "config/loader.hpp"
+#include "core/check.hpp"
+
+using namespace pipesim;
+
+namespace {
+LoadedScenario nvme() { return load_scenario("p4d-resnet50-nvme"); }
+}  // namespace
+
+TEST_CASE("money and long durations parse") {
+  CHECK(parse_quantity("$32.77/h").value == 32.77);
+  CHECK(parse_quantity("$32.77/h").dim == Dim::MoneyRate);
+  CHECK(parse_quantity("32.77 USD/h").value == 32.77);
+  CHECK(parse_quantity("$24/day").value == 1);
+  CHECK(parse_quantity("$250000").value == 250000);
+  CHECK(parse_quantity("$250000").dim == Dim::Money);
+  CHECK(parse_quantity("3 years").value == 3 * 365 * 86400.0);
+  CHECK_THROWS_AS(parse_quantity("$"), Error);
+  CHECK_THROWS_AS(parse_quantity("$$5"), Error);
+  CHECK_THROWS_AS(parse_quantity("$5/fortnight"), Error);
+  CHECK(format_human(21.96, Dim::MoneyRate) == "$21.96/h");
+  CHECK(format_human(0.4234, Dim::Money) == "$0.42");
+}
+
+TEST_CASE("cost arithmetic: price per hour, epoch cost, idle cost, samples per USD") {
+  // p4d.24xlarge at $21.96/h; 8 GPUs, 12 workers each at 192.3 samples/s -> 2307.6 samples/s
+  // per GPU (below 2470 measured compute), 18460.8 samples/s for the node.
+  const LoadedScenario s = nvme();
+  const Result r = evaluate(resolve(s.scenario));
+  const double throughput = 8 * 12 * 192.3;
+  CHECK(r.throughput == doctest::Approx(throughput).epsilon(1e-12));
+  REQUIRE(r.price_per_hour);
+  CHECK(*r.price_per_hour == doctest::Approx(21.96).epsilon(1e-12));
+  CHECK(*r.samples_per_usd == doctest::Approx(throughput * 3600 / 21.96).epsilon(1e-12));
+  const double epoch = 1281167 / throughput;  // 69.40 s
+  CHECK(*r.epoch_s == doctest::Approx(epoch).epsilon(1e-12));
+  CHECK(*r.cost_per_epoch == doctest::Approx(epoch / 3600 * 21.96).epsilon(1e-12));  // $0.4233
+  const double u = 12 * 192.3 / 2470;
+  CHECK(r.utilization == doctest::Approx(u).epsilon(1e-6));
+  CHECK(*r.idle_cost_per_epoch == doctest::Approx(epoch / 3600 * 21.96 * (1 - r.utilization)).epsilon(1e-12));
+}
+
+TEST_CASE("an amortised purchase price is a price per hour") {
+  LoadedScenario s = load_scenario("");
+  apply_assignment(s, "cost.purchase_price=$262800");
+  apply_assignment(s, "cost.amortization=3 years");
+  const Result r = evaluate(resolve(s.scenario));
+  CHECK(*r.price_per_hour == doctest::Approx(262800 / (3 * 365 * 24.0)).epsilon(1e-12));  // $10/h
+  CHECK_FALSE(r.cost_per_epoch);  // no dataset size
+  LoadedScenario t = load_scenario("");
+  apply_assignment(t, "cost.purchase_price=$262800");
+  CHECK_THROWS_AS(resolve(t.scenario), FieldError);
+}
+
+TEST_CASE("a plan passes at one batch size and fails at another") {
+  // Reference: compute-bound up to batch 22, transform-bound above.
+  LoadedScenario s = load_scenario("");
+  apply_requirement(s, "min_utilization=99%");
+  apply_requirement(s, "allowed_walls=compute");
+  apply_assignment(s, "pipeline.batch_size=16");
+  PlanOutcome at16 = check_plan(s.scenario, s.plan);
+  CHECK(at16.pass);
+  apply_assignment(s, "pipeline.batch_size=32");
+  PlanOutcome at32 = check_plan(s.scenario, s.plan);
+  CHECK_FALSE(at32.pass);
+  CHECK(at32.failures == 2);
+  CHECK(at32.outcomes[0].value == doctest::Approx(0.7320032051282052).epsilon(1e-12));
+
+  apply_requirement(s, "batch_sizes=8..64");  // 8, 16, 32, 64: fails from 32 on
+  const PlanOutcome ranged = check_plan(s.scenario, s.plan);
+  CHECK_FALSE(ranged.pass);
+  CHECK(ranged.outcomes[0].at_batch == 64);  // the worst utilization
+  CHECK(ranged.outcomes[1].at_batch == 32);  // the first batch outside the allowed walls
+  CHECK(ranged.outcomes[1].walls == ((1u << 1) | (1u << 3)));
+}
+
+TEST_CASE("requirements: thresholds, overrides and bad values") {
+  LoadedScenario s = nvme();
+  REQUIRE(s.plan.requirements.size() == 3);
+  CHECK(s.plan.requirements[0].metric == Metric::Utilization);  // in file order
+  CHECK(s.plan.requirements[0].threshold == 0.9);
+  apply_requirement(s, "min_utilization=0.95");
+  CHECK(s.plan.requirements.size() == 3);
+  CHECK(s.plan.requirements[0].threshold == 0.95);
+  CHECK_FALSE(check_plan(s.scenario, s.plan).pass);
+  for (const char* bad : {"min_utilisation=90%", "min_utilization=120%", "min_utilization=0",
+                          "min_throughput=5 GB/s", "allowed_walls=gpu", "batch_sizes=64..32", "max_epoch_time=3"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(apply_requirement(s, bad), Error);
+  }
+  LoadedScenario ref = load_scenario("");
+  apply_requirement(ref, "max_epoch_time=1 h");
+  CHECK_THROWS_AS(check_plan(ref.scenario, ref.plan), Error);  // no dataset size
+}
