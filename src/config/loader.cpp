@@ -31,13 +31,17 @@ std::string read_file(const std::string& path) {
     throw Error(Origin{path}, "cannot read the file: it does not exist");
   if (std::filesystem::is_directory(status))
     throw Error(Origin{path}, "cannot read the file: it is a directory");
+  // Devices and pipes (/dev/zero, /dev/stdin) could be endless: regular files only.
+  if (!std::filesystem::is_regular_file(status))
+    throw Error(Origin{path}, "cannot read the file: it is not a regular file");
   const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
+  if (ec || size > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(Origin{path}, "cannot open the file for reading");
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
 }
 
 std::string unknown_key_message(const std::string& key) {
