@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/presets.hpp"
+#include "config/toml_gate.hpp"
 #include "core/range.hpp"
 #include "core/text.hpp"
 
@@ -177,6 +178,7 @@ struct Loader {
                  const std::string& base_dir) {
     if (++depth > kMaxUseDepth)
       throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels (a cycle?)", kMaxUseDepth));
+    gate_toml_text(text, source);
     toml::table root;
     try {
       root = toml::parse(text, source);

@@ -107,3 +107,22 @@ TEST_CASE("resolve errors point at where the field was set") {
     CHECK(e.origin().str() == "s.toml:3:13");
   }
 }
+
+TEST_CASE("the TOML gate keeps toml++ 3.3 away from its undefined behaviour") {
+  // marzer/tomlplusplus #190/#295: non-ASCII where the parser looks for white space.
+  CHECK(load_error("[pipeline]\xc2\xa1\nbatch_size = 8\n") ==
+        "s.toml:1:11: error: a non-ASCII character outside a string or comment (TOML keys and syntax are "
+        "ASCII; quote the text)");
+  CHECK(load_error("\xcc\xaa") .rfind("s.toml:1:1: error: a non-ASCII character outside", 0) == 0);
+  CHECK(load_error("s = \"\"\"\\\n\xc2\xa7\"\"\"\n").rfind("s.toml:2:1: error: a non-ASCII character first on a line "
+                                                       "after a line-ending backslash", 0) == 0);
+  // Found by scenario_fuzz: a quote inside a bare value does not open a string.
+  CHECK(load_error("ath = 05\"noe:p|\xef\xb7\xbb" "A\n").rfind("s.toml:1:16: error: a non-ASCII character outside", 0) == 0);
+  CHECK(load_error("uve =\"\"\"\\\\\\\xef\xbb\xaa" "at\n") ==
+        "s.toml:1:12: error: a backslash before a non-ASCII character is not a TOML escape");
+  CHECK(load_error("name = \"\xff\"\n") == "s.toml:1:9: error: the file is not valid UTF-8 here");
+  // Non-ASCII inside strings and comments is fine.
+  CHECK(load_error("name = \"Résumé \\\" ü\" # café\ndescription = '''naïve'''\n") == "(no error)");
+  CHECK(load_error("description = \"\"\"\nline one é\nline \\\n  two\"\"\"\n") == "(no error)");
+  CHECK(load_error("name = 'ü' # ß\n[pipeline] # Ж\nbatch_size = 8\n") == "(no error)");
+}

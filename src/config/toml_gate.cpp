@@ -1,0 +1,131 @@
+#include "config/toml_gate.hpp"
+
+#include <fmt/format.h>
+
+namespace pipesim {
+
+namespace {
+
+// Length of the UTF-8 sequence starting at s[i], or 0 when it is malformed.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  unsigned cp = 0;
+  if (b < 0x80) return 1;
+  if ((b & 0xE0) == 0xC0) n = 2, cp = b & 0x1Fu;
+  else if ((b & 0xF0) == 0xE0) n = 3, cp = b & 0x0Fu;
+  else if ((b & 0xF8) == 0xF0) n = 4, cp = b & 0x07u;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3Fu);
+  }
+  const bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+enum class State { Normal, Comment, Basic, Literal, MultiBasic, MultiLiteral };
+
+}  // namespace
+
+void gate_toml_text(std::string_view s, const std::string& source) {
+  int line = 1, column = 1;
+  const auto fail = [&](const std::string& why) { throw Error(Origin{source, line, column}, why); };
+  State state = State::Normal;
+  bool after_line_end_backslash = false;  // in MultiBasic, trimming white space
+  // Last character outside strings, comments and white space. A string can only begin
+  // where a key or value begins; a quote elsewhere (`05"x`) is part of a bare token,
+  // which toml++ scans character by character for a terminator.
+  char prev = '\n';
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) fail("the file is not valid UTF-8 here");
+    const char c = s[i];
+    const bool ascii = n == 1;
+    const auto starts = [&](std::string_view t) { return s.substr(i, t.size()) == t; };
+    std::size_t step = n;
+    switch (state) {
+      case State::Normal:
+        if (!ascii)
+          fail("a non-ASCII character outside a string or comment (TOML keys and syntax are ASCII; "
+               "quote the text)");
+        if (c == '#') {
+          state = State::Comment;
+        } else if ((c == '"' || c == '\'') && std::string_view("\n=[,{.").find(prev) != std::string_view::npos) {
+          if (starts("\"\"\"")) state = State::MultiBasic, step = 3;
+          else if (starts("'''")) state = State::MultiLiteral, step = 3;
+          else state = c == '"' ? State::Basic : State::Literal;
+          prev = c;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+          prev = c;
+        }
+        break;
+      case State::Comment:
+        if (c == '\n') state = State::Normal, prev = '\n';
+        break;
+      case State::Basic:
+        // An escape takes the next code point with it (a malformed one fails next round).
+        if (c == '\\' && i + 1 < s.size() && s[i + 1] != '\n') step = 1 + utf8_length(s, i + 1);
+        else if (c == '"' || c == '\n') state = State::Normal;  // unterminated: toml++ reports it
+        break;
+      case State::Literal:
+        if (c == '\'' || c == '\n') state = State::Normal;
+        break;
+      case State::MultiBasic:
+        if (after_line_end_backslash) {
+          if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
+          after_line_end_backslash = false;
+          if (!ascii)
+            fail("a non-ASCII character first on a line after a line-ending backslash in a \"\"\" string: "
+                 "toml++ 3.3 cannot read it (put the character on the previous line or drop the backslash)");
+        }
+        if (c == '\\') {
+          // A line-ending backslash: only white space up to the end of the line.
+          std::size_t j = i + 1;
+          while (j < s.size() && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r')) ++j;
+          if (j < s.size() && s[j] == '\n') {
+            after_line_end_backslash = true;
+          } else if (i + 1 < s.size()) {
+            // toml++ 3.3 asks whether the escaped code point is white space (UB for some).
+            if (static_cast<unsigned char>(s[i + 1]) >= 0x80) {
+              ++column;
+              fail("a backslash before a non-ASCII character is not a TOML escape");
+            }
+            step = 1 + utf8_length(s, i + 1);
+          }
+        } else if (starts("\"\"\"")) {
+          // Up to two more quotes may belong to the string ("""a""""" ends with two quotes).
+          std::size_t q = 3;
+          while (q < 5 && i + q < s.size() && s[i + q] == '"') ++q;
+          step = q;
+          state = State::Normal;
+        }
+        break;
+      case State::MultiLiteral:
+        if (starts("'''")) {
+          std::size_t q = 3;
+          while (q < 5 && i + q < s.size() && s[i + q] == '\'') ++q;
+          step = q;
+          state = State::Normal;
+        }
+        break;
+    }
+    // Advance, keeping line and column (in code points) for messages.
+    for (std::size_t k = 0; k < step && i < s.size();) {
+      const std::size_t len = std::max<std::size_t>(utf8_length(s, i), 1);
+      if (s[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+      i += len;
+      k += len;
+    }
+  }
+}
+
+}  // namespace pipesim

@@ -1,0 +1,20 @@
+// A scan of TOML text before toml++ 3.3 parses it, rejecting input that makes that
+// version's parser reach undefined behaviour (marzer/tomlplusplus issues #190 and #295:
+// a non-ASCII code point where the parser looks for whitespace reaches TOML_UNREACHABLE;
+// fixed upstream in 2026, after the 3.3.0 that Debian 12 ships).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+
+namespace pipesim {
+
+// Throws Error at source:line:column for: malformed UTF-8; a non-ASCII character outside
+// strings and comments (never valid TOML 1.0); a non-ASCII character first after a
+// line-ending backslash in a multi-line basic string (valid TOML that toml++ 3.3
+// mishandles). Columns count code points, as toml++ does.
+void gate_toml_text(std::string_view text, const std::string& source);
+
+}  // namespace pipesim
