@@ -36,7 +36,7 @@ std::string list_keys() {
   for (const auto& f : all_fields()) {
     std::string kind = describe_dims(f.accepts);
     kind = kind.substr(0, kind.find(" (e.g."));
-    out += fmt::format("{:<30} {:<24} {:<32} {}\n", f.key, kind,
+    out += fmt::format("{:<32} {:<30} {:<40} {}\n", f.key, kind,
                        f.default_text.empty() ? "-" : fmt::format("default {}", f.default_text), f.help);
   }
   return out;

@@ -60,21 +60,27 @@ void run_sweep(const SweepOptions& o) {
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
   SweepWriter writer(stdout, format, axes, first_result, o.cost);
   const bool want_fixes = format == Format::Json;
+  // The wall crosses between two neighbouring points that both fit in accelerator memory.
   std::string previous;
+  bool previous_fits = true;
   for_each_point(loaded.scenario, axes, [&](const Scenario& s, std::size_t inner) {
     std::string binding;
+    bool fits = true;
     if (want_fixes) {
       const Diagnosis d = diagnose(s);
       binding = binding_text(d.result);
-      const bool crossed = inner > 0 && binding != previous;
+      fits = d.result.fits;
+      const bool crossed = inner > 0 && fits && previous_fits && binding != previous;
       writer.row(s, d.result, binding, crossed ? &previous : nullptr, &d);
     } else {
       const Result r = evaluate(resolve(s));
       binding = binding_text(r);
-      const bool crossed = inner > 0 && binding != previous;
+      fits = r.fits;
+      const bool crossed = inner > 0 && fits && previous_fits && binding != previous;
       writer.row(s, r, binding, crossed ? &previous : nullptr, nullptr);
     }
     previous = std::move(binding);
+    previous_fits = fits;
   });
   writer.finish();
 }

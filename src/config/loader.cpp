@@ -56,6 +56,26 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
   const Origin where = at(source, node.source());
   try {
     if (const auto* str = node.as_string()) return parse_field_value(field, str->get());
+    if (!field.choices.empty()) {
+      std::string names;
+      for (auto c : field.choices) names += fmt::format("{}{}", names.empty() ? "" : ", ", c);
+      throw Error(fmt::format("{}: expected one of {}, as a string (e.g. \"{}\")", field.key, names,
+                              field.choices.front()));
+    }
+    if (const auto* arr = node.as_array(); arr && field.shape) {
+      std::string text;
+      for (const auto& item : *arr) {
+        const auto* i = item.as_integer();
+        if (!i)
+          throw Error(at(source, item.source()),
+                      fmt::format("{}: a shape lists whole numbers, e.g. [3, 224, 224]", field.key));
+        text += fmt::format("{}{}", text.empty() ? "" : "x", i->get());
+      }
+      if (text.empty()) throw Error(fmt::format("{}: the shape is empty", field.key));
+      const Quantity q{parse_shape(field, text), Dim::Number};
+      check_value(field, q);
+      return q;
+    }
     Quantity q;
     if (const auto* i = node.as_integer()) {
       q = {static_cast<double>(i->get()), Dim::Number};

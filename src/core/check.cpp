@@ -20,6 +20,7 @@ constexpr std::array kMetrics = {
     MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", false},
     MetricInfo{Metric::SamplesPerUsd, "min_samples_per_dollar", true},
     MetricInfo{Metric::Walls, "allowed_walls", true},
+    MetricInfo{Metric::Memory, "fits_in_memory", false},  // implicit: not a key users write
 };
 
 const MetricInfo& info(Metric m) {
@@ -42,6 +43,7 @@ double value_of(const Requirement& req, const Result& r) {
       return need(r.cost_per_epoch, "workload.dataset_samples (the epoch size)");
     case Metric::SamplesPerUsd:
       return need(r.samples_per_usd, "a price (cost.price_per_hour or cost.purchase_price)");
+    case Metric::Memory: return r.memory_needed.value_or(0);
     case Metric::Walls: break;
   }
   return 0;
@@ -53,7 +55,7 @@ std::string_view requirement_key(Metric m) { return info(m).key; }
 
 bool find_requirement(std::string_view key, Metric* out) {
   for (const auto& i : kMetrics)
-    if (i.key == key) {
+    if (i.key == key && i.metric != Metric::Memory) {
       *out = i.metric;
       return true;
     }
@@ -62,7 +64,8 @@ bool find_requirement(std::string_view key, Metric* out) {
 
 std::vector<std::string_view> requirement_keys() {
   std::vector<std::string_view> keys;
-  for (const auto& i : kMetrics) keys.push_back(i.key);
+  for (const auto& i : kMetrics)
+    if (i.metric != Metric::Memory) keys.push_back(i.key);
   keys.push_back("batch_sizes");
   return keys;
 }
@@ -70,6 +73,10 @@ std::vector<std::string_view> requirement_keys() {
 PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   PlanOutcome out;
   for (const auto& req : plan.requirements) out.outcomes.push_back({&req, true, 0, 0, s.get(Field::BatchSize)});
+  if (const Inputs in = resolve(s); in.memory_capacity) {
+    out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.memory_capacity, 0, {}});
+    out.outcomes.push_back({out.memory.get(), true, 0, 0, s.get(Field::BatchSize)});
+  }
 
   const auto visit = [&](const Scenario& point, bool first) {
     const Result r = evaluate(resolve(point));

@@ -1,6 +1,7 @@
 // Plan checks: requirements a purchase plan must meet, evaluated with the model.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ enum class Metric : std::uint8_t {
   CostPerEpoch,   // max_cost_per_epoch (USD)
   SamplesPerUsd,  // min_samples_per_dollar
   Walls,          // allowed_walls (set of stages)
+  Memory,         // fits_in_memory: added to every plan whose accelerator memory is modelled
 };
 
 struct Requirement {
@@ -49,13 +51,15 @@ struct Outcome {
 };
 
 struct PlanOutcome {
+  std::shared_ptr<Requirement> memory;  // the implicit fits_in_memory requirement, when added
   std::vector<Outcome> outcomes;
   bool pass = true;
   std::size_t failures = 0;
 };
 
 // Evaluates every requirement at the scenario's batch size, or at every batch size of
-// plan.batch_sizes. Throws Error (with the requirement's origin) when a requirement
+// plan.batch_sizes. When accelerator memory is modelled, a fits_in_memory requirement
+// (memory needed <= accelerator.memory) is added: a batch that does not fit fails the plan. Throws Error (with the requirement's origin) when a requirement
 // needs data the scenario lacks (epoch time without a dataset size, cost without a price).
 PlanOutcome check_plan(const Scenario& s, const Plan& plan);
 

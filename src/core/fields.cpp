@@ -19,32 +19,66 @@ constexpr DimSet kBool = dims(Dim::Bool);
 
 using C = Constraint;
 
+constexpr DimSet kChoice = dims(Dim::Choice);
+
+constexpr std::array<std::string_view, 5> kPrecisions = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+constexpr std::array<std::string_view, 8> kDtypes = {"uint8", "int8", "fp8", "fp16", "bf16", "fp32", "int32", "int64"};
+constexpr std::array<std::string_view, 3> kTransformAt = {"cpu", "gpu", "decoder"};
+constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
+
 // Order here is the order of the README reference and of JSON "inputs".
 constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::BatchSize, "pipeline.batch_size", kNum, C::Positive, true, "",
      "samples per batch on one accelerator (B)"},
     {Field::Workers, "pipeline.workers", kNum, C::NonNegative, true, "",
      "data-loading worker processes per accelerator (W); 0 = main process does everything in turn"},
+    {Field::TargetUtilization, "pipeline.target_utilization", kNum, C::UnitInterval, false, "90%",
+     "utilization the capacity answers aim for (MLPerf Storage: 90%, 70% for cosmoflow)"},
+    {Field::Nodes, "cluster.nodes", kNum, C::Positive, true, "1",
+     "nodes in the cluster, each with accelerator.count accelerators"},
     {Field::AcceleratorCount, "accelerator.count", kNum, C::Positive, true, "1",
-     "accelerators (data-parallel replicas) on the node"},
-    {Field::PeakFlops, "accelerator.peak_flops", dims(Dim::FlopRate), C::Positive, false, "",
-     "peak dense FLOP rate at the training precision"},
+     "accelerators (data-parallel replicas) per node"},
+    {Field::PeakFlops, "accelerator.peak_flops", dims(Dim::FlopRate), C::Positive, false, "peak at model.precision",
+     "peak dense FLOP rate used for compute; overrides the per-precision peaks"},
+    {Field::PeakFlopsFp32, "accelerator.peak_flops_fp32", dims(Dim::FlopRate), C::Positive, false, "",
+     "peak dense FP32 rate (non-tensor)"},
+    {Field::PeakFlopsTf32, "accelerator.peak_flops_tf32", dims(Dim::FlopRate), C::Positive, false, "",
+     "peak dense TF32 tensor rate"},
+    {Field::PeakFlopsBf16, "accelerator.peak_flops_bf16", dims(Dim::FlopRate), C::Positive, false, "",
+     "peak dense BF16 tensor rate"},
+    {Field::PeakFlopsFp16, "accelerator.peak_flops_fp16", dims(Dim::FlopRate), C::Positive, false, "",
+     "peak dense FP16 tensor rate"},
+    {Field::PeakFlopsFp8, "accelerator.peak_flops_fp8", dims(Dim::FlopRate), C::Positive, false, "",
+     "peak dense FP8 tensor rate"},
     {Field::MemoryBandwidth, "accelerator.memory_bandwidth", kRate, C::Positive, false, "",
      "accelerator memory bandwidth (weight-streaming term; omit to ignore it)"},
+    {Field::AcceleratorMemory, "accelerator.memory", kSize, C::Positive, false, "",
+     "accelerator memory capacity (with model.parameters: does the batch fit?)"},
     {Field::Efficiency, "accelerator.efficiency", kNum, C::UnitInterval, false, "",
      "fraction of peak FLOPS reached (0 < x <= 1; \"50%\" accepted)"},
     {Field::DispatchOverhead, "accelerator.dispatch_overhead", kTime, C::NonNegative, false, "0 s",
      "fixed launch/dispatch time per step"},
     {Field::LayerOverhead, "accelerator.layer_overhead", kTime, C::NonNegative, false, "0 s",
      "time per layer per pass-kind (x3 when training)"},
+    {Field::DecoderRate, "accelerator.decoder_rate", dims(Dim::SampleRate), C::Positive, false, "",
+     "samples/s the accelerator's hardware decoder delivers (transform.device = \"decoder\")"},
     {Field::FlopsPerSample, "model.flops_per_sample", dims(Dim::Flop), C::Positive, false, "",
      "forward FLOPs per sample"},
     {Field::Parameters, "model.parameters", kNum, C::Positive, false, "",
-     "parameter count (weight-streaming term)"},
-    {Field::BytesPerParameter, "model.bytes_per_parameter", kNum, C::Positive, false, "2",
-     "bytes per parameter (2 for fp16/bf16, 4 for fp32)"},
+     "parameter count (weight-streaming term and memory footprint)"},
+    {Field::Precision, "model.precision", kChoice, C::None, false, "",
+     "fp32, tf32, bf16, fp16 or fp8: picks the peak FLOPS and the bytes per parameter", kPrecisions},
+    {Field::BytesPerParameter, "model.bytes_per_parameter", kNum, C::Positive, false, "by precision, else 2",
+     "bytes per weight (fp32/tf32 4, bf16/fp16 2, fp8 1)"},
+    {Field::Training, "model.training", kBool, C::None, false, "false",
+     "training (3 passes per sample, weights + gradients + optimizer state) or forward only"},
+    {Field::StateBytesPerParameter, "model.state_bytes_per_parameter", kNum, C::Positive, false,
+     "16 when training",
+     "memory per parameter for weights, gradients and optimizer state (Adam, mixed precision: 16)"},
+    {Field::ActivationBytes, "model.activation_bytes", kSize, C::Positive, false, "",
+     "activation memory per sample of the batch (omit: activations not counted)"},
     {Field::Layers, "model.layers", kNum, C::NonNegative, true, "0", "layer count"},
-    {Field::Passes, "model.passes", kNum, C::Positive, true, "1",
+    {Field::Passes, "model.passes", kNum, C::Positive, true, "3 when training, else 1",
      "passes per sample: 1 forward only, 3 training, 4 training with recomputation"},
     {Field::MeasuredOverhead, "model.measured_overhead", kTime, C::NonNegative, false, "0 s",
      "measured fixed time per step (measured form: overhead + B x per_sample)"},
@@ -52,42 +86,80 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "measured accelerator time per sample; when set, replaces the roofline form"},
     {Field::SampleSize, "workload.sample_size", kSize, C::Positive, false, "",
      "bytes read from storage and transformed per sample"},
-    {Field::DeviceSampleSize, "workload.device_sample_size", kSize, C::Positive, false, "",
-     "bytes per sample copied to the accelerator (needed when link.bandwidth is set)"},
+    {Field::DeviceSampleSize, "workload.device_sample_size", kSize, C::Positive, false,
+     "device_shape x device_dtype",
+     "bytes per sample copied to the accelerator after a CPU transform"},
+    {Field::DeviceShape, "workload.device_shape", kNum, C::Positive, true, "",
+     "elements per sample on the device: \"3x224x224\", [3, 224, 224] or a count", {}, true},
+    {Field::DeviceDtype, "workload.device_dtype", kChoice, C::None, false, "",
+     "element type on the device: uint8, int8, fp8, fp16, bf16, fp32, int32 or int64", kDtypes},
     {Field::TransformCost, "workload.transform_cost", kTime, C::Positive, false, "",
      "CPU time one worker spends per sample (alternative to cpu.worker_throughput)"},
     {Field::DatasetSamples, "workload.dataset_samples", kNum, C::Positive, true, "",
      "samples per epoch (enables epoch time)"},
+    {Field::DatasetSize, "workload.dataset_size", kSize, C::Positive, false,
+     "dataset_samples x sample_size", "bytes stored for one epoch (page-cache hit ratio)"},
+    {Field::TransformDevice, "transform.device", kChoice, C::None, false, "cpu",
+     "where samples are decoded: cpu (workers), gpu (kernels on the accelerator), decoder (hardware decoder)",
+     kTransformAt},
+    {Field::GpuTime, "transform.gpu_time", kTime, C::Positive, false, "",
+     "accelerator time per sample to decode on the GPU (DALI/nvJPEG); adds to the compute stage"},
+    {Field::HostCost, "transform.host_cost", kTime, C::Positive, false, "",
+     "CPU time per sample a worker still spends when decoding is on the accelerator (omit: not modelled)"},
+    {Field::PredecodedSampleSize, "predecoded.sample_size", kSize, C::Positive, false, "device sample size",
+     "bytes per sample of a pre-decoded copy of the dataset"},
+    {Field::PredecodedSampleRate, "predecoded.worker_sample_rate", dims(Dim::SampleRate), C::Positive, false, "",
+     "samples/s one worker transforms from the pre-decoded copy (enables that fix)"},
     {Field::WorkerThroughput, "cpu.worker_throughput", kRate, C::Positive, false, "",
      "bytes/s of workload.sample_size one worker transforms"},
     {Field::WorkerSampleRate, "cpu.worker_sample_rate", dims(Dim::SampleRate), C::Positive, false, "",
      "samples/s one worker transforms (alternative to cpu.worker_throughput)"},
     {Field::Cores, "cpu.cores", kNum, C::Positive, false, "",
-     "CPU cores on the node, shared by its accelerators (omit for no limit)"},
+     "CPU cores (or vCPUs) on the node, shared by its accelerators (omit for no limit)"},
+    {Field::ReservedCores, "cpu.reserved_cores", kNum, C::NonNegative, false, "accelerator.count",
+     "cores of the node kept for the training processes themselves, not for workers"},
+    {Field::NodeMemory, "node.memory", kSize, C::Positive, false, "", "RAM of one node"},
+    {Field::PageCache, "node.page_cache", kSize, C::Positive, false, "node.memory",
+     "RAM of one node available to cache the dataset (page cache)"},
+    {Field::NetworkBandwidth, "node.network_bandwidth", kRate, C::Positive, false, "",
+     "network bandwidth of one node: caps its reads from cluster storage"},
     {Field::ReadBandwidth, "storage.read_bandwidth", kRate, C::Positive, false, "",
-     "storage read bandwidth (omit: storage not modelled)"},
+     "aggregate storage read bandwidth (omit it, node_bandwidth and throughput_per_tib: storage not modelled)"},
+    {Field::StorageScope, "storage.scope", kChoice, C::None, false, "node",
+     "node: each node has its own (local drives); cluster: one system shared by all nodes over the network",
+     kScopes},
+    {Field::NodeStorageBandwidth, "storage.node_bandwidth", kRate, C::Positive, false, "",
+     "most one node can read from this storage (client limit, e.g. S3 per instance)"},
     {Field::Iops, "storage.iops", kNum, C::Positive, false, "",
      "storage read requests per second (omit for no IOPS limit)"},
     {Field::RequestSize, "storage.request_size", kSize, C::Positive, false, "workload.sample_size",
-     "bytes per read request"},
+     "bytes per read request: a file per sample is one request; record files are read in chunks"},
     {Field::Latency, "storage.latency", kTime, C::Positive, false, "",
-     "latency of one request (with storage.queue_depth: Little's law limit)"},
-    {Field::QueueDepth, "storage.queue_depth", kNum, C::Positive, false, "",
-     "outstanding requests per accelerator (with storage.latency)"},
-    {Field::CacheHit, "storage.cache_hit", kNum, C::HitRatio, false, "0",
-     "fraction of reads served from page cache (0 <= x < 1)"},
-    {Field::StorageSharedBy, "storage.shared_by", kNum, C::Positive, true, "accelerator.count",
+     "time to first byte of one request (Little's law: queue_depth requests in flight per latency)"},
+    {Field::QueueDepth, "storage.queue_depth", kNum, C::Positive, false, "pipeline.workers (at least 1)",
+     "outstanding requests per accelerator: a DataLoader worker reads one at a time"},
+    {Field::StreamBandwidth, "storage.stream_bandwidth", kRate, C::Positive, false, "",
+     "most one request streams once started (S3: about 85-90 MB/s per connection)"},
+    {Field::StorageCapacity, "storage.capacity", kSize, C::Positive, false, "",
+     "provisioned capacity (with storage.throughput_per_tib)"},
+    {Field::ThroughputPerTib, "storage.throughput_per_tib", kRate, C::Positive, false, "",
+     "read bandwidth per TiB of capacity (FSx for Lustre tiers); read_bandwidth = capacity x this"},
+    {Field::CacheHit, "storage.cache_hit", kNum, C::HitRatio, false, "from node.page_cache",
+     "fraction of reads served from page cache (0 <= x < 1), every epoch"},
+    {Field::StorageSharedBy, "storage.shared_by", kNum, C::Positive, true, "accelerators of the scope",
      "accelerators sharing the storage bandwidth"},
     {Field::LinkBandwidth, "link.bandwidth", kRate, C::Positive, false, "",
-     "host-to-device bandwidth (omit: transfer not modelled)"},
+     "host-to-device bandwidth with pinned memory (omit: transfer not modelled)"},
+    {Field::PageableBandwidth, "link.pageable_bandwidth", kRate, C::Positive, false, "0.4 x link.bandwidth",
+     "host-to-device bandwidth from pageable memory (used when link.pinned = false)"},
     {Field::LinkPinned, "link.pinned", kBool, C::None, false, "true",
      "pinned memory, non-blocking copy; false serialises the transfer with compute"},
     {Field::LinkSharedBy, "link.shared_by", kNum, C::Positive, true, "1",
      "accelerators sharing one host link"},
     {Field::PricePerHour, "cost.price_per_hour", Dim::MoneyRate | Dim::Number, C::Positive, false, "",
-     "price of the node per hour (\"$32.77/h\", or a number of USD per hour)"},
+     "price of one node per hour (\"$32.77/h\", or a number of USD per hour)"},
     {Field::PurchasePrice, "cost.purchase_price", Dim::Money | Dim::Number, C::Positive, false, "",
-     "purchase price of the node (\"$250000\" or USD), spread over cost.amortization"},
+     "purchase price of one node (\"$250000\" or USD), spread over cost.amortization"},
     {Field::Amortization, "cost.amortization", kTime, C::Positive, false, "",
      "period the purchase price is spread over (\"3 years\")"},
 }};
@@ -100,14 +172,63 @@ std::span<const Field> alternatives(Field f) {
   static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate,
                                                 Field::TransformCost};
   static constexpr std::array kPrice = {Field::PricePerHour, Field::PurchasePrice};
+  static constexpr std::array kDeviceBytes = {Field::DeviceSampleSize, Field::DeviceShape};
   for (Field g : kTransformRate)
     if (g == f) return kTransformRate;
   for (Field g : kPrice)
     if (g == f) return kPrice;
+  for (Field g : kDeviceBytes)
+    if (g == f) return kDeviceBytes;
   return {};
 }
 
 const FieldSpec& spec(Field f) { return kFields[static_cast<std::size_t>(f)]; }
+
+double dtype_bytes(Dtype d) {
+  switch (d) {
+    case Dtype::Uint8:
+    case Dtype::Int8:
+    case Dtype::Fp8: return 1;
+    case Dtype::Fp16:
+    case Dtype::Bf16: return 2;
+    case Dtype::Fp32:
+    case Dtype::Int32: return 4;
+    case Dtype::Int64: return 8;
+  }
+  return 4;
+}
+
+double precision_bytes(Precision p) {
+  switch (p) {
+    case Precision::Fp32:
+    case Precision::Tf32: return 4;
+    case Precision::Bf16:
+    case Precision::Fp16: return 2;
+    case Precision::Fp8: return 1;
+  }
+  return 4;
+}
+
+Field peak_field(Precision p) {
+  switch (p) {
+    case Precision::Fp32: return Field::PeakFlopsFp32;
+    case Precision::Tf32: return Field::PeakFlopsTf32;
+    case Precision::Bf16: return Field::PeakFlopsBf16;
+    case Precision::Fp16: return Field::PeakFlopsFp16;
+    case Precision::Fp8: return Field::PeakFlopsFp8;
+  }
+  return Field::PeakFlopsFp32;
+}
+
+std::string_view choice_name(const FieldSpec& s, double value) {
+  if (!(value >= 0) || value >= static_cast<double>(s.choices.size())) return "?";
+  return s.choices[static_cast<std::size_t>(value)];
+}
+
+std::string format_value(const FieldSpec& s, double value, Dim dim) {
+  if (dim == Dim::Choice) return std::string(choice_name(s, value));
+  return format_compact(value, dim);
+}
 
 const FieldSpec* find_field(std::string_view key) {
   for (const auto& s : kFields)
@@ -152,6 +273,11 @@ void check_value(const FieldSpec& s, const Quantity& q) {
     throw Error(fmt::format("{}: expected {}, got {}", s.key, describe_dims(s.accepts),
                             dim_name(q.dim)));
   }
+  if (q.dim == Dim::Choice) {
+    if (!(q.value >= 0 && q.value < static_cast<double>(s.choices.size()) && q.value == std::floor(q.value)))
+      throw Error(fmt::format("{}: not one of its names", s.key));
+    return;
+  }
   if (s.constraint == Constraint::None) return;
   const double v = q.value;
   const auto shown = format_compact(v, q.dim);
@@ -178,9 +304,46 @@ void check_value(const FieldSpec& s, const Quantity& q) {
   }
 }
 
+double parse_shape(const FieldSpec& s, std::string_view text) {
+  double product = 1;
+  std::size_t pos = 0;
+  while (true) {
+    const auto sep = text.find_first_of("x*", pos);
+    const std::string_view part = text.substr(pos, sep == std::string_view::npos ? text.npos : sep - pos);
+    Quantity dim_q;
+    try {
+      dim_q = parse_quantity_as(part, dims(Dim::Number));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: bad shape \"{}\" (e.g. \"3x224x224\"): {}", s.key, text, e.what()));
+    }
+    if (!(dim_q.value >= 1) || dim_q.value != std::floor(dim_q.value))
+      throw Error(fmt::format("{}: bad shape \"{}\": every dimension must be a whole number of at least 1",
+                              s.key, text));
+    product *= dim_q.value;
+    if (product > 1e15) throw Error(fmt::format("{}: the shape \"{}\" holds more than 1e15 elements", s.key, text));
+    if (sep == std::string_view::npos) break;
+    pos = sep + 1;
+  }
+  return product;
+}
+
 Quantity parse_field_value(const FieldSpec& s, std::string_view text) {
   Quantity q;
-  if (s.accepts == dims(Dim::Bool)) {
+  if (!s.choices.empty()) {
+    std::string_view t = text;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    for (std::size_t i = 0; i < s.choices.size(); ++i)
+      if (s.choices[i] == t) return Quantity{static_cast<double>(i), Dim::Choice};
+    std::string names;
+    for (auto c : s.choices) names += fmt::format("{}{}", names.empty() ? "" : ", ", c);
+    const std::string near = closest(t, s.choices);
+    throw Error(fmt::format("{}: expected one of {}, got \"{}\"{}", s.key, names, t,
+                            near.empty() ? std::string() : fmt::format("; did you mean '{}'?", near)));
+  }
+  if (s.shape && text.find_first_of("x*") != std::string_view::npos) {
+    q = {parse_shape(s, text), Dim::Number};
+  } else if (s.accepts == dims(Dim::Bool)) {
     if (text == "true") q = {1, Dim::Bool};
     else if (text == "false") q = {0, Dim::Bool};
     else throw Error(fmt::format("{}: expected true or false, got \"{}\"", s.key, text));

@@ -16,34 +16,65 @@ namespace pipesim {
 enum class Field : std::uint8_t {
   BatchSize,
   Workers,
+  TargetUtilization,
+  Nodes,
   AcceleratorCount,
   PeakFlops,
+  PeakFlopsFp32,
+  PeakFlopsTf32,
+  PeakFlopsBf16,
+  PeakFlopsFp16,
+  PeakFlopsFp8,
   MemoryBandwidth,
+  AcceleratorMemory,
   Efficiency,
   DispatchOverhead,
   LayerOverhead,
+  DecoderRate,
   FlopsPerSample,
   Parameters,
+  Precision,
   BytesPerParameter,
+  Training,
+  StateBytesPerParameter,
+  ActivationBytes,
   Layers,
   Passes,
   MeasuredOverhead,
   MeasuredPerSample,
   SampleSize,
   DeviceSampleSize,
+  DeviceShape,
+  DeviceDtype,
   TransformCost,
   DatasetSamples,
+  DatasetSize,
+  TransformDevice,
+  GpuTime,
+  HostCost,
+  PredecodedSampleSize,
+  PredecodedSampleRate,
   WorkerThroughput,
   WorkerSampleRate,
   Cores,
+  ReservedCores,
+  NodeMemory,
+  PageCache,
+  NetworkBandwidth,
   ReadBandwidth,
+  StorageScope,
+  NodeStorageBandwidth,
   Iops,
   RequestSize,
   Latency,
   QueueDepth,
+  StreamBandwidth,
+  StorageCapacity,
+  ThroughputPerTib,
   CacheHit,
   StorageSharedBy,
   LinkBandwidth,
+  PageableBandwidth,
   LinkPinned,
   LinkSharedBy,
   PricePerHour,
@@ -69,6 +100,8 @@ struct FieldSpec {
   bool integer;                   // must be a whole number
   std::string_view default_text;  // "" when the field has no default
   std::string_view help;
+  std::span<const std::string_view> choices = {};  // for Dim::Choice fields: the names
+  bool shape = false;  // a plain number also written as a shape: "3x224x224" or [3, 224, 224]
 };
 
 std::span<const FieldSpec> all_fields();
@@ -78,8 +111,28 @@ const FieldSpec* find_field(std::string_view key);
 // The closest known key, for "did you mean"; empty when nothing is close.
 std::string suggest_field(std::string_view key);
 
+// The names of choice fields, in index order (the value stored is the index).
+enum class Precision : std::uint8_t { Fp32, Tf32, Bf16, Fp16, Fp8 };
+enum class Dtype : std::uint8_t { Uint8, Int8, Fp8, Fp16, Bf16, Fp32, Int32, Int64 };
+enum class TransformAt : std::uint8_t { Cpu, Gpu, Decoder };
+enum class StorageScope : std::uint8_t { Node, Cluster };
+// Bytes of one element of a dtype.
+double dtype_bytes(Dtype d);
+// Bytes per parameter of weights held at a precision (fp32 and tf32: 4, bf16 and fp16: 2, fp8: 1).
+double precision_bytes(Precision p);
+// The per-precision peak field for a precision (accelerator.peak_flops_bf16 ...).
+Field peak_field(Precision p);
+
+// A field's value for people and for JSON text: choice names, true/false, or a number with
+// its unit (format_compact).
+std::string format_value(const FieldSpec& s, double value, Dim dim);
+// The name of a choice field's value ("bf16").
+std::string_view choice_name(const FieldSpec& s, double value);
+
 // Checks a value against a field's kind and constraint; throws Error (no origin).
 void check_value(const FieldSpec& s, const Quantity& q);
+// Parses a shape ("3x224x224") to its element count; throws Error (no origin).
+double parse_shape(const FieldSpec& s, std::string_view text);
 // Parses --set / --vary text for a field ("2 GB/s", "8", "true"); throws Error (no origin).
 Quantity parse_field_value(const FieldSpec& s, std::string_view text);
 

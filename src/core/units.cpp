@@ -91,6 +91,7 @@ std::string_view example(Dim d) {
     case Dim::Bool: return "true";
     case Dim::Money: return "\"$250000\"";
     case Dim::MoneyRate: return "\"$32.77/h\"";
+    case Dim::Choice: return "\"bf16\"";
   }
   return "";
 }
@@ -109,6 +110,7 @@ std::string_view dim_name(Dim d) {
     case Dim::Bool: return "true or false";
     case Dim::Money: return "an amount of money";
     case Dim::MoneyRate: return "a price per hour";
+    case Dim::Choice: return "a name";
   }
   return "a value";
 }
@@ -233,7 +235,8 @@ Scaled scale(double v, Dim dim) {
     case Dim::Money: return {v, "USD"};
     case Dim::MoneyRate: return {v, "USD/h"};
     case Dim::Number:
-    case Dim::Bool: break;
+    case Dim::Bool:
+    case Dim::Choice: break;
   }
   return {v, ""};
 }

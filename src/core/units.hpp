@@ -19,8 +19,9 @@ enum class Dim : std::uint8_t {
   Bool,        // true / false, stored as 1 / 0
   Money,       // US dollars: "$250000", "250000 USD"
   MoneyRate,   // US dollars per hour: "$32.77/h", "32.77 USD/h"
+  Choice,      // one of a field's named choices ("bf16"), stored as its index
 };
-constexpr unsigned kDimCount = 10;
+constexpr unsigned kDimCount = 11;
 
 // A set of Dims (bit i = Dim i).
 using DimSet = std::uint16_t;

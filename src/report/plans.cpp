@@ -26,6 +26,7 @@ std::string shown(Metric m, double v) {
     case Metric::EpochTime: return format_human(v, Dim::Duration);
     case Metric::CostPerEpoch: return format_human(v, Dim::Money);
     case Metric::SamplesPerUsd: return fmt::format("{:.0f}", v);
+    case Metric::Memory: return format_human(v, Dim::Size);
     case Metric::Walls: break;
   }
   return {};
@@ -34,7 +35,8 @@ std::string shown(Metric m, double v) {
 std::string relation(Metric m) {
   switch (m) {
     case Metric::EpochTime:
-    case Metric::CostPerEpoch: return "<=";
+    case Metric::CostPerEpoch:
+    case Metric::Memory: return "<=";
     case Metric::Walls: return "in";
     default: return ">=";
   }

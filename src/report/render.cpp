@@ -27,13 +27,19 @@ double compute_s(const Result& r) { return r.stage(Stage::Compute).time_s; }
 std::string gain(const Diagnosis& d, const Result& after) {
   std::string out = fmt::format("utilization {} -> {}, throughput {}", percent(d.result.utilization),
                                 percent(after.utilization), samples(after.throughput));
-  if (after.utilization < 1 - kCoBinding) {
+  if (!after.compute_bound()) {
     std::string walls;
     for (Stage s : kStages)
       if (after.binds(s)) walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s));
     out += fmt::format(" (then the {} binds)", walls);
   }
+  if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
   return out;
+}
+
+// "8 workers", "6.5 workers" (cores shared between accelerators can give a fraction).
+std::string workers_text(double w) {
+  return fmt::format("{} {}", format_compact(w, Dim::Number), w == 1 ? "worker" : "workers");
 }
 
 // Bytes/s one worker transforms (what the transform stage reads per second per worker).
@@ -47,17 +53,24 @@ std::string wall_sentence(const Diagnosis& d) {
   if (r.binds(Stage::Storage)) {
     const char* limit = r.storage_limit == StorageLimit::Iops      ? "IOPS"
                         : r.storage_limit == StorageLimit::Latency ? "latency x queue depth"
-                                                                   : "bandwidth";
+                        : in.bandwidth_cap == BandwidthCap::NodeNetwork ? "the node's network bandwidth"
+                        : in.bandwidth_cap == BandwidthCap::NodeClient  ? "the per-node client bandwidth"
+                                                                        : "bandwidth";
     parts.push_back(fmt::format(
         "storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}",
         limit, rate(B * in.sample_bytes * (1 - in.cache_hit) / r.stage(Stage::Storage).time_s),
         rate(B * in.sample_bytes * (1 - in.cache_hit) / compute_s(r))));
   }
   if (r.binds(Stage::Transform)) {
-    parts.push_back(fmt::format(
-        "CPU transform: {} x {} = {} per accelerator, compute would consume {}",
-        r.serial ? std::string("the main process") : plural(r.effective_workers, "worker", "workers"), format_compact(worker_bytes_per_s(in), Dim::Rate),
-        rate(r.effective_workers * worker_bytes_per_s(in)), rate(r.data_demand)));
+    if (r.transform_limit == TransformLimit::Decoder)
+      parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
+                                  samples(1 / in.decoder_seconds_per_sample), samples(B / compute_s(r))));
+    else
+      parts.push_back(fmt::format(
+          "{}: {} x {} = {} per accelerator, compute would consume {}", stage_name(Stage::Transform, in),
+          r.serial ? std::string("the main process") : workers_text(r.effective_workers),
+          format_compact(worker_bytes_per_s(in), Dim::Rate), rate(r.effective_workers * worker_bytes_per_s(in)),
+          rate(r.data_demand)));
   }
   if (r.binds(Stage::Transfer)) {
     if (r.transfer_serialised)
@@ -84,8 +97,74 @@ std::string wall_sentence(const Diagnosis& d) {
   return out;
 }
 
+// A field's value in JSON: true/false, a choice's name, or a number in base units.
+std::string json_value(const FieldSpec& f, double v, Dim dim) {
+  if (dim == Dim::Bool) return v != 0 ? "true" : "false";
+  if (dim == Dim::Choice) return json_string(choice_name(f, v));
+  return json_number(v);
+}
+
+// "12.58 GB/s read bandwidth (now 4.00 GB/s)" or "12 TiB of capacity (now 4 TiB), 12.00 GB/s".
+std::string aggregate_change(const Diagnosis& d, const Change& c) {
+  const Inputs& in = d.inputs;
+  const std::string now = in.read_bandwidth ? rate(*in.read_bandwidth) : std::string("no limit");
+  if (c.field == Field::StorageCapacity)
+    return fmt::format("{} TiB of capacity for {} read bandwidth (now {})", count(c.value.value / 1099511627776.0),
+                       rate(d.storage_bandwidth_needed), now);
+  return fmt::format("{} read bandwidth (now {})", rate(c.value.value), now);
+}
+
+std::string walls_text(unsigned binding) {
+  std::string out;
+  for (Stage s : kStages)
+    if ((binding >> static_cast<unsigned>(s)) & 1u) out += fmt::format("{}{}", out.empty() ? "" : "+", stage_key(s));
+  return out;
+}
+
 std::string stage_cell(const Result& r, Stage s) {
   return r.stage(s).modelled ? dur(r.stage(s).time_s) : std::string("-");
+}
+
+std::string storage_capacity_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const StorageCapacity& c = *d.storage_capacity;
+  if (c.demand <= 0)
+    return "Storage: after the first epoch every read is a page-cache hit, so storage limits no accelerator count";
+  const double have = in.scope == StorageScope::Cluster ? in.accelerators * in.nodes : in.accelerators;
+  std::string limits = c.by_bandwidth ? fmt::format("{} feeds {}", rate(*in.read_bandwidth), count(*c.by_bandwidth))
+                                      : std::string("no aggregate bandwidth limit");
+  if (c.by_iops)
+    limits += fmt::format(", {} IOPS at {} per request feed {}", count(*in.iops_total),
+                          format_compact(in.request_bytes, Dim::Size), count(*c.by_iops));
+  if (!c.latency_ok)
+    limits += fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
+                          format_compact(in.queue_depth, Dim::Number), format_compact(in.request_bytes, Dim::Size),
+                          format_compact(request_service_time(in), Dim::Duration));
+  std::string fed = c.accelerators ? plural(*c.accelerators, "accelerator", "accelerators")
+                                   : std::string("any number of accelerators");
+  if (c.accelerators && *c.accelerators == 0) fed = "not even one accelerator";
+  std::string out = fmt::format(
+      "Storage: each accelerator reads {} at {} utilization; the storage feeds {} ({}){}; this {} has {}",
+      rate(c.demand), percent(c.target), fed, limits,
+      c.per_node ? fmt::format("; one node's {} of {} feeds {} of its own", 
+                               in.node_cap_kind == BandwidthCap::NodeNetwork ? "network" : "client limit",
+                               rate(*in.node_cap), count(*c.per_node))
+                 : std::string(),
+      in.scope == StorageScope::Cluster ? "cluster" : "node", count(have));
+  return out;
+}
+
+std::string cores_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const CoreNeeds& c = *d.cores;
+  std::string out = fmt::format(
+      "Cores: {} per accelerator keep up with compute ({} for {}), plus {} reserved for its training process: "
+      "{} cores per node ({} for {})",
+      plural(c.workers_full, "worker", "workers"), count(c.workers_target), percent(in.target_utilization),
+      format_compact(c.reserved_per_accelerator, Dim::Number), count(c.node_full), count(c.node_target),
+      percent(in.target_utilization));
+  if (in.node_cores) out += fmt::format("; the node has {}", format_compact(*in.node_cores, Dim::Number));
+  return out;
 }
 
 }  // namespace
@@ -113,15 +192,40 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
                          count(value(0)), count(in.workers), gain(d, after));
     case FixKind::WorkersAndCores:
       return fmt::format(
-          "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator; "
-          "{} cores for the node with {} workers per accelerator: {}",
+          "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator for workers; "
+          "{} cores for the node ({} reserved for training processes) with {} workers per accelerator: {}",
           plural(value(0), "worker", "workers"), format_compact(*in.cores_per_accelerator, Dim::Number),
-          count(value(1)), count(value(0)), gain(d, after));
+          count(value(1)), format_compact(in.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
+    case FixKind::DecodeOnDecoder:
+      return fmt::format("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}",
+                         samples(d.scenario_decoder_rate), gain(d, after));
+    case FixKind::DecodeOnGpu:
+      return fmt::format(
+          "Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}",
+          format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
+    case FixKind::Predecoded:
+      return fmt::format(
+          "Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
+          format_compact(value(0), Dim::Size), format_compact(in.sample_bytes, Dim::Size),
+          format_compact(value(1), Dim::SampleRate), gain(d, after),
+          in.dataset_samples ? fmt::format("; the dataset grows to {}",
+                                           format_human(*in.dataset_samples * value(0), Dim::Size))
+                             : std::string());
+    case FixKind::FitMemory:
+      return fmt::format("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}",
+                         count(value(0)), count(in.batch), format_human(*in.memory_capacity, Dim::Size),
+                         gain(d, after));
     case FixKind::AllTogether:
       return fmt::format("All of the above but the batch size, together: {}", gain(d, after));
     case FixKind::StorageBandwidth:
-      return fmt::format("Storage: {} read bandwidth (now {}): {}", rate(value(0)),
-                         rate(in.storage_bandwidth * in.storage_shared_by), gain(d, after));
+      if (fix.changes.at(0).field == Field::NetworkBandwidth || fix.changes.at(0).field == Field::NodeStorageBandwidth)
+        return fmt::format("Storage: {} per node (now {}, {}){}: {}", rate(value(0)), rate(*in.node_cap),
+                           fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network"
+                                                                              : "the per-node client limit",
+                           fix.changes.size() > 1 ? fmt::format(" and {}", aggregate_change(d, fix.changes[1]))
+                                                  : std::string(),
+                           gain(d, after));
+      return fmt::format("Storage: {}: {}", aggregate_change(d, fix.changes[0]), gain(d, after));
     case FixKind::StorageIops:
       return fmt::format("Storage: {} IOPS (now {}): {}", count(value(0)),
                          count(*in.storage_iops * in.storage_shared_by), gain(d, after));
@@ -150,9 +254,7 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
   bool first = true;
   for (const auto& f : all_fields()) {
     if (!s.has(f.field)) continue;
-    o.print("{}{}: {}", first ? "" : ", ", json_string(f.key),
-            f.accepts == dims(Dim::Bool) ? (s.get(f.field) != 0 ? "true" : "false")
-                                         : json_number(s.get(f.field)));
+    o.print("{}{}: {}", first ? "" : ", ", json_string(f.key), json_value(f, s.get(f.field), s.dim(f.field)));
     first = false;
   }
   o.write("}, \"stages\": [");
@@ -160,9 +262,10 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
     const auto& sr = r.stage(st);
     o.print("{}{{\"name\": \"{}\", \"modelled\": {}", st == Stage::Storage ? "" : ", ",
             stage_key(st), sr.modelled ? "true" : "false");
-    if (sr.modelled)
-      o.print(", \"time_s\": {}, \"samples_per_s\": {}", json_number(sr.time_s),
-              json_number(s.get(Field::BatchSize) / sr.time_s));
+    if (sr.modelled) o.print(", \"time_s\": {}", json_number(sr.time_s));
+    // A stage that takes no time (every read from page cache) has no finite rate.
+    if (sr.modelled && sr.time_s > 0)
+      o.print(", \"samples_per_s\": {}", json_number(s.get(Field::BatchSize) / sr.time_s));
     o.write("}");
   }
   o.print("], \"step_time_s\": {}, \"binding\": [", json_number(r.step_s));
@@ -173,9 +276,29 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
     first = false;
   }
   o.print("], \"utilization\": {}, \"slowdown\": {}, \"throughput_samples_per_s\": {}, "
+          "\"throughput_per_node_samples_per_s\": {}, \"throughput_per_accelerator_samples_per_s\": {}, "
           "\"data_demand_bytes_per_s\": {}, \"serial\": {}",
           json_number(r.utilization), json_number(r.slowdown), json_number(r.throughput),
+          json_number(r.throughput_per_node), json_number(r.throughput_per_accelerator),
           json_number(r.data_demand), r.serial ? "true" : "false");
+  if (r.stage(Stage::Storage).modelled) o.print(", \"cache_hit\": {}", json_number(r.cache_hit));
+  if (r.cold) {
+    o.print(", \"first_epoch\": {{\"cache_hit\": {}, \"storage_time_s\": {}, \"step_time_s\": {}, "
+            "\"utilization\": {}, \"throughput_samples_per_s\": {}, \"binding\": [",
+            json_number(r.cold->cache_hit), json_number(r.cold->storage_s), json_number(r.cold->step_s),
+            json_number(r.cold->utilization), json_number(r.cold->throughput));
+    bool first_wall = true;
+    for (Stage st : kStages) {
+      if (!((r.cold->binding >> static_cast<unsigned>(st)) & 1u)) continue;
+      o.print("{}\"{}\"", first_wall ? "" : ", ", stage_key(st));
+      first_wall = false;
+    }
+    o.write("]");
+    if (r.cold->epoch_s) o.print(", \"epoch_time_s\": {}", json_number(*r.cold->epoch_s));
+    o.write("}");
+  }
+  if (r.memory_needed)
+    o.print(", \"memory_needed_bytes\": {}, \"fits\": {}", json_number(*r.memory_needed), r.fits ? "true" : "false");
   if (r.epoch_s) o.print(", \"epoch_time_s\": {}", json_number(*r.epoch_s));
   if (r.samples_per_usd) {
     o.print(", \"price_per_hour_usd\": {}, \"samples_per_usd\": {}",
@@ -192,8 +315,7 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
       for (std::size_t c = 0; c < f.changes.size(); ++c) {
         const auto& ch = f.changes[c];
         o.print("{}{}: {}", c ? ", " : "", json_string(spec(ch.field).key),
-                ch.value.dim == Dim::Bool ? (ch.value.value != 0 ? "true" : "false")
-                                          : json_number(ch.value.value));
+                json_value(spec(ch.field), ch.value.value, ch.value.dim));
       }
       o.print("}}, \"utilization\": {}, \"throughput_samples_per_s\": {}, \"text\": {}}}",
               json_number(f.result.utilization), json_number(f.result.throughput),
@@ -249,7 +371,28 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
               json_number(d.storage_bandwidth_needed));
       if (d.link_bandwidth_needed)
         o.print(", \"link_bandwidth_bytes_per_s\": {}", json_number(*d.link_bandwidth_needed));
-      o.write("}, \"crossovers\": [");
+      if (d.cores)
+        o.print(", \"workers_at_target\": {}, \"cores_per_accelerator\": {}, \"node_cores\": {}, "
+                "\"node_cores_at_target\": {}",
+                json_number(d.cores->workers_target),
+                json_number(d.cores->workers_full + d.cores->reserved_per_accelerator),
+                json_number(d.cores->node_full), json_number(d.cores->node_target));
+      if (d.max_batch) o.print(", \"max_batch_size\": {}", json_number(*d.max_batch));
+      o.write("}");
+      if (d.storage_capacity) {
+        const auto& c = *d.storage_capacity;
+        o.print(", \"storage_capacity\": {{\"target_utilization\": {}, \"demand_bytes_per_s\": {}",
+                json_number(c.target), json_number(c.demand));
+        const auto opt = [&](std::string_view key, const std::optional<double>& v) {
+          if (v) o.print(", \"{}\": {}", key, json_number(*v));
+        };
+        opt("accelerators", c.accelerators);
+        opt("by_bandwidth", c.by_bandwidth);
+        opt("by_iops", c.by_iops);
+        opt("per_node", c.per_node);
+        o.print(", \"latency_ok\": {}}}", c.latency_ok ? "true" : "false");
+      }
+      o.write(", \"crossovers\": [");
       for (std::size_t i = 0; i < d.crossovers.size(); ++i)
         o.print("{}{{\"batch_size\": {}, \"stage\": \"{}\", \"input_binds_above\": {}}}", i ? ", " : "",
                 json_number(d.crossovers[i].batch), stage_key(d.crossovers[i].input_stage),
@@ -261,8 +404,8 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
         const auto& sr = r.stage(st);
         if (sr.modelled)
           o.print("{},true,{},{},{},{}\n", stage_key(st), json_number(sr.time_s),
-                  json_number(in.batch / sr.time_s), json_number(sr.time_s / r.step_s),
-                  r.binds(st) ? "true" : "false");
+                  sr.time_s > 0 ? json_number(in.batch / sr.time_s) : std::string(),
+                  json_number(sr.time_s / r.step_s), r.binds(st) ? "true" : "false");
         else
           o.print("{},false,,,,false\n", stage_key(st));
       }
@@ -273,9 +416,12 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
           "batch {} | {} | {} per sample | {}", count(in.batch),
           plural(in.workers, "worker", "workers"), format_compact(in.sample_bytes, Dim::Size),
           plural(in.accelerators, "accelerator", "accelerators"));
+      if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
       if (in.cores_per_accelerator)
-        inputs += fmt::format(" | {} cores per accelerator",
-                              format_compact(*in.cores_per_accelerator, Dim::Number));
+        inputs += fmt::format(" | {} cores per accelerator for workers ({} on the node, {} reserved)",
+                              format_compact(*in.cores_per_accelerator, Dim::Number),
+                              format_compact(*in.node_cores, Dim::Number),
+                              format_compact(in.reserved_cores, Dim::Number));
       o.print("{}\n\n", inputs);
 
       Columns c{{23, 12, 11, 13, 7}, {false, true, true, true, false}};
@@ -284,11 +430,12 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
       for (Stage st : kStages) {
         const auto& sr = r.stage(st);
         if (!sr.modelled) {
-          table_line(o, c, {std::string(stage_name(st)), "not modelled", "", "", ""}, md);
+          table_line(o, c, {std::string(stage_name(st, in)), "not modelled", "", "", ""}, md);
           continue;
         }
         table_line(o, c,
-                   {std::string(stage_name(st)), dur(sr.time_s), fmt::format("{:.1f}", in.batch / sr.time_s),
+                   {std::string(stage_name(st, in)), dur(sr.time_s),
+                    sr.time_s > 0 ? fmt::format("{:.1f}", in.batch / sr.time_s) : std::string("cached"),
                     percent(sr.time_s / r.step_s), r.binds(st) ? "binding" : ""},
                    md);
       }
@@ -306,10 +453,48 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
       kv("utilization", fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization),
                                     percent(1 - r.utilization)));
       kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
-      kv("throughput", fmt::format("{} ({} x batch {} / step)", samples(r.throughput),
-                                   plural(in.accelerators, "accelerator", "accelerators"), count(in.batch)));
-      kv("data demand", fmt::format("{} per accelerator (what compute consumes if never starved)",
-                                    rate(r.data_demand)));
+      if (in.nodes > 1)
+        kv("throughput", fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
+                                     "accelerator",
+                                     samples(r.throughput), count(in.nodes),
+                                     plural(in.accelerators, "accelerator", "accelerators"), count(in.batch),
+                                     samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
+      else if (in.accelerators > 1)
+        kv("throughput", fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator",
+                                     samples(r.throughput), count(in.accelerators), count(in.batch),
+                                     samples(r.throughput_per_accelerator)));
+      else
+        kv("throughput", fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch)));
+      std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)",
+                                       rate(r.data_demand));
+      if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand * in.accelerators));
+      if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand * in.accelerators * in.nodes));
+      kv("data demand", demand);
+      if (in.cache_from_page_cache) {
+        std::string cache = fmt::format("{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
+                                        "cache",
+                                        percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
+                                        format_human(in.page_cache_bytes, Dim::Size), percent(r.cache_hit));
+        if (r.cold)
+          cache += fmt::format("; the first epoch reads everything from storage: storage {}, step {}, utilization "
+                               "{}, {} binding{}",
+                               dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization),
+                               walls_text(r.cold->binding),
+                               r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
+        else
+          cache += " (none of it: every epoch reads from storage)";
+        kv("page cache", cache);
+      }
+      if (r.memory_needed) {
+        std::string mem = fmt::format("batch {} needs {} of {} ({}{})", count(in.batch),
+                                      format_human(*r.memory_needed, Dim::Size),
+                                      format_human(*in.memory_capacity, Dim::Size),
+                                      in.passes > 1 ? "weights, gradients and optimizer state" : "weights",
+                                      in.activation_bytes ? " and activations" : "; activations not given");
+        if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
+        if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
+        kv("memory", mem);
+      }
       if (r.samples_per_usd) {
         std::string cost = fmt::format("{} for the node, {:.0f} samples per USD",
                                        format_human(*r.price_per_hour, Dim::MoneyRate),
@@ -328,18 +513,22 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
 
       o.print("\n{}What moves the wall\n", md ? "### " : "");
       const std::string bullet = md ? "- " : "  - ";
-      if (d.fixes.empty())
+      if (d.fixes.empty() && !r.fits)
+        o.print("{}Nothing runs: the model's weights and state alone need {} of {} of accelerator memory; shard "
+                "them across accelerators or use an accelerator with more memory.\n",
+                bullet, format_human(in.memory_static, Dim::Size), format_human(*in.memory_capacity, Dim::Size));
+      else if (d.fixes.empty())
         o.print("{}Nothing to fix: the accelerator is the binding wall (utilization {}).\n", bullet,
                 percent(r.utilization));
       for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
 
       // Figures for the stages that are not binding or not modelled.
       if (d.workers_needed && !find_kind(d, FixKind::Workers) && !find_kind(d, FixKind::Overlap) &&
-      !find_kind(d, FixKind::WorkersAndCores))
+          !find_kind(d, FixKind::WorkersAndCores))
         o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n",
                 bullet, count(*d.workers_needed), count(in.workers),
                 in.cores_per_accelerator && *in.cores_per_accelerator < *d.workers_needed
-                    ? fmt::format(", but the node has only {} cores per accelerator",
+                    ? fmt::format(", but the node has only {} cores per accelerator for workers",
                                   format_compact(*in.cores_per_accelerator, Dim::Number))
                     : std::string());
       if (!in.storage)
@@ -348,15 +537,17 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
                 bullet, rate(d.storage_bandwidth_needed / in.storage_shared_by));
       else if (!find_kind(d, FixKind::StorageBandwidth))
         o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet,
-                rate(d.storage_bandwidth_needed), rate(in.storage_bandwidth * in.storage_shared_by));
+                rate(d.storage_bandwidth_needed),
+                in.read_bandwidth ? rate(*in.read_bandwidth) : std::string("no aggregate limit"));
       if (!in.transfer)
-        o.print("{}Transfer: not modelled (set link.bandwidth and workload.device_sample_size to model it).\n",
+        o.print("{}Transfer: not modelled (set link.bandwidth and the bytes per sample on the device to model it).\n",
                 bullet);
       else if (!find_kind(d, FixKind::LinkBandwidth))
-        o.print("{}Link: {} host-to-device bandwidth is needed to keep up (have {}).\n", bullet,
-                rate(*d.link_bandwidth_needed), rate(in.link_bandwidth * in.link_shared_by));
+        o.print("{}Link: {} host-to-device bandwidth is needed to keep up (have {}{}).\n", bullet,
+                rate(*d.link_bandwidth_needed), rate(in.link_bandwidth * in.link_shared_by),
+                in.pinned ? "" : ", pageable");
       for (const auto& cx : d.crossovers) {
-        const std::string wall(stage_name(cx.input_stage));
+        const std::string wall(stage_name(cx.input_stage, in));
         if (cx.input_binds_above)
           o.print("{}Crossover: the accelerator binds up to batch {}, the {} above it (crossing at {:.1f}).\n",
                   bullet, count(std::floor(cx.batch)), wall, cx.batch);
@@ -366,6 +557,12 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
       }
       if (d.crossovers.empty() && !r.serial && (in.transform || in.storage || in.transfer))
         o.print("{}Crossover: none; the same wall binds at every batch size.\n", bullet);
+
+      if (d.storage_capacity || d.cores) {
+        o.print("\n{}Capacity at {} utilization\n", md ? "### " : "", percent(in.target_utilization));
+        if (d.storage_capacity) o.print("{}{}\n", bullet, storage_capacity_text(d));
+        if (d.cores) o.print("{}{}\n", bullet, cores_text(d));
+      }
     }
   }
   return text;
@@ -391,8 +588,11 @@ std::string short_key(Field f) {
   if (f == Field::SampleSize) return "sample size";
   return std::string(k);
 }
-std::string input_cell(const Scenario& s, Field f) {
-  return s.dim(f) == Dim::Number ? format_compact(s.get(f), Dim::Number) : format_compact(s.get(f), s.dim(f));
+std::string input_cell(const Scenario& s, Field f) { return format_value(spec(f), s.get(f), s.dim(f)); }
+// CSV: numbers in base units, choices by name.
+std::string csv_input(const Scenario& s, Field f) {
+  if (s.dim(f) == Dim::Choice) return std::string(choice_name(spec(f), s.get(f)));
+  return fmt::format("{}", s.get(f));
 }
 }  // namespace
 
@@ -413,12 +613,12 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
           if (f != Field::BatchSize && f != Field::Workers && f != Field::SampleSize) out_.print("{},", spec(f).key);
         out_.write("storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
                    "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
-                   "crossover");
+                   "crossover,memory_needed_bytes,fits");
         out_.write(cost_ ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd\n" : "\n");
       }
       for (Field f : {Field::BatchSize, Field::Workers, Field::SampleSize}) out_.print("{},", s.get(f));
       for (Field f : inputs_)
-        if (f != Field::BatchSize && f != Field::Workers && f != Field::SampleSize) out_.print("{},", s.get(f));
+        if (f != Field::BatchSize && f != Field::Workers && f != Field::SampleSize) out_.print("{},", csv_input(s, f));
       for (Stage st : kStages) {
         if (r.stage(st).modelled) out_.print("{},", r.stage(st).time_s);
         else out_.write(",");
@@ -426,7 +626,9 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
       out_.print("{},{},{},{},{},{},", r.step_s, binding, r.utilization, r.slowdown, r.throughput,
                  r.data_demand);
       if (r.epoch_s) out_.print("{}", *r.epoch_s);
-      out_.write(crossover_from ? ",true" : ",false");
+      out_.write(crossover_from ? ",true," : ",false,");
+      if (r.memory_needed) out_.print("{}", *r.memory_needed);
+      out_.write(r.fits ? ",true" : ",false");
       if (cost_) {
         out_.print(",{},", *r.price_per_hour);
         if (r.cost_per_epoch) out_.print("{},{}", *r.cost_per_epoch, *r.idle_cost_per_epoch);
@@ -453,20 +655,26 @@ void SweepWriter::row(const Scenario& s, const Result& r, const std::string& bin
       }
       c.widths.insert(c.widths.end(), {kNumWidth, 9, 11, 17});
       c.right.insert(c.right.end(), {true, false, true, true});
-      cells.push_back(dur(r.step_s));
-      cells.push_back(binding);
-      cells.push_back(percent(r.utilization));
-      cells.push_back(samples(r.throughput));
+      // A batch that does not fit in accelerator memory does not run: no step, no throughput.
+      const std::string none = "-";
+      cells.push_back(r.fits ? dur(r.step_s) : none);
+      cells.push_back(r.fits ? binding : std::string("no fit"));
+      cells.push_back(r.fits ? percent(r.utilization) : none);
+      cells.push_back(r.fits ? samples(r.throughput) : none);
       if (cost_) {
         c.widths.insert(c.widths.end(), {10, 11});
         c.right.insert(c.right.end(), {true, true});
-        cells.push_back(r.cost_per_epoch ? format_human(*r.cost_per_epoch, Dim::Money) : std::string("-"));
-        cells.push_back(fmt::format("{:.0f}", *r.samples_per_usd));
+        cells.push_back(r.cost_per_epoch && r.fits ? format_human(*r.cost_per_epoch, Dim::Money) : none);
+        cells.push_back(r.fits ? fmt::format("{:.0f}", *r.samples_per_usd) : none);
       }
       c.widths.push_back(0);
       c.right.push_back(false);
-      cells.push_back(crossover_from ? fmt::format("<- crossover ({} -> {})", *crossover_from, binding)
-                                     : std::string());
+      if (!r.fits)
+        cells.push_back(fmt::format("<- does not fit: needs {} of accelerator memory",
+                                    format_human(*r.memory_needed, Dim::Size)));
+      else
+        cells.push_back(crossover_from ? fmt::format("<- crossover ({} -> {})", *crossover_from, binding)
+                                       : std::string());
       if (first) {
         std::vector<std::string> head;
         for (Field f : inputs_) head.push_back(short_key(f));

@@ -102,8 +102,12 @@ TEST_CASE("more workers than cores add nothing") {
   Scenario s = reference(256);
   s.set(Field::Workers, 64);
   s.set(Field::Cores, 48);
-  s.set(Field::AcceleratorCount, 4);  // 12 cores per accelerator
-  const Result r = evaluate(resolve(s));
+  s.set(Field::AcceleratorCount, 4);  // (48 - 4 reserved for the training processes) / 4 = 11 cores each
+  Result r = evaluate(resolve(s));
+  CHECK(r.effective_workers == 11);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 * 500e3 / (11 * 250e6)).epsilon(1e-14));
+  s.set(Field::ReservedCores, 0);  // 48 / 4 = 12
+  r = evaluate(resolve(s));
   CHECK(r.effective_workers == 12);
   CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 * 500e3 / (12 * 250e6)).epsilon(1e-14));
   CHECK(r.throughput == doctest::Approx(4 * 256 / r.step_s).epsilon(1e-14));
@@ -164,10 +168,17 @@ TEST_CASE("transfer: pinned overlaps, pageable serialises with compute") {
   CHECK(r.step_s == compute);
   CHECK(r.utilization == 1);
 
+  // Pageable: 0.4 x 25 GB/s = 10 GB/s by default -> 15.41 ms, added to compute.
   s.set(Field::LinkPinned, {0, Dim::Bool});
   r = evaluate(resolve(s));
   CHECK(r.transfer_serialised);
-  CHECK(r.step_s == doctest::Approx(compute + copy).epsilon(1e-14));
+  const double pageable_copy = 256 * 602112 / 10e9;
+  CHECK(r.stage(Stage::Transfer).time_s == doctest::Approx(pageable_copy).epsilon(1e-14));
+  CHECK(r.step_s == doctest::Approx(compute + pageable_copy).epsilon(1e-14));
+  s.set(Field::PageableBandwidth, {12.5e9, Dim::Rate});  // measured: 12.5 GB/s -> 12.33 ms
+  r = evaluate(resolve(s));
+  CHECK(r.step_s == doctest::Approx(compute + 256 * 602112 / 12.5e9).epsilon(1e-14));
+  s.values[static_cast<std::size_t>(Field::PageableBandwidth)] = {};
   CHECK(r.binds(Stage::Transfer));
   CHECK_FALSE(r.binds(Stage::Compute));
 

@@ -2,5 +2,5 @@
 set -e
 xmllint --noout "$CASE_TMP/junit.xml"
 [ "$(grep -c '<testcase ' "$CASE_TMP/junit.xml")" = 9 ]
-[ "$(grep -c '<failure ' "$CASE_TMP/junit.xml")" = 5 ]
-grep -q '<testsuites name="pipesim check" tests="9" failures="5">' "$CASE_TMP/junit.xml"
+[ "$(grep -c '<failure ' "$CASE_TMP/junit.xml")" = 6 ]
+grep -q '<testsuites name="pipesim check" tests="9" failures="6">' "$CASE_TMP/junit.xml"
