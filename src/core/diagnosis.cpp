@@ -144,16 +144,21 @@ Diagnosis diagnose(const Scenario& s) {
       add(FixKind::WorkersAndCores, {{Field::Workers, {need, Dim::Number}},
                                      {Field::Cores, {need * in.accelerators + in.reserved_cores, Dim::Number}}});
   }
-  // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures.
+  // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
+  // (each kept only when it raises throughput).
+  const auto add_if_faster = [&](FixKind kind, std::vector<Change> changes) {
+    Fix f{kind, changes, apply(s, changes)};
+    if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
+  };
   if (transform_slow && in.transform_at == TransformAt::Cpu) {
     if (s.has(Field::DecoderRate))
-      add(FixKind::DecodeOnDecoder, {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
+      add_if_faster(FixKind::DecodeOnDecoder, {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
     if (s.has(Field::GpuTime))
-      add(FixKind::DecodeOnGpu, {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
+      add_if_faster(FixKind::DecodeOnGpu, {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
     if (s.has(Field::PredecodedSampleRate)) {
       const double size = s.opt(Field::PredecodedSampleSize).value_or(in.device_bytes);
       if (size > 0)
-        add(FixKind::Predecoded, {{Field::SampleSize, {size, Dim::Size}},
+        add_if_faster(FixKind::Predecoded, {{Field::SampleSize, {size, Dim::Size}},
                                   {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
     }
   }

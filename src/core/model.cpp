@@ -182,6 +182,8 @@ void resolve_transfer(const Scenario& s, Inputs& in, std::optional<double> devic
     in.device_bytes = in.sample_bytes;  // encoded samples cross the link; the accelerator decodes
   } else if (device_bytes) {
     in.device_bytes = *device_bytes;
+  } else if (!in.cpu_work) {
+    in.device_bytes = in.sample_bytes;  // nothing transforms the samples: what is read is copied
   } else {
     throw FieldError(Field::LinkBandwidth,
                      "link.bandwidth is set but the bytes per sample on the device are not: set "
@@ -209,6 +211,9 @@ void resolve_compute(const Scenario& s, Inputs& in) {
     in.measured = true;
     in.compute_overhead = s.opt(Field::MeasuredOverhead).value_or(0);
     in.compute_per_sample = s.get(Field::MeasuredPerSample);
+    if (in.compute_overhead + in.compute_per_sample <= 0)
+      throw FieldError(Field::MeasuredPerSample,
+                       "model.measured_per_sample and model.measured_overhead are both zero: a step takes time");
   } else {
     if (s.has(Field::MeasuredOverhead))
       throw FieldError(Field::MeasuredOverhead,
@@ -318,9 +323,9 @@ std::string_view stage_name(Stage s) {
   return "";
 }
 
-std::string_view stage_name(Stage s, const Inputs& in) {
+std::string_view stage_name(Stage s, TransformAt at) {
   if (s != Stage::Transform) return stage_name(s);
-  switch (in.transform_at) {
+  switch (at) {
     case TransformAt::Cpu: return "CPU transform";
     case TransformAt::Gpu: return "CPU work (GPU decode)";
     case TransformAt::Decoder: return "hardware decode";
@@ -416,6 +421,7 @@ Result evaluate(const Inputs& in) {
   r.serial = in.workers == 0;
   r.transfer_serialised = in.transfer && !in.pinned && !r.serial;
   r.cache_hit = in.cache_hit;
+  r.transform_at = in.transform_at;
 
   double largest = 0;
   if (r.serial) {

@@ -103,7 +103,8 @@ inline constexpr std::array kStages = {Stage::Storage, Stage::Transform, Stage::
 std::string_view stage_key(Stage s);   // "storage", "transform", "transfer", "compute"
 std::string_view stage_name(Stage s);  // "storage fetch", "CPU transform", ...
 // As stage_name, but the transform is named for where it runs ("hardware decode").
-std::string_view stage_name(Stage s, const Inputs& in);
+std::string_view stage_name(Stage s, TransformAt at);
+inline std::string_view stage_name(Stage s, const Inputs& in) { return stage_name(s, in.transform_at); }
 
 enum class StorageLimit : std::uint8_t { Bandwidth, Iops, Latency };
 enum class TransformLimit : std::uint8_t { Workers, Decoder };
@@ -140,6 +141,7 @@ struct Result {
   bool memory_bound = false;         // roofline weight-streaming term dominates
   StorageLimit storage_limit = StorageLimit::Bandwidth;
   TransformLimit transform_limit = TransformLimit::Workers;
+  TransformAt transform_at = TransformAt::Cpu;  // where the transform stage ran
   double effective_workers = 0;
   double cache_hit = 0;              // storage reads served from page cache (steady state)
   std::optional<ColdEpoch> cold;     // the first epoch, when the page cache makes it differ

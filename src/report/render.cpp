@@ -30,7 +30,7 @@ std::string gain(const Diagnosis& d, const Result& after) {
   if (!after.compute_bound()) {
     std::string walls;
     for (Stage s : kStages)
-      if (after.binds(s)) walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s));
+      if (after.binds(s)) walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
     out += fmt::format(" (then the {} binds)", walls);
   }
   if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
@@ -535,6 +535,11 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
         o.print("{}Storage: not modelled; to keep up it must deliver {} per accelerator "
                 "(set storage.read_bandwidth to model it).\n",
                 bullet, rate(d.storage_bandwidth_needed / in.storage_shared_by));
+      else if (in.cache_hit >= 1)
+        o.print("{}Storage: after the first epoch every read is a page-cache hit; the first epoch needs {} read "
+                "bandwidth to keep up (have {}).\n",
+                bullet, rate(in.batch * in.sample_bytes * in.storage_shared_by / r.stage(Stage::Compute).time_s),
+                in.read_bandwidth ? rate(*in.read_bandwidth) : std::string("no aggregate limit"));
       else if (!find_kind(d, FixKind::StorageBandwidth))
         o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet,
                 rate(d.storage_bandwidth_needed),
