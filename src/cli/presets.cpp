@@ -14,6 +14,7 @@ namespace {
 struct PresetsOptions {
   std::string name;
   bool keys = false;
+  std::string format = "table";
 };
 
 std::string list_presets() {
@@ -31,11 +32,19 @@ std::string list_presets() {
   return out;
 }
 
-std::string list_keys() {
+std::string list_keys(bool markdown) {
   std::string out;
+  if (markdown) out += "| key | kind | default | meaning |\n|---|---|---|---|\n";
   for (const auto& f : all_fields()) {
     std::string kind = describe_dims(f.accepts);
     kind = kind.substr(0, kind.find(" (e.g."));
+    if (markdown) {
+      std::string help(f.help);
+      for (std::size_t i = 0; (i = help.find('|', i)) != std::string::npos; i += 2) help.replace(i, 1, "\\|");
+      out += fmt::format("| `{}` | {} | {} | {} |\n", f.key, kind,
+                         f.default_text.empty() ? std::string("—") : std::string(f.default_text), help);
+      continue;
+    }
     out += fmt::format("{:<32} {:<30} {:<40} {}\n", f.key, kind,
                        f.default_text.empty() ? "-" : fmt::format("default {}", f.default_text), f.help);
   }
@@ -49,8 +58,11 @@ void setup_presets(CLI::App& app) {
   auto* cmd = app.add_subcommand("presets", "List the embedded presets, or print one");
   cmd->add_option("name", opts->name, "Preset to print");
   cmd->add_flag("--keys", opts->keys, "List every scenario field with its kind, default and meaning");
+  cmd->add_option("--format", opts->format, "With --keys: table or markdown")->capture_default_str();
   cmd->callback([opts] {
-    if (opts->keys) return write_stdout(list_keys());
+    if (opts->format != "table" && opts->format != "markdown")
+      throw Error(Origin{"--format " + opts->format}, "presets lists as table or markdown");
+    if (opts->keys) return write_stdout(list_keys(opts->format == "markdown"));
     if (opts->name.empty()) return write_stdout(list_presets());
     const auto* p = find_preset(opts->name);
     if (!p) {
