@@ -36,10 +36,13 @@ void gate_toml_text(std::string_view s, const std::string& source) {
   const auto fail = [&](const std::string& why) { throw Error(Origin{source, line, column}, why); };
   State state = State::Normal;
   bool after_line_end_backslash = false;  // in MultiBasic, trimming white space
-  // Last character outside strings, comments and white space. A string can only begin
-  // where a key or value begins; a quote elsewhere (`05"x`) is part of a bare token,
-  // which toml++ scans character by character for a terminator.
-  char prev = '\n';
+  // Where a string may begin, as toml++ reads it: only where a key or a value begins. Inside
+  // a bare token (`31$[c["x`) every character up to the token's end belongs to the token,
+  // and toml++ scans it code point by code point, so a quote there opens nothing.
+  bool value_context = false;  // after `=` (and inside arrays), until the line or entry ends
+  bool in_bare = false;        // inside a bare key or bare value token
+  bool bare_is_value = false;
+  std::string nesting;         // '[' for arrays, '{' for inline tables
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = utf8_length(s, i);
     if (n == 0) fail("the file is not valid UTF-8 here");
@@ -48,23 +51,50 @@ void gate_toml_text(std::string_view s, const std::string& source) {
     const auto starts = [&](std::string_view t) { return s.substr(i, t.size()) == t; };
     std::size_t step = n;
     switch (state) {
-      case State::Normal:
+      case State::Normal: {
         if (!ascii)
           fail("a non-ASCII character outside a string or comment (TOML keys and syntax are ASCII; "
                "quote the text)");
+        if (c == '#' || c == '\n' || c == ' ' || c == '\t' || c == '\r') in_bare = false;
+        if (in_bare) {
+          // A bare value ends at white space, `,`, `]`, `}` or `#`; a bare key also at `=` and `.`.
+          const bool ends = c == ',' || c == ']' || c == '}' || (!bare_is_value && (c == '=' || c == '.'));
+          if (!ends) break;
+          in_bare = false;
+        }
         if (c == '#') {
           state = State::Comment;
-        } else if ((c == '"' || c == '\'') && std::string_view("\n=[,{.").find(prev) != std::string_view::npos) {
+        } else if (c == '\n') {
+          if (nesting.empty()) value_context = false;
+        } else if (c == '"' || c == '\'') {
           if (starts("\"\"\"")) state = State::MultiBasic, step = 3;
-          else if (starts("'''")) state = State::MultiLiteral, step = 3;
+          else if (starts("\'\'\'")) state = State::MultiLiteral, step = 3;
           else state = c == '"' ? State::Basic : State::Literal;
-          prev = c;
-        } else if (c != ' ' && c != '\t' && c != '\r') {
-          prev = c;
+        } else if (c == '=') {
+          value_context = true;
+        } else if (c == '[') {
+          if (value_context) nesting += '[';  // an array; otherwise a [table] header
+        } else if (c == '{') {
+          nesting += '{';
+          value_context = false;
+        } else if (c == ']') {
+          if (!nesting.empty() && nesting.back() == '[') nesting.pop_back();
+        } else if (c == '}') {
+          if (!nesting.empty() && nesting.back() == '{') nesting.pop_back();
+          value_context = true;
+        } else if (c == ',') {
+          if (!nesting.empty() && nesting.back() == '{') value_context = false;
+        } else if (c != ' ' && c != '\t' && c != '\r' && c != '.') {
+          in_bare = true;
+          bare_is_value = value_context;
         }
         break;
+      }
       case State::Comment:
-        if (c == '\n') state = State::Normal, prev = '\n';
+        if (c == '\n') {
+          state = State::Normal;
+          if (nesting.empty()) value_context = false;
+        }
         break;
       case State::Basic:
         // An escape takes the next code point with it (a malformed one fails next round).
