@@ -204,6 +204,7 @@ void resolve_compute(const Scenario& s, Inputs& in) {
       s.has(Field::Precision) ? std::optional(static_cast<Precision>(s.get(Field::Precision))) : std::nullopt;
   const bool training = s.has(Field::Training) ? s.get(Field::Training) != 0 : s.opt(Field::Passes).value_or(1) > 1;
   in.passes = s.opt(Field::Passes).value_or(training ? 3 : 1);
+  in.training = training;
   const double bytes_per_parameter =
       s.opt(Field::BytesPerParameter).value_or(precision ? precision_bytes(*precision) : 2);
 

@@ -84,6 +84,7 @@ struct Inputs {
   double weight_seconds = 0;      // weight bytes / memory bandwidth (0: not modelled)
   double gpu_decode_per_sample = 0;  // accelerator seconds per sample decoding (transform.device = gpu)
   double passes = 1;
+  bool training = false;  // model.training, or more than one pass
 
   // accelerator memory (modelled when capacity and parameters are known)
   std::optional<double> memory_capacity;

@@ -9,7 +9,10 @@ namespace {
 
 std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }
-std::string samples(double sps) { return fmt::format("{:.1f} samples/s", sps); }
+std::string samples(double sps) {
+  // Below 0.1, one decimal would print 0.0: show three significant digits instead.
+  return sps > 0 && sps < 0.1 ? fmt::format("{:.3g} samples/s", sps) : fmt::format("{:.1f} samples/s", sps);
+}
 std::string count(double n) { return fmt::format("{:.0f}", n); }
 
 std::string plural(double n, std::string_view one, std::string_view many) {
@@ -489,7 +492,7 @@ std::string render_diagnosis(const LoadedScenario& loaded, const Scenario& s, co
         std::string mem = fmt::format("batch {} needs {} of {} ({}{})", count(in.batch),
                                       format_human(*r.memory_needed, Dim::Size),
                                       format_human(*in.memory_capacity, Dim::Size),
-                                      in.passes > 1 ? "weights, gradients and optimizer state" : "weights",
+                                      in.training ? "weights, gradients and optimizer state" : "weights",
                                       in.activation_bytes ? " and activations" : "; activations not given");
         if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
         if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));

@@ -86,7 +86,7 @@ TEST_CASE("--set assignments") {
   CHECK(set_error("cpu.worker_sample_rate=1200 samples/s") == "(no error)");
 }
 
-TEST_CASE("a later source replaces a field's alternatives; one file may not set two") {
+TEST_CASE("a later source replaces a field's alternatives, and one file may not set two") {
   LoadedScenario s = load_scenario("");
   apply_assignment(s, "cpu.worker_sample_rate=500 samples/s");
   CHECK_FALSE(s.scenario.has(Field::WorkerThroughput));

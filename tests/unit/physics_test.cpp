@@ -57,7 +57,7 @@ std::string load_error(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("clusters: throughput per accelerator, node and cluster; the price is per node") {
+TEST_CASE("clusters: throughput per accelerator, node and cluster, and the price is per node") {
   Scenario s = reference();
   s.set(Field::AcceleratorCount, 4);
   s.set(Field::Nodes, 3);
@@ -88,7 +88,7 @@ TEST_CASE("reserved cores: one per training process by default, and too few core
   CHECK(run(s).effective_workers == 1);
 }
 
-TEST_CASE("cluster storage is shared by every node; the node's network caps what one node reads") {
+TEST_CASE("cluster storage is shared by every node, and the node's network caps what one node reads") {
   Scenario s = reference();
   s.set(Field::AcceleratorCount, 8);
   s.set(Field::Nodes, 4);
@@ -185,7 +185,7 @@ TEST_CASE("device bytes from shape and dtype: uint8 vs fp32 is 4x") {
         "int64, got \"fp33\"; did you mean 'fp32'?");
 }
 
-TEST_CASE("precision picks the peak and the bytes per weight; training sets passes") {
+TEST_CASE("precision picks the peak and the bytes per weight, and training sets passes") {
   LoadedScenario a = load_scenario_text("use = [\"a100-80gb-sxm\", \"resnet50-reference\"]\n"
                                         "[pipeline]\nbatch_size = 256\nworkers = 8\n",
                                         "s.toml", "");

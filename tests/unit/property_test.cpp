@@ -108,7 +108,7 @@ double json_after(const std::string& text, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("properties: utilization in (0, 1], the step covers every overlapped stage, all finite") {
+TEST_CASE("properties: utilization above 0 and at most 1, the step covers every overlapped stage, all finite") {
   Gen g(20261122);
   int evaluated = 0;
   for (int i = 0; i < kScenarios; ++i) {
