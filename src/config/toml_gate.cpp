@@ -98,8 +98,15 @@ void gate_toml_text(std::string_view s, const std::string& source) {
         break;
       case State::Basic:
         // An escape takes the next code point with it (a malformed one fails next round).
-        if (c == '\\' && i + 1 < s.size() && s[i + 1] != '\n') step = 1 + utf8_length(s, i + 1);
-        else if (c == '"' || c == '\n') state = State::Normal;  // unterminated: toml++ reports it
+        if (c == '\\' && i + 1 < s.size() && s[i + 1] != '\n') {
+          std::size_t j = i + 1;
+          while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
+          if (j < s.size() && static_cast<unsigned char>(s[j]) >= 0x80) {
+            column += static_cast<int>(j - i);
+            fail("a backslash before a non-ASCII character is not a TOML escape");
+          }
+          step = 1 + utf8_length(s, i + 1);
+        } else if (c == '"' || c == '\n') state = State::Normal;  // unterminated: toml++ reports it
         break;
       case State::Literal:
         if (c == '\'' || c == '\n') state = State::Normal;
@@ -119,9 +126,10 @@ void gate_toml_text(std::string_view s, const std::string& source) {
           if (j < s.size() && s[j] == '\n') {
             after_line_end_backslash = true;
           } else if (i + 1 < s.size()) {
-            // toml++ 3.3 asks whether the escaped code point is white space (UB for some).
-            if (static_cast<unsigned char>(s[i + 1]) >= 0x80) {
-              ++column;
+            // toml++ 3.3 asks of every code point after the backslash and its white space
+            // whether it is white space: UB for some non-ASCII ones (fuzz: "\\\t\t<U+FCFF>").
+            if (static_cast<unsigned char>(s[j < s.size() ? j : i + 1]) >= 0x80) {
+              column += static_cast<int>(j - i);
               fail("a backslash before a non-ASCII character is not a TOML escape");
             }
             step = 1 + utf8_length(s, i + 1);

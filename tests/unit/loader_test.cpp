@@ -133,6 +133,10 @@ TEST_CASE("the TOML gate follows keys and values: a quote inside a bare token op
   CHECK(load_error(std::string("us=31$[c[\"?\xef\xbb\xbb\0\0\n", 17)).rfind("s.toml:1:12: error: a non-ASCII character outside", 0) == 0);
   CHECK(load_error("a = 12=\"\xc3\xa9\"\n").rfind("s.toml:1:9: error: a non-ASCII character outside", 0) == 0);
   CHECK(load_error("k\"\xc3\xa9\" = 1\n").rfind("s.toml:1:3: error: a non-ASCII character outside", 0) == 0);
+  // Found by scenario_fuzz: a backslash, white space, then a non-ASCII code point.
+  CHECK(load_error("name = \"\"\"r__p\\\\\\\\p\\\t\t\t\t\xef\xb3\xbf\n").rfind(
+            "s.toml:1:25: error: a backslash before a non-ASCII character is not a TOML escape", 0) == 0);
+  CHECK(load_error("name = \"a\\ \xc3\xa9\"\n").rfind("s.toml:1:12: error: a backslash before a non-ASCII", 0) == 0);
   // Strings where TOML allows them still take any text.
   // Arrays and inline tables of strings pass the gate (then fail as unknown keys, by name).
   CHECK(load_error("x = [\"\xc3\xa9\", {a = \"\xc3\xa9\"}, [\"\xc3\xa9\"]]\n").find("unknown key 'x'") != std::string::npos);
