@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "../support/reference.hpp"
 #include "config/loader.hpp"
 #include "core/model.hpp"
 
@@ -10,23 +11,7 @@ using namespace pipesim;
 namespace {
 
 // The DESIGN.md reference case, built field by field (not from the preset file).
-Scenario reference(double batch) {
-  Scenario s;
-  s.set(Field::BatchSize, batch);
-  s.set(Field::Workers, 8);
-  s.set(Field::PeakFlops, {312e12, Dim::FlopRate});
-  s.set(Field::MemoryBandwidth, {2039e9, Dim::Rate});
-  s.set(Field::Efficiency, 0.5);
-  s.set(Field::DispatchOverhead, {0.015e-3, Dim::Duration});
-  s.set(Field::LayerOverhead, {0.10e-3, Dim::Duration});
-  s.set(Field::FlopsPerSample, {4.1e9, Dim::Flop});
-  s.set(Field::Parameters, 25.6e6);
-  s.set(Field::BytesPerParameter, 2);
-  s.set(Field::Layers, 50);
-  s.set(Field::SampleSize, {500e3, Dim::Size});
-  s.set(Field::WorkerThroughput, {250e6, Dim::Rate});
-  return s;
-}
+Scenario reference(double batch = 256) { return test::reference_case(batch); }
 
 double ms(double s) { return s * 1e3; }
 // Rounds to the printed digits of the published table.

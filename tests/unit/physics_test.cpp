@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "../support/reference.hpp"
 #include "config/loader.hpp"
 #include "core/check.hpp"
 #include "core/diagnosis.hpp"
@@ -15,22 +16,7 @@ using namespace pipesim;
 namespace {
 
 // The DESIGN.md reference case: compute 5.015 ms + B x 0.0262821 ms, transform B x 0.25 ms.
-Scenario reference(double batch = 256) {
-  Scenario s;
-  s.set(Field::BatchSize, batch);
-  s.set(Field::Workers, 8);
-  s.set(Field::PeakFlops, {312e12, Dim::FlopRate});
-  s.set(Field::MemoryBandwidth, {2039e9, Dim::Rate});
-  s.set(Field::Efficiency, 0.5);
-  s.set(Field::DispatchOverhead, {0.015e-3, Dim::Duration});
-  s.set(Field::LayerOverhead, {0.10e-3, Dim::Duration});
-  s.set(Field::FlopsPerSample, {4.1e9, Dim::Flop});
-  s.set(Field::Parameters, 25.6e6);
-  s.set(Field::Layers, 50);
-  s.set(Field::SampleSize, {500e3, Dim::Size});
-  s.set(Field::WorkerThroughput, {250e6, Dim::Rate});
-  return s;
-}
+Scenario reference(double batch = 256) { return test::reference_case(batch); }
 
 // A measured-compute scenario: 1 ms per sample, no overhead, no transform.
 Scenario measured(double batch, double sample_bytes) {
