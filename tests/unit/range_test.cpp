@@ -54,3 +54,18 @@ TEST_CASE("bad ranges are errors") {
   CHECK_THROWS_AS(parse_range("1MB..2MB", spec(Field::ReadBandwidth)), Error);  // sizes for a rate
   CHECK_THROWS_AS(parse_range("100KB..1MB:+1", spec(Field::SampleSize)), Error);  // unitless step
 }
+
+TEST_CASE("choice and true/false fields sweep over lists") {
+  const Range r = parse_range("cpu,decoder", spec(Field::TransformDevice));
+  REQUIRE(r.size() == 2);
+  CHECK(r.at(1) == static_cast<double>(TransformAt::Decoder));
+  CHECK(r.dim() == Dim::Choice);
+  try {
+    parse_range("fp16..fp32", spec(Field::Precision));
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("this field takes a list of names, e.g. fp32,tf32,bf16,fp16,fp8") !=
+          std::string::npos);
+  }
+  CHECK_THROWS_AS(parse_range("true..false", spec(Field::LinkPinned)), Error);
+}
