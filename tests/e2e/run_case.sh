@@ -17,7 +17,7 @@ args="$(cat args)"
 expected_exit=0
 [ -f exit ] && expected_exit="$(cat exit)"
 out="$(mktemp)"; err="$(mktemp)"
-CASE_TMP="$(mktemp -d)"; export CASE_TMP
+CASE_TMP="$(mktemp -d)"; export CASE_TMP; PIPESIM="$bin"; export PIPESIM
 trap 'rm -rf "$out" "$err" "$CASE_TMP"' EXIT
 eval "\"$bin\" $args" >"$out" 2>"$err"
 code=$?
