@@ -57,9 +57,7 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
   try {
     if (const auto* str = node.as_string()) return parse_field_value(field, str->get());
     if (!field.choices.empty()) {
-      std::string names;
-      for (auto c : field.choices) names += fmt::format("{}{}", names.empty() ? "" : ", ", c);
-      throw Error(fmt::format("{}: expected one of {}, as a string (e.g. \"{}\")", field.key, names,
+      throw Error(fmt::format("{}: expected one of {}, as a string (e.g. \"{}\")", field.key, choice_names(field),
                               field.choices.front()));
     }
     if (const auto* arr = node.as_array(); arr && field.shape) {

@@ -170,7 +170,7 @@ Diagnosis diagnose(const Scenario& s) {
       const auto aggregate = [&](double needed) {
         if (s.has(Field::ThroughputPerTib))
           return Change{Field::StorageCapacity,
-                        {std::ceil(needed / s.get(Field::ThroughputPerTib) * (1 - 1e-12)) * 1099511627776.0, Dim::Size}};
+                        {std::ceil(needed / s.get(Field::ThroughputPerTib) * (1 - 1e-12)) * kTiB, Dim::Size}};
         return Change{Field::ReadBandwidth, {needed, Dim::Rate}};
       };
       if (in.bandwidth_cap == BandwidthCap::Storage) {

@@ -220,6 +220,12 @@ Field peak_field(Precision p) {
   return Field::PeakFlopsFp32;
 }
 
+std::string choice_names(const FieldSpec& s, std::string_view separator) {
+  std::string out;
+  for (auto c : s.choices) out += fmt::format("{}{}", out.empty() ? "" : separator, c);
+  return out;
+}
+
 std::string_view choice_name(const FieldSpec& s, double value) {
   if (!(value >= 0) || value >= static_cast<double>(s.choices.size())) return "?";
   return s.choices[static_cast<std::size_t>(value)];
@@ -335,10 +341,8 @@ Quantity parse_field_value(const FieldSpec& s, std::string_view text) {
     while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
     for (std::size_t i = 0; i < s.choices.size(); ++i)
       if (s.choices[i] == t) return Quantity{static_cast<double>(i), Dim::Choice};
-    std::string names;
-    for (auto c : s.choices) names += fmt::format("{}{}", names.empty() ? "" : ", ", c);
     const std::string near = closest(t, s.choices);
-    throw Error(fmt::format("{}: expected one of {}, got \"{}\"{}", s.key, names, t,
+    throw Error(fmt::format("{}: expected one of {}, got \"{}\"{}", s.key, choice_names(s), t,
                             near.empty() ? std::string() : fmt::format("; did you mean '{}'?", near)));
   }
   if (s.shape && text.find_first_of("x*") != std::string_view::npos) {

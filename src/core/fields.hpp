@@ -126,6 +126,8 @@ Field peak_field(Precision p);
 // A field's value for people and for JSON text: choice names, true/false, or a number with
 // its unit (format_compact).
 std::string format_value(const FieldSpec& s, double value, Dim dim);
+// A choice field's names joined by `separator`: "fp32, tf32, bf16, fp16, fp8".
+std::string choice_names(const FieldSpec& s, std::string_view separator = ", ");
 // The name of a choice field's value ("bf16").
 std::string_view choice_name(const FieldSpec& s, double value);
 

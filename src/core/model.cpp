@@ -14,10 +14,6 @@ void require(const Scenario& s, Field f, std::string_view why) {
     throw FieldError(f, fmt::format("missing required field {} ({})", spec(f).key, why));
 }
 
-}  // namespace
-
-namespace {
-
 // Which of the transform-rate fields is set (the last one, for errors), and how many.
 void one_transform_rate(const Scenario& s) {
   int given = 0;
@@ -125,7 +121,7 @@ void resolve_storage(const Scenario& s, Inputs& in) {
   in.storage_shared_by = s.opt(Field::StorageSharedBy).value_or(sharing);
   if (s.has(Field::ReadBandwidth)) in.read_bandwidth = s.get(Field::ReadBandwidth);
   if (s.has(Field::ThroughputPerTib))
-    in.read_bandwidth = s.get(Field::ThroughputPerTib) * s.get(Field::StorageCapacity) / 1099511627776.0;
+    in.read_bandwidth = s.get(Field::ThroughputPerTib) * s.get(Field::StorageCapacity) / kTiB;
   in.storage_bandwidth = in.read_bandwidth ? *in.read_bandwidth / in.storage_shared_by
                                            : std::numeric_limits<double>::infinity();
   if (s.has(Field::NodeStorageBandwidth)) {

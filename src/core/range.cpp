@@ -49,8 +49,7 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
 
   const auto dots = t.find("..");
   if (dots != std::string_view::npos && (!field.choices.empty() || field.accepts == dims(Dim::Bool))) {
-    std::string names = field.choices.empty() ? std::string("true,false") : std::string();
-    for (auto c : field.choices) names += fmt::format("{}{}", names.empty() ? "" : ",", c);
+    const std::string names = field.choices.empty() ? std::string("true,false") : choice_names(field, ",");
     throw fail(fmt::format("this field takes a list of names, e.g. {}", names));
   }
   if (dots == std::string_view::npos) {

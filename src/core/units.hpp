@@ -42,6 +42,8 @@ struct Quantity {
 // Largest magnitude accepted for any input, in SI base units. Keeping inputs inside
 // [1e-21, 1e21] keeps every product and quotient the model forms finite.
 constexpr double kMaxMagnitude = 1e21;
+// Bytes in a TiB (per-TiB storage throughput tiers).
+constexpr double kTiB = 1099511627776.0;
 constexpr double kMinMagnitude = 1e-21;
 
 // Parses "500 KB", "2GB/s", "11.74 ms", "4.1 GFLOP", "312 TFLOPS", "1200 samples/s", "25.6e6".

@@ -112,7 +112,7 @@ std::string aggregate_change(const Diagnosis& d, const Change& c) {
   const Inputs& in = d.inputs;
   const std::string now = in.read_bandwidth ? rate(*in.read_bandwidth) : std::string("no limit");
   if (c.field == Field::StorageCapacity)
-    return fmt::format("{} TiB of capacity for {} read bandwidth (now {})", count(c.value.value / 1099511627776.0),
+    return fmt::format("{} TiB of capacity for {} read bandwidth (now {})", count(c.value.value / kTiB),
                        rate(d.storage_bandwidth_needed), now);
   return fmt::format("{} read bandwidth (now {})", rate(c.value.value), now);
 }
@@ -122,6 +122,18 @@ std::string walls_text(unsigned binding) {
   for (Stage s : kStages)
     if ((binding >> static_cast<unsigned>(s)) & 1u) out += fmt::format("{}{}", out.empty() ? "" : "+", stage_key(s));
   return out;
+}
+
+// A JSON array of the stage keys in a binding bit set: ["storage", "transform"].
+void json_walls(Out& o, unsigned binding) {
+  o.write("[");
+  bool first = true;
+  for (Stage st : kStages) {
+    if (!((binding >> static_cast<unsigned>(st)) & 1u)) continue;
+    o.print("{}\"{}\"", first ? "" : ", ", stage_key(st));
+    first = false;
+  }
+  o.write("]");
 }
 
 std::string stage_cell(const Result& r, Stage s) {
@@ -172,15 +184,7 @@ std::string cores_text(const Diagnosis& d) {
 
 }  // namespace
 
-std::string binding_text(const Result& r) {
-  std::string out;
-  for (Stage s : kStages) {
-    if (!r.binds(s)) continue;
-    if (!out.empty()) out += '+';
-    out += stage_key(s);
-  }
-  return out;
-}
+std::string binding_text(const Result& r) { return walls_text(r.binding); }
 
 std::string describe_fix(const Diagnosis& d, const Fix& fix) {
   const Inputs& in = d.inputs;
@@ -271,14 +275,9 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
       o.print(", \"samples_per_s\": {}", json_number(s.get(Field::BatchSize) / sr.time_s));
     o.write("}");
   }
-  o.print("], \"step_time_s\": {}, \"binding\": [", json_number(r.step_s));
-  first = true;
-  for (Stage st : kStages) {
-    if (!r.binds(st)) continue;
-    o.print("{}\"{}\"", first ? "" : ", ", stage_key(st));
-    first = false;
-  }
-  o.print("], \"utilization\": {}, \"slowdown\": {}, \"throughput_samples_per_s\": {}, "
+  o.print("], \"step_time_s\": {}, \"binding\": ", json_number(r.step_s));
+  json_walls(o, r.binding);
+  o.print(", \"utilization\": {}, \"slowdown\": {}, \"throughput_samples_per_s\": {}, "
           "\"throughput_per_node_samples_per_s\": {}, \"throughput_per_accelerator_samples_per_s\": {}, "
           "\"data_demand_bytes_per_s\": {}, \"serial\": {}",
           json_number(r.utilization), json_number(r.slowdown), json_number(r.throughput),
@@ -287,16 +286,10 @@ void json_point(Out& o, const Scenario& s, const Result& r, const Diagnosis* d) 
   if (r.stage(Stage::Storage).modelled) o.print(", \"cache_hit\": {}", json_number(r.cache_hit));
   if (r.cold) {
     o.print(", \"first_epoch\": {{\"cache_hit\": {}, \"storage_time_s\": {}, \"step_time_s\": {}, "
-            "\"utilization\": {}, \"throughput_samples_per_s\": {}, \"binding\": [",
+            "\"utilization\": {}, \"throughput_samples_per_s\": {}, \"binding\": ",
             json_number(r.cold->cache_hit), json_number(r.cold->storage_s), json_number(r.cold->step_s),
             json_number(r.cold->utilization), json_number(r.cold->throughput));
-    bool first_wall = true;
-    for (Stage st : kStages) {
-      if (!((r.cold->binding >> static_cast<unsigned>(st)) & 1u)) continue;
-      o.print("{}\"{}\"", first_wall ? "" : ", ", stage_key(st));
-      first_wall = false;
-    }
-    o.write("]");
+    json_walls(o, r.cold->binding);
     if (r.cold->epoch_s) o.print(", \"epoch_time_s\": {}", json_number(*r.cold->epoch_s));
     o.write("}");
   }

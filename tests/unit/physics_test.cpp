@@ -127,7 +127,7 @@ TEST_CASE("FSx-style storage: read bandwidth = capacity x throughput per TiB") {
   Scenario s = measured(256, 500e3);
   s.set(Field::ThroughputPerTib, {1000e6, Dim::Rate});
   CHECK_THROWS_AS(resolve(s), FieldError);  // capacity missing
-  s.set(Field::StorageCapacity, {12 * 1099511627776.0, Dim::Size});
+  s.set(Field::StorageCapacity, {12 * kTiB, Dim::Size});
   CHECK(*resolve(s).read_bandwidth == doctest::Approx(12e9).epsilon(1e-14));  // 12 TiB x 1 GB/s
 }
 
