@@ -68,10 +68,9 @@ void setup_presets(CLI::App& app) {
     if (!p) {
       std::vector<std::string_view> names;
       for (const auto& e : embedded_presets()) names.push_back(e.name);
-      const std::string near = closest(opts->name, names);
+      const std::string hint = did_you_mean(opts->name, names);
       throw Error(fmt::format("no preset named '{}'{}", opts->name,
-                              near.empty() ? std::string(" (`pipesim presets` lists them)")
-                                           : fmt::format("; did you mean '{}'?", near)));
+                              hint.empty() ? std::string(" (`pipesim presets` lists them)") : hint));
     }
     write_stdout(std::string(p->text));
   });

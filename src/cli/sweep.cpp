@@ -2,7 +2,7 @@
 #include <memory>
 
 #include "cli/common.hpp"
-#include "core/diagnosis.hpp"
+#include "core/sweep.hpp"
 #include "core/error.hpp"
 #include "report/render.hpp"
 
@@ -24,15 +24,9 @@ void run_sweep(const SweepOptions& o) {
 
   // Outer to inner: --vary in the order given, then sample size, workers, batch.
   std::vector<Axis> axes;
-  const auto add_axis = [&](const std::string& option, const std::string& key, const std::string& text) {
-    const FieldSpec* f = find_field(key);
-    if (!f) {
-      const std::string near = suggest_field(key);
-      throw Error(Origin{option}, fmt::format("unknown key '{}'{}", key,
-                                              near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
-    }
+  const auto add_axis = [&](const std::string& option, std::string_view key, std::string_view text) {
     try {
-      axes.push_back({f->field, parse_range(text, *f)});
+      axes.push_back(parse_axis(key, text));
     } catch (const Error& e) {
       throw Error(Origin{option}, e.what());
     }
@@ -41,7 +35,7 @@ void run_sweep(const SweepOptions& o) {
     const auto eq = v.find('=');
     if (eq == std::string::npos)
       throw Error(Origin{"--vary " + v}, "expected KEY=RANGE, e.g. --vary storage.read_bandwidth=1GB/s..8GB/s");
-    add_axis("--vary " + v, v.substr(0, eq), v.substr(eq + 1));
+    add_axis("--vary " + v, std::string_view(v).substr(0, eq), std::string_view(v).substr(eq + 1));
   }
   if (o.sample_size_opt->count() > 0) add_axis("--sample-size " + o.sample_size, "workload.sample_size", o.sample_size);
   if (o.workers_opt->count() > 0) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
@@ -52,36 +46,12 @@ void run_sweep(const SweepOptions& o) {
 
   // Validate the scenario at the first point before writing anything: which fields are set
   // is the same at every point, so a point that resolves here resolves everywhere.
-  Scenario first = loaded.scenario;
-  for (const auto& a : axes) first.set(a.field, {a.range.at(0), a.range.dim()});
-  const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first)); });
+  const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first_point(loaded.scenario, axes))); });
 
   if (o.cost && !first_result.price_per_hour)
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
   SweepWriter writer(stdout, format, axes, first_result, o.cost);
-  const bool want_fixes = format == Format::Json;
-  // The wall crosses between two neighbouring points that both fit in accelerator memory.
-  std::string previous;
-  bool previous_fits = true;
-  for_each_point(loaded.scenario, axes, [&](const Scenario& s, std::size_t inner) {
-    std::string binding;
-    bool fits = true;
-    if (want_fixes) {
-      const Diagnosis d = diagnose(s);
-      binding = binding_text(d.result);
-      fits = d.result.fits;
-      const bool crossed = inner > 0 && fits && previous_fits && binding != previous;
-      writer.row(s, d.result, binding, crossed ? &previous : nullptr, &d);
-    } else {
-      const Result r = evaluate(resolve(s));
-      binding = binding_text(r);
-      fits = r.fits;
-      const bool crossed = inner > 0 && fits && previous_fits && binding != previous;
-      writer.row(s, r, binding, crossed ? &previous : nullptr, nullptr);
-    }
-    previous = std::move(binding);
-    previous_fits = fits;
-  });
+  sweep(loaded.scenario, axes, format == Format::Json, [&](const SweepPoint& p) { writer.row(p); });
   writer.finish();
 }
 

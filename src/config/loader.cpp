@@ -45,13 +45,6 @@ std::string read_file(const std::string& path) {
   return text;
 }
 
-std::string unknown_key_message(const std::string& key) {
-  const std::string near = suggest_field(key);
-  if (near.empty())
-    return fmt::format("unknown key '{}' (see `pipesim presets --keys` for the list)", key);
-  return fmt::format("unknown key '{}'; did you mean '{}'?", key, near);
-}
-
 Quantity node_value(const FieldSpec& field, const toml::node& node, const std::string& source) {
   const Origin where = at(source, node.source());
   try {
@@ -116,12 +109,12 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
   Metric metric{};
   if (!find_requirement(key, &metric)) {
     const auto keys = requirement_keys();
-    const std::string near = closest(key, keys);
-    std::string all;
-    for (auto k : keys) all += fmt::format("{}{}", all.empty() ? "" : ", ", k);
-    throw Error(where, fmt::format("unknown requirement '{}'{}", key,
-                                   near.empty() ? fmt::format(" (known: {})", all)
-                                                : fmt::format("; did you mean '{}'?", near)));
+    std::string hint = did_you_mean(key, keys);
+    if (hint.empty()) {
+      for (auto k : keys) hint += fmt::format("{}{}", hint.empty() ? " (known: " : ", ", k);
+      hint += ")";
+    }
+    throw Error(where, fmt::format("unknown requirement '{}'{}", key, hint));
   }
   Requirement req{metric, 0, 0, where};
   const auto fail = [&](const std::string& why) {
@@ -275,9 +268,8 @@ struct Loader {
   static std::string preset_hint(std::string_view name) {
     std::vector<std::string_view> names;
     for (const auto& p : embedded_presets()) names.push_back(p.name);
-    const std::string near = closest(name, names);
-    return near.empty() ? std::string(" (`pipesim presets` lists the presets)")
-                        : fmt::format("; did you mean '{}'?", near);
+    const std::string hint = did_you_mean(name, names);
+    return hint.empty() ? std::string(" (`pipesim presets` lists the presets)") : hint;
   }
 };
 
@@ -326,14 +318,12 @@ void apply_assignment(LoadedScenario& s, std::string_view assignment) {
 }
 
 void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {
-  for (Field alt : alternatives(f)) {
-    if (alt == f || !s.scenario.has(alt)) continue;
-    const Origin& other = s.origins[static_cast<std::size_t>(alt)];
+  if (const auto alt = s.scenario.set_alternative(f)) {
+    const Origin& other = s.origins[static_cast<std::size_t>(*alt)];
     if (other.source == where.source && other.line > 0)
       throw Error(where, fmt::format("{} and {} (line {}) say the same thing in two ways: keep one",
-                                     spec(f).key, spec(alt).key, other.line));
-    s.scenario.values[static_cast<std::size_t>(alt)] = {};
-    s.origins[static_cast<std::size_t>(alt)] = {};
+                                     spec(f).key, spec(*alt).key, other.line));
+    s.origins[static_cast<std::size_t>(*alt)] = {};
   }
   s.scenario.set(f, q);
   s.origins[static_cast<std::size_t>(f)] = where;

@@ -20,11 +20,7 @@ double per_sample(const Inputs& in, Stage s) {
 
 Result apply(const Scenario& base, const std::vector<Change>& changes) {
   Scenario s = base;
-  for (const auto& c : changes) {
-    for (Field alt : alternatives(c.field))
-      if (alt != c.field) s.values[static_cast<std::size_t>(alt)] = {};
-    s.set(c.field, c.value);
-  }
+  for (const auto& c : changes) s.set(c.field, c.value);
   return evaluate(resolve(s));
 }
 

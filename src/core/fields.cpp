@@ -182,6 +182,18 @@ std::span<const Field> alternatives(Field f) {
   return {};
 }
 
+std::optional<Field> Scenario::set_alternative(Field f) const {
+  for (Field alt : alternatives(f))
+    if (alt != f && has(alt)) return alt;
+  return std::nullopt;
+}
+
+void Scenario::set(Field f, Quantity q) {
+  for (Field alt : alternatives(f))
+    if (alt != f) unset(alt);
+  values_[static_cast<std::size_t>(f)] = Value{q.value, q.dim, true};
+}
+
 const FieldSpec& spec(Field f) { return kFields[static_cast<std::size_t>(f)]; }
 
 double dtype_bytes(Dtype d) {
@@ -274,6 +286,12 @@ std::string suggest_field(std::string_view key) {
   return {};
 }
 
+std::string unknown_key_message(std::string_view key) {
+  const std::string near = suggest_field(key);
+  if (near.empty()) return fmt::format("unknown key '{}' (see `pipesim presets --keys` for the list)", key);
+  return fmt::format("unknown key '{}'{}", key, did_you_mean(near));
+}
+
 void check_value(const FieldSpec& s, const Quantity& q) {
   if (!has(s.accepts, q.dim)) {
     throw Error(fmt::format("{}: expected {}, got {}", s.key, describe_dims(s.accepts),
@@ -341,9 +359,8 @@ Quantity parse_field_value(const FieldSpec& s, std::string_view text) {
     while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
     for (std::size_t i = 0; i < s.choices.size(); ++i)
       if (s.choices[i] == t) return Quantity{static_cast<double>(i), Dim::Choice};
-    const std::string near = closest(t, s.choices);
     throw Error(fmt::format("{}: expected one of {}, got \"{}\"{}", s.key, choice_names(s), t,
-                            near.empty() ? std::string() : fmt::format("; did you mean '{}'?", near)));
+                            did_you_mean(t, s.choices)));
   }
   if (s.shape && text.find_first_of("x*") != std::string_view::npos) {
     q = {parse_shape(s, text), Dim::Number};

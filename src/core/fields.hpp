@@ -110,6 +110,8 @@ const FieldSpec& spec(Field f);
 const FieldSpec* find_field(std::string_view key);
 // The closest known key, for "did you mean"; empty when nothing is close.
 std::string suggest_field(std::string_view key);
+// "unknown key 'x'; did you mean 'y'?" (or a pointer to `pipesim presets --keys`).
+std::string unknown_key_message(std::string_view key);
 
 // The names of choice fields, in index order (the value stored is the index).
 enum class Precision : std::uint8_t { Fp32, Tf32, Bf16, Fp16, Fp8 };
@@ -148,18 +150,25 @@ struct Value {
   bool set = false;
 };
 
-// A scenario is a plain value: which fields are set, and to what (SI base units).
-struct Scenario {
-  std::array<Value, kFieldCount> values{};
-
-  [[nodiscard]] bool has(Field f) const { return values[static_cast<std::size_t>(f)].set; }
-  [[nodiscard]] double get(Field f) const { return values[static_cast<std::size_t>(f)].value; }
-  [[nodiscard]] Dim dim(Field f) const { return values[static_cast<std::size_t>(f)].dim; }
+// A scenario is a plain value: which fields are set, and to what (SI base units). It changes
+// only through set() and unset(), and set() keeps the rule that alternatives exclude each
+// other: setting one field of a group (alternatives()) unsets the others.
+class Scenario {
+ public:
+  [[nodiscard]] bool has(Field f) const { return values_[static_cast<std::size_t>(f)].set; }
+  [[nodiscard]] double get(Field f) const { return values_[static_cast<std::size_t>(f)].value; }
+  [[nodiscard]] Dim dim(Field f) const { return values_[static_cast<std::size_t>(f)].dim; }
   [[nodiscard]] std::optional<double> opt(Field f) const {
     return has(f) ? std::optional<double>(get(f)) : std::nullopt;
   }
-  void set(Field f, Quantity q) { values[static_cast<std::size_t>(f)] = Value{q.value, q.dim, true}; }
+  // The alternative of f that is set now (and that set(f, ...) would replace), if any.
+  [[nodiscard]] std::optional<Field> set_alternative(Field f) const;
+  void set(Field f, Quantity q);
   void set(Field f, double v) { set(f, Quantity{v, Dim::Number}); }
+  void unset(Field f) { values_[static_cast<std::size_t>(f)] = {}; }
+
+ private:
+  std::array<Value, kFieldCount> values_{};
 };
 
 }  // namespace pipesim

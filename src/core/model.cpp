@@ -14,20 +14,6 @@ void require(const Scenario& s, Field f, std::string_view why) {
     throw FieldError(f, fmt::format("missing required field {} ({})", spec(f).key, why));
 }
 
-// Which of the transform-rate fields is set (the last one, for errors), and how many.
-void one_transform_rate(const Scenario& s) {
-  int given = 0;
-  Field last = Field::WorkerThroughput;
-  for (Field f : {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost})
-    if (s.has(f)) {
-      ++given;
-      last = f;
-    }
-  if (given > 1)
-    throw FieldError(last, "set one of cpu.worker_throughput, cpu.worker_sample_rate and "
-                           "workload.transform_cost, not several: each says how fast a worker transforms");
-}
-
 void forbid_without(const Scenario& s, std::initializer_list<Field> fields, std::string_view needed,
                     std::string_view what) {
   for (Field f : fields)
@@ -48,7 +34,6 @@ std::optional<double> device_sample_bytes(const Scenario& s) {
 }
 
 void resolve_transform(const Scenario& s, Inputs& in) {
-  one_transform_rate(s);
   double cpu_seconds = 0;
   bool cpu_rate = true;
   if (s.has(Field::WorkerThroughput)) cpu_seconds = in.sample_bytes / s.get(Field::WorkerThroughput);

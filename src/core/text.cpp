@@ -1,6 +1,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <vector>
 
 namespace pipesim {
@@ -34,6 +35,14 @@ std::string closest(std::string_view word, std::span<const std::string_view> can
   // Plausible typo: at most a third of the word changed (and at least 2 edits allowed).
   const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   return best_distance <= limit ? best : std::string();
+}
+
+std::string did_you_mean(std::string_view suggestion) {
+  return suggestion.empty() ? std::string() : fmt::format("; did you mean '{}'?", suggestion);
+}
+
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+  return did_you_mean(closest(word, candidates));
 }
 
 }  // namespace pipesim

@@ -597,8 +597,13 @@ std::string csv_input(const Scenario& s, Field f) {
 }
 }  // namespace
 
-void SweepWriter::row(const Scenario& s, const Result& r, const std::string& binding,
-                      const std::string* crossover_from, const Diagnosis* d) {
+void SweepWriter::row(const SweepPoint& p) {
+  const Scenario& s = p.scenario;
+  const Result& r = p.result;
+  const Diagnosis* d = p.diagnosis;
+  const std::string binding = binding_text(r);
+  const std::optional<std::string> crossover_from =
+      p.crossed_from ? std::optional(walls_text(*p.crossed_from)) : std::nullopt;
   const bool first = rows_++ == 0;
   switch (format_) {
     case Format::Json:

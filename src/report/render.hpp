@@ -31,9 +31,7 @@ class SweepWriter {
  public:
   // `cost`: add cost columns (the scenario must have a price).
   SweepWriter(std::FILE* out, Format format, const std::vector<Axis>& axes, const Result& first, bool cost);
-  // `crossover_from`: the previous binding text when the wall changed along the inner axis.
-  void row(const Scenario& s, const Result& r, const std::string& binding,
-           const std::string* crossover_from, const Diagnosis* d);
+  void row(const SweepPoint& p);
   void finish();
 
  private:

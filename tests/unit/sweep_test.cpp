@@ -1,0 +1,124 @@
+// Sweeps: axes, the grid walk, the alternatives rule at every point, and crossovers decided on
+// binding stages.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "../support/reference.hpp"
+#include "core/sweep.hpp"
+
+using namespace pipesim;
+
+namespace {
+
+// A scenario where every alternative field has something to act on: the reference case with
+// a host link and device bytes, a price and a dataset.
+Scenario base() {
+  Scenario s = test::reference_case(256);
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::DeviceSampleSize, {150528, Dim::Size});
+  s.set(Field::DeviceDtype, {0, Dim::Choice});  // uint8
+  s.set(Field::PurchasePrice, {250000, Dim::Money});
+  s.set(Field::DatasetSamples, 1281167);
+  s.set(Field::Amortization, {3 * 365 * 86400.0, Dim::Duration});
+  return s;
+}
+
+// Two values for each alternative field, each different from what the others say.
+const std::map<Field, std::pair<Quantity, Quantity>>& two_values() {
+  static const std::map<Field, std::pair<Quantity, Quantity>> v = {
+      {Field::WorkerThroughput, {{100e6, Dim::Rate}, {200e6, Dim::Rate}}},
+      {Field::WorkerSampleRate, {{1000, Dim::SampleRate}, {2000, Dim::SampleRate}}},
+      {Field::TransformCost, {{2e-3, Dim::Duration}, {3e-3, Dim::Duration}}},
+      {Field::PricePerHour, {{10, Dim::MoneyRate}, {20, Dim::MoneyRate}}},
+      {Field::PurchasePrice, {{100000, Dim::Money}, {400000, Dim::Money}}},
+      {Field::DeviceSampleSize, {{150e3, Dim::Size}, {300e3, Dim::Size}}},
+      {Field::DeviceShape, {{3 * 224 * 224, Dim::Number}, {3 * 512 * 512, Dim::Number}}},
+  };
+  return v;
+}
+
+Result run(const Scenario& s) { return evaluate(resolve(s)); }
+
+}  // namespace
+
+TEST_CASE("sweeping an alternative field replaces the others at every point") {
+  // Every alternative field, swept from a scenario that sets each of its alternatives: each point
+  // equals the scenario where only the swept field is set (the bug was the swept value ignored, or
+  // refused as a conflict with a line the user never wrote).
+  std::size_t checked = 0;
+  for (const auto& [field, values] : two_values()) {
+    for (Field other : alternatives(field)) {
+      if (other == field) continue;
+      Scenario s = base();
+      s.set(other, two_values().at(other).first);
+      CHECK(s.has(other));
+      const std::vector<Axis> axes{{field, Range::list({values.first.value, values.second.value}, values.first.dim)}};
+      std::vector<Result> got;
+      sweep(s, axes, false, [&](const SweepPoint& p) {
+        CHECK_FALSE(p.scenario.has(other));
+        got.push_back(p.result);
+      });
+      REQUIRE(got.size() == 2);
+      for (int i = 0; i < 2; ++i) {
+        Scenario only = base();
+        only.set(field, i == 0 ? values.first : values.second);
+        const Result want = run(only);
+        CAPTURE(spec(field).key);
+        CAPTURE(spec(other).key);
+        CHECK(got[static_cast<std::size_t>(i)].step_s == want.step_s);
+        CHECK(got[static_cast<std::size_t>(i)].stage(Stage::Transfer).time_s == want.stage(Stage::Transfer).time_s);
+        CHECK(got[static_cast<std::size_t>(i)].price_per_hour == want.price_per_hour);
+      }
+      // The two points differ: the swept value is used.
+      const bool differ = got[0].step_s != got[1].step_s ||
+                          got[0].stage(Stage::Transfer).time_s != got[1].stage(Stage::Transfer).time_s ||
+                          got[0].price_per_hour != got[1].price_per_hour;
+      CHECK(differ);
+      ++checked;
+    }
+  }
+  // 3 transform rates x 2 others + 2 prices x 1 + 2 device-bytes fields x 1.
+  CHECK(checked == 10);
+}
+
+TEST_CASE("Scenario::set replaces a field's alternatives, and says which one is set") {
+  Scenario s = base();
+  CHECK(s.set_alternative(Field::WorkerSampleRate) == Field::WorkerThroughput);
+  s.set(Field::TransformCost, {1e-3, Dim::Duration});
+  CHECK_FALSE(s.has(Field::WorkerThroughput));
+  CHECK(s.set_alternative(Field::WorkerThroughput) == Field::TransformCost);
+  CHECK_FALSE(s.set_alternative(Field::BatchSize).has_value());
+}
+
+TEST_CASE("axes: unknown keys are suggested, two axes on one field or on alternatives are refused") {
+  CHECK(parse_axis("pipeline.batch_size", "8,16").range.size() == 2);
+  try {
+    parse_axis("pipeline.batchsize", "8,16");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "unknown key 'pipeline.batchsize'; did you mean 'pipeline.batch_size'?");
+  }
+  const Axis batch = parse_axis("pipeline.batch_size", "8,16");
+  CHECK(grid_size({batch, parse_axis("pipeline.workers", "1..4:+1")}) == 8);
+  CHECK_THROWS_AS(grid_size({batch, batch}), Error);
+  CHECK_THROWS_AS(grid_size({parse_axis("cpu.worker_throughput", "1GB/s,2GB/s"),
+                             parse_axis("cost.price_per_hour", "1,2"),
+                             parse_axis("workload.transform_cost", "1ms,2ms")}),
+                  Error);
+}
+
+TEST_CASE("crossovers are decided on the binding stages along the inner axis") {
+  // Reference case with 16 workers: transform B x 0.125 ms against compute 5.015 ms + B x 0.0263 ms
+  // crosses at B = 5.015 / (0.125 - 0.0263) = 50.8: batch 32 is compute-bound, 64 transform-bound.
+  Scenario s = base();
+  s.set(Field::Workers, 16);
+  std::vector<Axis> axes{parse_axis("cpu.cores", "100,200"), parse_axis("pipeline.batch_size", "16,32,64,128")};
+  std::vector<std::optional<unsigned>> crossed;
+  sweep(s, axes, false, [&](const SweepPoint& p) { crossed.push_back(p.crossed_from); });
+  REQUIRE(crossed.size() == 8);
+  const unsigned compute = 1u << static_cast<unsigned>(Stage::Compute);
+  // Not at the start of a run of the inner axis (index 4: the outer axis moved).
+  CHECK(crossed == std::vector<std::optional<unsigned>>{std::nullopt, std::nullopt, compute, std::nullopt,
+                                                        std::nullopt, std::nullopt, compute, std::nullopt});
+}
