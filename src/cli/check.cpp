@@ -63,7 +63,7 @@ void run_check(const PlanOptions& o) {
     if (!out) throw Error(Origin{"--junit " + o.junit}, "cannot write the file");
   }
   write_stdout(text);
-  if (!all_pass) throw ExitCode{1};
+  if (!all_pass) throw ExitCode{kExitCheckFailed};
 }
 
 void run_compare(const PlanOptions& o) {

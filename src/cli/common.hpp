@@ -16,11 +16,6 @@ struct CommonOptions {
   std::string format = "table";
 };
 
-// Thrown by a command that ran and wants a non-zero exit code (1: a check failed).
-struct ExitCode {
-  int code;
-};
-
 // Registers [SCENARIO], --set and --format on a subcommand.
 void add_common_options(CLI::App& cmd, CommonOptions& o);
 

@@ -6,6 +6,17 @@
 
 namespace pipesim {
 
+// Exit codes, as README.md "Errors and exit codes" documents them.
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;  // `check`: a requirement failed
+constexpr int kExitUsage = 2;        // bad usage or bad input (one line on stderr)
+constexpr int kExitInternal = 3;     // a bug: an exception pipesim did not expect
+
+// Thrown by a command that ran and wants a non-zero exit code (kExitCheckFailed).
+struct ExitCode {
+  int code;
+};
+
 // Where a piece of input came from: a file position, a command-line argument,
 // or nothing (origin empty).
 struct Origin {
