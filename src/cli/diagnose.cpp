@@ -2,8 +2,6 @@
 #include <memory>
 
 #include "cli/common.hpp"
-#include "core/diagnosis.hpp"
-#include "report/render.hpp"
 
 namespace pipesim {
 
@@ -11,12 +9,12 @@ void setup_diagnose(CLI::App& app) {
   auto opts = std::make_shared<CommonOptions>();
   auto* cmd = app.add_subcommand(
       "diagnose", "One operating point: every stage, the binding wall, utilization, and what moves the wall");
-  add_common_options(*cmd, *opts);
+  add_common_options(*cmd, *opts, Output::Diagnosis);
   cmd->callback([opts] {
-    const Format format = parse_format(opts->format);
+    make_renderer(opts->format, Output::Diagnosis);  // an unknown format fails before any work
     const LoadedScenario loaded = load_with_sets(*opts);
     const Diagnosis d = with_origins(loaded, [&] { return diagnose(loaded.scenario); });
-    write_stdout(render_diagnosis(loaded, loaded.scenario, d, format));
+    write_stdout(render_diagnosis(opts->format, loaded, d));
   });
 }
 

@@ -4,7 +4,6 @@
 #include "cli/common.hpp"
 #include "core/sweep.hpp"
 #include "core/error.hpp"
-#include "report/render.hpp"
 
 namespace pipesim {
 
@@ -19,7 +18,7 @@ struct SweepOptions : CommonOptions {
 };
 
 void run_sweep(const SweepOptions& o) {
-  const Format format = parse_format(o.format);
+  const auto renderer = make_renderer(o.format, Output::Sweep);
   LoadedScenario loaded = load_with_sets(o);
 
   // Outer to inner: --vary in the order given, then sample size, workers, batch.
@@ -50,9 +49,14 @@ void run_sweep(const SweepOptions& o) {
 
   if (o.cost && !first_result.price_per_hour)
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
-  SweepWriter writer(stdout, format, axes, first_result, o.cost);
-  sweep(loaded.scenario, axes, format == Format::Json, [&](const SweepPoint& p) { writer.row(p); });
-  writer.finish();
+  const SweepLayout layout = sweep_layout(axes, first_result, o.cost);
+  Out out(stdout);
+  std::size_t rows = 0;
+  sweep(loaded.scenario, axes, renderer->sweep_recommendations(), [&](const SweepPoint& p) {
+    renderer->sweep_row(out, layout, p, rows == 0);
+    ++rows;
+  });
+  renderer->sweep_end(out, layout, rows);
 }
 
 }  // namespace
@@ -61,7 +65,7 @@ void setup_sweep(CLI::App& app) {
   auto opts = std::make_shared<SweepOptions>();
   auto* cmd = app.add_subcommand("sweep", "A cartesian grid over batch size, workers, sample size and any field; "
                                           "one row per point, crossovers marked");
-  add_common_options(*cmd, *opts);
+  add_common_options(*cmd, *opts, Output::Sweep);
   opts->batch_opt = cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
       ->type_name("RANGE");
   opts->workers_opt = cmd->add_option("--workers", opts->workers, "Workers per accelerator, e.g. 4..64 or 0..16:+1")

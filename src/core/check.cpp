@@ -73,8 +73,8 @@ std::vector<std::string_view> requirement_keys() {
 PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   PlanOutcome out;
   for (const auto& req : plan.requirements) out.outcomes.push_back({&req, true, 0, 0, s.get(Field::BatchSize)});
-  if (const Inputs in = resolve(s); in.memory_capacity) {
-    out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.memory_capacity, 0, {}});
+  if (const Inputs in = resolve(s); in.compute.memory_capacity) {
+    out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}});
     out.outcomes.push_back({out.memory.get(), true, 0, 0, s.get(Field::BatchSize)});
   }
 

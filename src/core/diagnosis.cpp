@@ -10,42 +10,44 @@ namespace {
 // Per-sample time of each overlapped input stage (all are linear in B through 0).
 double per_sample(const Inputs& in, Stage s) {
   switch (s) {
-    case Stage::Storage: return in.storage ? storage_time(in, 1) : 0;
-    case Stage::Transform: return in.transform ? transform_time(in, 1) : 0;
-    case Stage::Transfer: return in.transfer && in.pinned ? transfer_time(in, 1) : 0;
+    case Stage::Storage:
+      return in.storage.modelled ? storage_time(in.storage, storage_bytes_per_batch(in.storage, in, 1)) : 0;
+    case Stage::Transform: return in.transform.modelled ? transform_time(in.transform, in, 1) : 0;
+    case Stage::Transfer: return in.transfer.modelled && in.transfer.pinned ? transfer_time(in.transfer, 1) : 0;
     case Stage::Compute: break;
   }
   return 0;
 }
 
-Result apply(const Scenario& base, const std::vector<Change>& changes) {
+// The fix with its changes applied to the scenario and the model re-run.
+Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes) {
   Scenario s = base;
   for (const auto& c : changes) s.set(c.field, c.value);
-  return evaluate(resolve(s));
+  const Inputs in = resolve(s);
+  return Fix{kind, std::move(changes), evaluate(in), in.dataset_bytes};
 }
-
-StorageCapacity storage_capacity(const Inputs& in, const Result& r) {
-  StorageCapacity c;
-  c.target = in.target_utilization;
-  const double compute = r.stage(Stage::Compute).time_s;
-  // At utilization U the step is compute / U: each accelerator reads its batch in that time.
-  c.demand = c.target * in.batch * in.sample_bytes * (1 - in.cache_hit) / compute;
-  if (c.demand <= 0) return c;
-  if (in.read_bandwidth) c.by_bandwidth = std::floor(*in.read_bandwidth / c.demand * (1 + 1e-12));
-  if (in.iops_total) c.by_iops = std::floor(*in.iops_total / (c.demand / in.request_bytes) * (1 + 1e-12));
-  if (in.node_cap) c.per_node = std::floor(*in.node_cap / c.demand * (1 + 1e-12));
-  if (in.storage_latency)
-    c.latency_ok = in.queue_depth * in.request_bytes / request_service_time(in) >= c.demand * (1 - 1e-12);
-  if (c.by_bandwidth) c.accelerators = c.by_bandwidth;
-  if (c.by_iops) c.accelerators = std::min(c.accelerators.value_or(*c.by_iops), *c.by_iops);
-  if (!c.latency_ok) c.accelerators = 0;
-  return c;
-}
-
-// Smallest whole number >= x, tolerant of rounding just above an integer.
-double ceil_count(double x) { return std::ceil(x * (1 - 1e-12)); }
 
 }  // namespace
+
+std::string_view fix_key(FixKind k) {
+  switch (k) {
+    case FixKind::Workers: return "workers";
+    case FixKind::WorkersAndCores: return "workers_and_cores";
+    case FixKind::Overlap: return "overlap";
+    case FixKind::StorageBandwidth: return "storage_bandwidth";
+    case FixKind::StorageIops: return "storage_iops";
+    case FixKind::StorageQueueDepth: return "storage_queue_depth";
+    case FixKind::LinkBandwidth: return "link_bandwidth";
+    case FixKind::PinMemory: return "pin_memory";
+    case FixKind::DecodeOnDecoder: return "decoder";
+    case FixKind::DecodeOnGpu: return "gpu_decode";
+    case FixKind::Predecoded: return "predecoded";
+    case FixKind::SmallerBatch: return "batch_size";
+    case FixKind::FitMemory: return "fit_memory";
+    case FixKind::AllTogether: return "all_together";
+  }
+  return "";
+}
 
 std::vector<Crossover> find_crossovers(const Inputs& in) {
   std::vector<Crossover> out;
@@ -62,11 +64,12 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
   if (s == 0) return out;
   // Device side: c0 + max(p B, w + w' B), plus x B for a serialised transfer and g B for
   // decoding on the GPU.
-  const double x = (in.transfer && !in.pinned ? transfer_time(in, 1) : 0) + in.gpu_decode_per_sample;
-  const double c0 = in.compute_overhead;
-  const double p = in.compute_per_sample + x;
-  const double w = in.weight_seconds;
-  const double w1 = 0.1 * in.weight_seconds + x;
+  const double x = (in.transfer.modelled && !in.transfer.pinned ? transfer_time(in.transfer, 1) : 0) +
+                   in.transform.gpu_seconds_per_sample;
+  const double c0 = in.compute.overhead;
+  const double p = in.compute.per_sample + x;
+  const double w = in.compute.weight_seconds;
+  const double w1 = 0.1 * in.compute.weight_seconds + x;
   // g(B) = s B - device(B) is concave: at most two roots, one per linear piece.
   std::vector<double> roots;
   if (s > p) {
@@ -85,8 +88,8 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
     if (!(b > 0) || !std::isfinite(b)) continue;
     // Which side is input-bound: look just above the root.
     const double above = b * (1 + 1e-6) + 1e-9;
-    const double device = model_compute_time(in, above) + x * above;
-    out.push_back({b, wall, s * above > device});
+    const double device = model_compute_time(in.compute, above) + x * above;
+    out.push_back({b, std::floor(b), wall, s * above > device});
   }
   return out;
 }
@@ -100,27 +103,24 @@ Diagnosis diagnose(const Scenario& s) {
   const double B = in.batch;
   const double compute = r.stage(Stage::Compute).time_s;
 
-  if (in.cpu_work) {
-    d.workers_needed = ceil_count(B * in.worker_seconds_per_sample / compute);
-    CoreNeeds c;
-    c.workers_full = *d.workers_needed;
-    c.workers_target = ceil_count(in.target_utilization * B * in.worker_seconds_per_sample / compute);
-    c.reserved_per_accelerator = in.reserved_cores / in.accelerators;
-    c.node_full = c.workers_full * in.accelerators + in.reserved_cores;
-    c.node_target = c.workers_target * in.accelerators + in.reserved_cores;
-    d.cores = c;
+  if (in.transform.cpu_work) {
+    d.cores = core_needs(in.transform, in, compute);
+    d.workers_needed = d.cores->workers_full;
   }
-  d.storage_bandwidth_needed = B * in.sample_bytes * (1 - in.cache_hit) * in.storage_shared_by / compute;
-  if (in.storage) d.storage_capacity = storage_capacity(in, r);
-  if (in.transfer) d.link_bandwidth_needed = B * in.device_bytes * in.link_shared_by / compute;
+  d.storage_bandwidth_needed = storage_bytes_per_batch(in.storage, in, B) * in.storage.shared_by / compute;
+  d.storage_bandwidth_needed_per_accelerator = d.storage_bandwidth_needed / in.storage.shared_by;
+  if (in.storage.modelled) {
+    d.storage_capacity = storage_capacity(in.storage, in, compute);
+    if (in.storage.cache_hit >= 1)
+      d.first_epoch_storage_bandwidth_needed = B * in.sample_bytes * in.storage.shared_by / compute;
+  }
+  if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
   d.crossovers = find_crossovers(in);
-  d.max_batch = max_batch_that_fits(in);
+  d.max_batch = max_batch_that_fits(in.compute);
   d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
   d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);
 
-  auto add = [&](FixKind kind, std::vector<Change> changes) {
-    d.fixes.push_back({kind, changes, apply(s, changes)});
-  };
+  auto add = [&](FixKind kind, std::vector<Change> changes) { d.fixes.push_back(apply(kind, s, std::move(changes))); };
 
   // A batch that does not fit is the first thing to fix: nothing else runs.
   if (!r.fits) {
@@ -131,37 +131,37 @@ Diagnosis diagnose(const Scenario& s) {
 
   if (r.serial) add(FixKind::Overlap, {{Field::Workers, {std::max(1.0, d.workers_needed.value_or(1)), Dim::Number}}});
 
-  const bool transform_slow = in.transform && r.stage(Stage::Transform).time_s > compute;
-  if (transform_slow && !r.serial && in.cpu_work && r.transform_limit == TransformLimit::Workers) {
+  const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
+  if (transform_slow && !r.serial && in.transform.cpu_work && r.stage(Stage::Transform).limit != Limit::Decoder) {
     const double need = *d.workers_needed;
-    if (!in.cores_per_accelerator || *in.cores_per_accelerator >= need)
+    if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= need)
       add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else  // more workers alone add nothing: the cores cap them
       add(FixKind::WorkersAndCores, {{Field::Workers, {need, Dim::Number}},
-                                     {Field::Cores, {need * in.accelerators + in.reserved_cores, Dim::Number}}});
+                                     {Field::Cores, {need * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).
   const auto add_if_faster = [&](FixKind kind, std::vector<Change> changes) {
-    Fix f{kind, changes, apply(s, changes)};
+    Fix f = apply(kind, s, std::move(changes));
     if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
   };
-  if (transform_slow && in.transform_at == TransformAt::Cpu) {
+  if (transform_slow && in.transform.at == TransformAt::Cpu) {
     if (s.has(Field::DecoderRate))
       add_if_faster(FixKind::DecodeOnDecoder, {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
     if (s.has(Field::GpuTime))
       add_if_faster(FixKind::DecodeOnGpu, {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
     if (s.has(Field::PredecodedSampleRate)) {
-      const double size = s.opt(Field::PredecodedSampleSize).value_or(in.device_bytes);
+      const double size = s.opt(Field::PredecodedSampleSize).value_or(in.transfer.device_bytes);
       if (size > 0)
         add_if_faster(FixKind::Predecoded, {{Field::SampleSize, {size, Dim::Size}},
                                   {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
     }
   }
 
-  if (in.storage && r.stage(Stage::Storage).time_s > compute) {
-    const double bytes = B * in.sample_bytes * (1 - in.cache_hit);
-    if (bytes / in.storage_bandwidth > compute) {
+  if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {
+    const double bytes = storage_bytes_per_batch(in.storage, in, B);
+    if (bytes / in.storage.bandwidth > compute) {
       // The aggregate as a change: read_bandwidth, or the capacity of a per-TiB file system.
       const auto aggregate = [&](double needed) {
         if (s.has(Field::ThroughputPerTib))
@@ -169,32 +169,32 @@ Diagnosis diagnose(const Scenario& s) {
                         {std::ceil(needed / s.get(Field::ThroughputPerTib) * (1 - 1e-12)) * kTiB, Dim::Size}};
         return Change{Field::ReadBandwidth, {needed, Dim::Rate}};
       };
-      if (in.bandwidth_cap == BandwidthCap::Storage) {
+      if (in.storage.bandwidth_limit == Limit::Bandwidth) {
         add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
       } else {
         std::vector<Change> changes{
-            {in.bandwidth_cap == BandwidthCap::NodeNetwork ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
+            {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
              {bytes * in.accelerators / compute, Dim::Rate}}};
-        if (in.read_bandwidth && *in.read_bandwidth < d.storage_bandwidth_needed)
+        if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_bandwidth_needed)
           changes.push_back(aggregate(d.storage_bandwidth_needed));
         add(FixKind::StorageBandwidth, changes);
       }
     }
-    if (in.storage_iops && bytes / in.request_bytes / *in.storage_iops > compute) {
-      const double iops = ceil_count(bytes / in.request_bytes / compute * in.storage_shared_by);
+    if (in.storage.iops && bytes / in.storage.request_bytes / *in.storage.iops > compute) {
+      const double iops = ceil_count(bytes / in.storage.request_bytes / compute * in.storage.shared_by);
       add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
     }
-    if (in.storage_latency &&
-        bytes * request_service_time(in) / (in.queue_depth * in.request_bytes) > compute) {
-      const double qd = ceil_count(bytes * request_service_time(in) / (in.request_bytes * compute));
+    if (in.storage.latency &&
+        bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
+      const double qd = ceil_count(bytes * request_service_time(in.storage) / (in.storage.request_bytes * compute));
       add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
     }
   }
 
-  if (in.transfer) {
-    if (!in.pinned && !r.serial && r.binds(Stage::Transfer))
+  if (in.transfer.modelled) {
+    if (!in.transfer.pinned && !r.serial && r.binds(Stage::Transfer))
       add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
-    if (r.stage(Stage::Transfer).time_s > compute && in.pinned)
+    if (r.stage(Stage::Transfer).time_s > compute && in.transfer.pinned)
       add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
   }
 

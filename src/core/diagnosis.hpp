@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include <string_view>
+
 #include "core/model.hpp"
 
 namespace pipesim {
@@ -25,6 +27,8 @@ enum class FixKind : std::uint8_t {
   FitMemory,         // the largest batch that fits in accelerator memory
   AllTogether,       // every fix above but the batch size, applied at once
 };
+// Stable key of a fix kind, for JSON ("workers", "storage_bandwidth", "decoder", ...).
+std::string_view fix_key(FixKind k);
 
 struct Change {
   Field field;
@@ -35,35 +39,16 @@ struct Fix {
   FixKind kind;
   std::vector<Change> changes;  // applied together to the scenario
   Result result;                // the model re-run with the changes
+  double dataset_bytes = 0;     // the dataset's size after the changes (0: unknown)
 };
 
 // Batch sizes (real-valued) where the binding wall switches between the input pipeline
 // and the accelerator (the step's device side). Empty when it never switches.
 struct Crossover {
   double batch;
+  double last_batch;     // the largest whole batch size before the crossing: floor(batch)
   Stage input_stage;     // the input stage that crosses compute
   bool input_binds_above;  // true: input binds for larger batches
-};
-
-// "How many accelerators does this storage feed at >= the target utilization?" (MLPerf
-// Storage's question), from the storage stage alone.
-struct StorageCapacity {
-  double target = 0.9;  // utilization aimed for
-  double demand = 0;    // bytes/s one accelerator reads at the target (0: all from page cache)
-  std::optional<double> by_bandwidth;  // accelerators storage.read_bandwidth feeds
-  std::optional<double> by_iops;       // accelerators storage.iops feeds
-  std::optional<double> per_node;      // accelerators one node's cap (client or network) feeds
-  bool latency_ok = true;              // latency x queue depth keeps up, for any count
-  std::optional<double> accelerators;  // the answer: the least of the above (none: unlimited)
-};
-
-// "How many cores per accelerator does this workload need?"
-struct CoreNeeds {
-  double workers_full = 0;    // workers per accelerator for the transform to keep up with compute
-  double workers_target = 0;  // ... for the target utilization
-  double reserved_per_accelerator = 0;
-  double node_full = 0;       // cores for the node: workers x accelerators + reserved
-  double node_target = 0;
 };
 
 struct Diagnosis {
@@ -76,8 +61,12 @@ struct Diagnosis {
   double scenario_gpu_time = 0;      // transform.gpu_time, when given
   // Workers per accelerator needed for the transform to keep up with compute.
   std::optional<double> workers_needed;
-  // Storage read bandwidth (for all storage.shared_by accelerators) needed to keep up.
+  // Storage read bandwidth (for all storage.shared_by accelerators) needed to keep up, and the
+  // share of it one accelerator reads.
   double storage_bandwidth_needed = 0;
+  double storage_bandwidth_needed_per_accelerator = 0;
+  // When every later read is a page-cache hit: the read bandwidth the first epoch needs.
+  std::optional<double> first_epoch_storage_bandwidth_needed;
   // Host link bandwidth (for all link.shared_by accelerators) needed, if transfer is modelled.
   std::optional<double> link_bandwidth_needed;
   std::vector<Crossover> crossovers;

@@ -1,6 +1,8 @@
-// One error type for "tell the user and exit 2": bad usage or bad input.
+// Errors and exit codes: one error type for "tell the user and exit 2" (bad usage or bad
+// input), one for an input error attributable to a field, and the documented exit codes.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -39,6 +41,19 @@ class Error : public std::runtime_error {
 
  private:
   Origin origin_;
+};
+
+enum class Field : std::uint8_t;
+
+// An input error attributable to one field, thrown by the model; the loader turns it into an
+// Error located where that field was set (with_origins).
+class FieldError : public Error {
+ public:
+  FieldError(Field f, const std::string& message) : Error(message), field_(f) {}
+  [[nodiscard]] Field field() const { return field_; }
+
+ private:
+  Field field_;
 };
 
 }  // namespace pipesim

@@ -120,7 +120,7 @@ TEST_CASE("storage: bandwidth shared by the node's accelerators, IOPS, latency, 
   Result r = evaluate(resolve(s));
   CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(256 * 500e3 / 1e9).epsilon(1e-14));  // 128 ms
   CHECK(r.binds(Stage::Storage));
-  CHECK(r.storage_limit == StorageLimit::Bandwidth);
+  CHECK(r.stage(Stage::Storage).limit == Limit::Bandwidth);
 
   s.set(Field::CacheHit, 0.5);
   r = evaluate(resolve(s));
@@ -129,7 +129,7 @@ TEST_CASE("storage: bandwidth shared by the node's accelerators, IOPS, latency, 
 
   s.set(Field::Iops, 8000);  // 1000 requests/s each, one request per sample
   r = evaluate(resolve(s));
-  CHECK(r.storage_limit == StorageLimit::Iops);
+  CHECK(r.stage(Stage::Storage).limit == Limit::Iops);
   CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(128 / 1000.0).epsilon(1e-14));
 
   Scenario l = reference(256);
@@ -137,7 +137,7 @@ TEST_CASE("storage: bandwidth shared by the node's accelerators, IOPS, latency, 
   l.set(Field::Latency, {10e-3, Dim::Duration});
   l.set(Field::QueueDepth, 16);  // 16 x 500 KB per 10 ms = 800 MB/s
   r = evaluate(resolve(l));
-  CHECK(r.storage_limit == StorageLimit::Latency);
+  CHECK(r.stage(Stage::Storage).limit == Limit::Latency);
   CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(256 * 500e3 / 800e6).epsilon(1e-14));
 }
 

@@ -32,6 +32,11 @@ void unset(Scenario& s, Field f) { s.unset(f); }
 
 Result run(const Scenario& s) { return evaluate(resolve(s)); }
 
+// The storage stage's time for a batch of B, as the model computes it.
+double storage_at(const Inputs& in, double batch, Limit* limit = nullptr) {
+  return storage_time(in.storage, storage_bytes_per_batch(in.storage, in, batch), limit);
+}
+
 std::string load_error(const std::string& text) {
   try {
     load_scenario_text(text, "s.toml", "");
@@ -81,22 +86,22 @@ TEST_CASE("cluster storage is shared by every node, and the node's network caps 
   s.set(Field::ReadBandwidth, {20e9, Dim::Rate});
   // Node scope (the default): 20 GB/s per node / 8 = 2.5 GB/s each -> 256 x 500 KB / 2.5 GB/s = 51.2 ms.
   Inputs in = resolve(s);
-  CHECK(in.storage_shared_by == 8);
-  CHECK(storage_time(in, 256) == doctest::Approx(0.0512).epsilon(1e-14));
+  CHECK(in.storage.shared_by == 8);
+  CHECK(storage_at(in, 256) == doctest::Approx(0.0512).epsilon(1e-14));
   // Cluster scope: 20 GB/s / 32 = 625 MB/s each -> 204.8 ms.
   s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
   in = resolve(s);
-  CHECK(in.storage_shared_by == 32);
-  CHECK(storage_time(in, 256) == doctest::Approx(0.2048).epsilon(1e-14));
-  CHECK(in.bandwidth_cap == BandwidthCap::Storage);
+  CHECK(in.storage.shared_by == 32);
+  CHECK(storage_at(in, 256) == doctest::Approx(0.2048).epsilon(1e-14));
+  CHECK(in.storage.bandwidth_limit == Limit::Bandwidth);
   // A 25 Gbps network: 3.125 GB/s per node / 8 = 390.625 MB/s each < 625 MB/s -> 327.68 ms.
   s.set(Field::NetworkBandwidth, {25e9 / 8, Dim::Rate});
   in = resolve(s);
-  CHECK(in.bandwidth_cap == BandwidthCap::NodeNetwork);
-  CHECK(storage_time(in, 256) == doctest::Approx(256 * 500e3 / 390.625e6).epsilon(1e-14));
+  CHECK(in.storage.bandwidth_limit == Limit::Network);
+  CHECK(storage_at(in, 256) == doctest::Approx(256 * 500e3 / 390.625e6).epsilon(1e-14));
   // The network does not limit node-local storage.
   unset(s, Field::StorageScope);
-  CHECK(resolve(s).bandwidth_cap == BandwidthCap::Storage);
+  CHECK(resolve(s).storage.bandwidth_limit == Limit::Bandwidth);
 }
 
 TEST_CASE("object storage: no aggregate limit, Little's law with latency and per-stream bandwidth") {
@@ -106,15 +111,15 @@ TEST_CASE("object storage: no aggregate limit, Little's law with latency and per
   s.set(Field::Latency, {0.1, Dim::Duration});
   s.set(Field::StreamBandwidth, {85e6, Dim::Rate});
   const Inputs in = resolve(s);
-  CHECK_FALSE(in.read_bandwidth);
-  CHECK(in.queue_depth == 8);  // one request in flight per worker
+  CHECK_FALSE(in.storage.read_bandwidth);
+  CHECK(in.storage.queue_depth == 8);  // one request in flight per worker
   // One request: 100 ms + 114660 B / 85 MB/s = 101.3489 ms; 8 in flight -> a batch of 256
   // takes 256 / 8 x 101.3489 ms = 3.2432 s.
   const double service = 0.1 + 114660 / 85e6;
-  CHECK(request_service_time(in) == doctest::Approx(service).epsilon(1e-14));
-  StorageLimit limit{};
-  CHECK(storage_time(in, 256, &limit) == doctest::Approx(32 * service).epsilon(1e-12));
-  CHECK(limit == StorageLimit::Latency);
+  CHECK(request_service_time(in.storage) == doctest::Approx(service).epsilon(1e-14));
+  Limit limit{};
+  CHECK(storage_at(in, 256, &limit) == doctest::Approx(32 * service).epsilon(1e-12));
+  CHECK(limit == Limit::Latency);
   // The fix: 256 x 101.3489 ms / 256 ms of compute = 101.35 -> 102 requests in flight.
   const Diagnosis d = diagnose(s);
   const auto qd = std::find_if(d.fixes.begin(), d.fixes.end(),
@@ -128,7 +133,7 @@ TEST_CASE("FSx-style storage: read bandwidth = capacity x throughput per TiB") {
   s.set(Field::ThroughputPerTib, {1000e6, Dim::Rate});
   CHECK_THROWS_AS(resolve(s), FieldError);  // capacity missing
   s.set(Field::StorageCapacity, {12 * kTiB, Dim::Size});
-  CHECK(*resolve(s).read_bandwidth == doctest::Approx(12e9).epsilon(1e-14));  // 12 TiB x 1 GB/s
+  CHECK(*resolve(s).storage.read_bandwidth == doctest::Approx(12e9).epsilon(1e-14));  // 12 TiB x 1 GB/s
 }
 
 TEST_CASE("page cache: later epochs hit cache / dataset, the first epoch reads everything") {
@@ -161,9 +166,9 @@ TEST_CASE("device bytes from shape and dtype: uint8 vs fp32 is 4x") {
   s.set(Field::DeviceShape, 3 * 224 * 224);
   CHECK_THROWS_AS(resolve(s), FieldError);  // no dtype
   s.set(Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice});
-  CHECK(resolve(s).device_bytes == 150528);
+  CHECK(resolve(s).transfer.device_bytes == 150528);
   s.set(Field::DeviceDtype, {static_cast<double>(Dtype::Fp32), Dim::Choice});
-  CHECK(resolve(s).device_bytes == 602112);
+  CHECK(resolve(s).transfer.device_bytes == 602112);
   CHECK(parse_field_value(spec(Field::DeviceShape), "3x224x224").value == 150528);
   CHECK(load_error("[workload]\ndevice_shape = [3, 224, 0]\n").find("at least 1") != std::string::npos);
   CHECK(load_error("[workload]\ndevice_dtype = \"fp33\"\n") ==
@@ -176,19 +181,19 @@ TEST_CASE("precision picks the peak and the bytes per weight, and training sets 
                                         "[pipeline]\nbatch_size = 256\nworkers = 8\n",
                                         "s.toml", "");
   // fp16 (the reference): 4.1 GFLOP / (312 TFLOPS x 0.5) per sample.
-  CHECK(resolve(a.scenario).compute_per_sample == doctest::Approx(4.1e9 / 156e12).epsilon(1e-14));
+  CHECK(resolve(a.scenario).compute.per_sample == doctest::Approx(4.1e9 / 156e12).epsilon(1e-14));
   apply_assignment(a, "model.precision=tf32");  // 156 TFLOPS, 4-byte weights
   Inputs in = resolve(a.scenario);
-  CHECK(in.compute_per_sample == doctest::Approx(4.1e9 / 78e12).epsilon(1e-14));
-  CHECK(in.weight_seconds == doctest::Approx(25.6e6 * 4 / 2039e9).epsilon(1e-14));
+  CHECK(in.compute.per_sample == doctest::Approx(4.1e9 / 78e12).epsilon(1e-14));
+  CHECK(in.compute.weight_seconds == doctest::Approx(25.6e6 * 4 / 2039e9).epsilon(1e-14));
   apply_assignment(a, "model.precision=fp8");  // no FP8 on Ampere
   CHECK_THROWS_AS(resolve(a.scenario), FieldError);
   apply_assignment(a, "model.precision=bf16");
   unset(a.scenario, Field::Passes);
   apply_assignment(a, "model.training=true");  // 3 passes, 3x the layer overhead
   in = resolve(a.scenario);
-  CHECK(in.passes == 3);
-  CHECK(in.compute_overhead == doctest::Approx(0.015e-3 + 3 * 50 * 0.1e-3).epsilon(1e-14));
+  CHECK(in.compute.passes == 3);
+  CHECK(in.compute.overhead == doctest::Approx(0.015e-3 + 3 * 50 * 0.1e-3).epsilon(1e-14));
 }
 
 TEST_CASE("accelerator memory: the training footprint, the largest batch, and check fails a batch that does not fit") {
@@ -197,9 +202,9 @@ TEST_CASE("accelerator memory: the training footprint, the largest batch, and ch
   s.set(Field::AcceleratorMemory, {40e9, Dim::Size});
   s.set(Field::ActivationBytes, {100e6, Dim::Size});
   const Inputs in = resolve(s);
-  CHECK(in.memory_static == doctest::Approx(25.6e6 * 16).epsilon(1e-14));  // 409.6 MB
+  CHECK(in.compute.memory_static == doctest::Approx(25.6e6 * 16).epsilon(1e-14));  // 409.6 MB
   // (40 GB - 409.6 MB) / 100 MB = 395.9 -> 395
-  CHECK(*max_batch_that_fits(in) == 395);
+  CHECK(*max_batch_that_fits(in.compute) == 395);
   CHECK(run(s).fits);
   CHECK(*run(s).memory_needed == doctest::Approx(409.6e6 + 256 * 100e6).epsilon(1e-14));
   s.set(Field::BatchSize, 396);
@@ -222,11 +227,11 @@ TEST_CASE("where the transform runs: hardware decoder, GPU decode, host work") {
   s.set(Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice});
   Result r = run(s);
   CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 / 5000.0).epsilon(1e-14));  // 51.2 ms
-  CHECK(r.transform_limit == TransformLimit::Decoder);
+  CHECK(r.stage(Stage::Transform).limit == Limit::Decoder);
   s.set(Field::HostCost, {20e-3, Dim::Duration});  // 256 x 20 ms / 8 workers = 640 ms > 51.2 ms
   r = run(s);
   CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.64).epsilon(1e-14));
-  CHECK(r.transform_limit == TransformLimit::Workers);
+  CHECK(r.stage(Stage::Transform).limit == Limit::Workers);
 
   Scenario g = reference(256);
   g.set(Field::GpuTime, {0.1e-3, Dim::Duration});
@@ -238,7 +243,7 @@ TEST_CASE("where the transform runs: hardware decoder, GPU decode, host work") {
   CHECK_FALSE(r.stage(Stage::Transform).modelled);
   CHECK(r.compute_bound());
   CHECK(r.utilization == doctest::Approx(model / (model + 0.0256)).epsilon(1e-12));  // decoding is not training
-  CHECK(resolve(g).device_bytes == 500e3);  // the encoded sample crosses the link
+  CHECK(resolve(g).transfer.device_bytes == 500e3);  // the encoded sample crosses the link
 }
 
 TEST_CASE("capacity: accelerators the storage feeds at the target, cores per accelerator") {

@@ -9,7 +9,9 @@
 #include "../support/json_check.hpp"
 #include "config/loader.hpp"
 #include "core/diagnosis.hpp"
-#include "report/render.hpp"
+#include "report/json_writer.hpp"
+#include "report/renderer.hpp"
+#include "report/words.hpp"
 
 using namespace pipesim;
 
@@ -191,9 +193,9 @@ TEST_CASE("properties: JSON parses with finite numbers, and table, CSV and JSON 
     }
     ++rendered;
     CAPTURE(i);
-    const std::string json = render_diagnosis(loaded, loaded.scenario, d, Format::Json);
-    const std::string csv = render_diagnosis(loaded, loaded.scenario, d, Format::Csv);
-    const std::string table = render_diagnosis(loaded, loaded.scenario, d, Format::Table);
+    const std::string json = render_diagnosis("json", loaded, d);
+    const std::string csv = render_diagnosis("csv", loaded, d);
+    const std::string table = render_diagnosis("table", loaded, d);
     test::JsonCheck check;
     REQUIRE_MESSAGE(check.parse(json), check.error);
     for (double v : check.numbers) CHECK(std::isfinite(v));
@@ -207,7 +209,8 @@ TEST_CASE("properties: JSON parses with finite numbers, and table, CSV and JSON 
     for (Stage st : kStages) {
       const auto& sr = d.result.stage(st);
       if (!sr.modelled) continue;
-      const std::string row = std::string(stage_key(st)) + ",true," + json_number(sr.time_s) + ",";
+      const std::string row =
+          std::string(stage_key(st)) + ",true," + std::string(limit_key(sr.limit)) + "," + json_number(sr.time_s) + ",";
       CHECK(csv.find(row) != std::string::npos);
       CHECK(table.find(format_human(sr.time_s, Dim::Duration)) != std::string::npos);
       CHECK(json.find("\"name\": \"" + std::string(stage_key(st)) + "\", \"modelled\": true, \"time_s\": " +

@@ -1,4 +1,4 @@
-// Output helpers shared by the renderers.
+// Output is buffered and written to a FILE* in large chunks, or collected in a string.
 #pragma once
 
 #include <cstdio>
@@ -8,21 +8,6 @@
 
 namespace pipesim {
 
-enum class Format { Table, Json, Csv, Markdown };
-
-// "table" -> Format::Table; throws Error for anything else.
-Format parse_format(std::string_view name);
-
-// A JSON string literal with quotes and escapes.
-std::string json_string(std::string_view s);
-// A CSV field, quoted when it holds a comma, quote or newline.
-std::string csv_field(std::string_view s);
-// A JSON number: shortest text that reads back as the same double.
-std::string json_number(double v);
-// A percentage with one decimal: "18.3%".
-std::string percent(double ratio);
-
-// Buffers output and writes it to a FILE* in large chunks, or collects it in a string.
 class Out {
  public:
   explicit Out(std::FILE* f) : file_(f) {}
@@ -39,6 +24,7 @@ class Out {
     buf_.append(s.data(), s.data() + s.size());
     if (buf_.size() > (1u << 16)) flush();
   }
+  void put(char c) { buf_.push_back(c); }
   void flush() {
     if (string_) {
       string_->append(buf_.data(), buf_.size());

@@ -1,0 +1,24 @@
+#include "cli/plans.hpp"
+
+namespace pipesim {
+
+void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output output) {
+  cmd.add_option("plans", o.plans, what)->required();
+  cmd.add_option("--set", o.sets, "Override a field in every plan, e.g. --set cpu.cores=64 (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  add_format_option(cmd, o.format, output);
+}
+
+std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
+  std::vector<LoadedScenario> loaded;
+  for (const auto& arg : o.plans) {
+    LoadedScenario s = load_scenario(arg);
+    for (const auto& a : o.sets) apply_assignment(s, a);
+    for (const auto& r : o.requires_) apply_requirement(s, r);
+    loaded.push_back(std::move(s));
+  }
+  return loaded;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,21 @@
+// What `check` and `compare` share: plan arguments, --set, and loading every plan before
+// anything is written.
+#pragma once
+
+#include "cli/common.hpp"
+
+namespace pipesim {
+
+struct PlanOptions {
+  std::vector<std::string> plans;
+  std::vector<std::string> sets;
+  std::vector<std::string> requires_;
+  std::string format = "table";
+  std::string junit;
+};
+
+void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output output);
+// Loads every plan with --set and --require applied.
+std::vector<LoadedScenario> load_plans(const PlanOptions& o);
+
+}  // namespace pipesim

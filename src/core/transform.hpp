@@ -1,0 +1,47 @@
+// The transform stage: CPU workers (capped by the cores each accelerator has), the main process
+// when there are no workers, or decoding on the accelerator (hardware decoder or GPU kernels).
+#pragma once
+
+#include <optional>
+
+#include "core/stage.hpp"
+#include "core/workload.hpp"
+
+namespace pipesim {
+
+struct TransformInputs {
+  bool modelled = false;
+  TransformAt at = TransformAt::Cpu;
+  bool cpu_work = false;                  // workers do per-sample CPU work
+  double worker_seconds_per_sample = 0;   // one worker, one sample
+  double decoder_seconds_per_sample = 0;  // the hardware decoder, one sample (0: not used)
+  double gpu_seconds_per_sample = 0;      // accelerator time decoding one sample (at == Gpu)
+  std::optional<double> node_cores;       // cpu.cores
+  double reserved_cores = 0;              // of the node, for the training processes
+  std::optional<double> cores_per_accelerator;  // for workers: (cores - reserved) / accelerators
+};
+
+TransformInputs resolve_transform(const Scenario& s, const Workload& w);
+
+// Workers that add throughput: W capped by the cores per accelerator; 1 for the main process.
+double effective_workers(const TransformInputs& in, const Workload& w);
+// Bytes/s of workload.sample_size one worker transforms.
+double worker_bytes_per_s(const TransformInputs& in, const Workload& w);
+// Time per batch of CPU workers and hardware decoder in a pipeline (the slower sets the pace).
+double transform_time(const TransformInputs& in, const Workload& w, double batch, Limit* limit = nullptr);
+
+// "How many cores per accelerator does this workload need?"
+struct CoreNeeds {
+  double workers_full = 0;    // workers per accelerator for the transform to keep up with compute
+  double workers_target = 0;  // ... for the target utilization
+  double reserved_per_accelerator = 0;
+  double cores_per_accelerator = 0;  // workers_full + reserved_per_accelerator
+  double node_full = 0;              // cores for the node: workers x accelerators + reserved
+  double node_target = 0;
+};
+CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s);
+
+// Smallest whole number >= x, tolerant of rounding just above an integer.
+double ceil_count(double x);
+
+}  // namespace pipesim

@@ -1,0 +1,129 @@
+// CSV: for programs. One header line, SI base units, full precision, stable column names.
+#include "report/json_writer.hpp"
+#include "report/renderer.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+namespace {
+
+// A CSV field, quoted when it holds a comma, quote or newline.
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+constexpr std::array kAlwaysInputs = {Field::BatchSize, Field::Workers, Field::SampleSize};
+bool always(Field f) { return std::find(kAlwaysInputs.begin(), kAlwaysInputs.end(), f) != kAlwaysInputs.end(); }
+
+// Numbers in base units, choices by name.
+void input_cell(Out& o, const Scenario& s, Field f) {
+  if (s.dim(f) == Dim::Choice) o.write(choice_name(spec(f), s.get(f)));
+  else o.print("{}", s.get(f));
+}
+
+class CsvRenderer final : public Renderer {
+ public:
+  void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) override {
+    o.write("stage,modelled,limit,time_s,samples_per_s,share_of_step,binding\n");
+    for (Stage st : kStages) {
+      const auto& sr = d.result.stage(st);
+      if (!sr.modelled) {
+        o.print("{},false,,,,,false\n", stage_key(st));
+        continue;
+      }
+      o.print("{},true,{},{},", stage_key(st), limit_key(sr.limit), sr.time_s);
+      if (sr.time_s > 0) o.print("{}", sr.samples_per_s);
+      o.print(",{},{}\n", sr.share_of_step, sr.binding ? "true" : "false");
+    }
+  }
+
+  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) override {
+    const Scenario& s = p.scenario;
+    const Result& r = p.result;
+    if (first) {
+      for (Field f : kAlwaysInputs) o.print("{},", spec(f).key);
+      for (Field f : layout.inputs)
+        if (!always(f)) o.print("{},", spec(f).key);
+      o.write("storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
+              "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
+              "crossover,memory_needed_bytes,fits");
+      if (layout.first_epoch)
+        o.write(",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
+                "first_epoch_throughput_samples_per_s,first_epoch_time_s");
+      o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd\n" : "\n");
+    }
+    for (Field f : kAlwaysInputs) o.print("{},", s.get(f));
+    for (Field f : layout.inputs)
+      if (!always(f)) {
+        input_cell(o, s, f);
+        o.put(',');
+      }
+    for (Stage st : kStages) {
+      if (r.stage(st).modelled) o.print("{}", r.stage(st).time_s);
+      o.put(',');
+    }
+    o.print("{},{},{},{},{},{},", r.step_s, walls_text(r.binding), r.utilization, r.slowdown, r.throughput,
+            r.data_demand);
+    if (r.epoch_s) o.print("{}", *r.epoch_s);
+    o.write(p.crossed_from ? ",true," : ",false,");
+    if (r.memory_needed) o.print("{}", *r.memory_needed);
+    o.write(r.fits ? ",true" : ",false");
+    if (layout.first_epoch) {
+      if (r.cold) {
+        o.print(",{},{},{},{},", r.cold->step_s, walls_text(r.cold->binding), r.cold->utilization,
+                r.cold->throughput);
+        if (r.cold->epoch_s) o.print("{}", *r.cold->epoch_s);
+      } else {
+        o.write(",,,,,");
+      }
+    }
+    if (layout.cost) {
+      o.print(",{},", *r.price_per_hour);
+      if (r.cost_per_epoch) o.print("{},{}", *r.cost_per_epoch, *r.idle_cost_per_epoch);
+      else o.put(',');
+      o.print(",{}", *r.samples_per_usd);
+    }
+    o.put('\n');
+  }
+
+  void sweep_end(Out&, const SweepLayout&, std::size_t) override {}
+
+  void check(Out& o, const std::vector<PlanReport>& plans) override {
+    o.write("plan,requirement,pass,value,threshold,at_batch_size\n");
+    for (const auto& p : plans)
+      for (const auto& oc : p.outcome.outcomes) {
+        const Requirement& req = *oc.requirement;
+        const bool walls = req.metric == Metric::Walls;
+        o.print("{},{},{},{},{},{}\n", csv_field(p.label), requirement_key(req.metric), oc.pass ? "true" : "false",
+                walls ? csv_field(walls_text(oc.walls, ",")) : json_number(oc.value),
+                walls ? csv_field(walls_text(req.walls, ",")) : json_number(req.threshold), json_number(oc.at_batch));
+      }
+  }
+
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
+    o.write("plan,binding");
+    for (const auto& row : rows) o.print(",{}", compare_key(row.metric));
+    o.put('\n');
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      o.print("{},{}", csv_field(plans[i].label), binding_text(plans[i].result));
+      for (const auto& row : rows) {
+        o.put(',');
+        if (row.values[i]) o.print("{}", *row.values[i]);
+      }
+      o.put('\n');
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_csv_renderer() { return std::make_unique<CsvRenderer>(); }
+
+}  // namespace pipesim

@@ -1,0 +1,205 @@
+// JSON: for programs. SI base units, full precision, stable keys (DESIGN.md section 5).
+#include "report/json_writer.hpp"
+#include "report/renderer.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+namespace {
+
+void walls(JsonWriter& j, unsigned binding) {
+  j.array();
+  for (Stage st : kStages)
+    if (binding & stage_bit(st)) j.str(stage_key(st));
+  j.end();
+}
+
+// A field's value: true/false, a choice's name, or a number in base units.
+void field_value(JsonWriter& j, const FieldSpec& f, double v, Dim dim) {
+  if (dim == Dim::Bool) j.boolean(v != 0);
+  else if (dim == Dim::Choice) j.str(choice_name(f, v));
+  else j.num(v);
+}
+
+// The members of one operating point's object: inputs, stages, step, binding, utilization, ...
+// and, given a diagnosis, its recommendations.
+void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d) {
+  j.key("inputs").object();
+  for (const auto& f : all_fields())
+    if (s.has(f.field)) field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
+  j.end();
+  j.key("stages").array();
+  for (Stage st : kStages) {
+    const auto& sr = r.stage(st);
+    j.object().kv_str("name", stage_key(st)).kv_bool("modelled", sr.modelled);
+    if (sr.modelled) {
+      j.kv("time_s", sr.time_s);
+      // A stage that takes no time (every read from page cache) has no finite rate.
+      if (sr.time_s > 0) j.kv("samples_per_s", sr.samples_per_s).kv("bytes_per_s", sr.bytes_per_s);
+      j.kv("share_of_step", sr.share_of_step)
+          .kv("bytes_per_batch", sr.bytes_per_batch)
+          .kv("demand_bytes_per_s", sr.demand_bytes_per_s)
+          .kv_bool("binding", sr.binding)
+          .kv_str("limit", limit_key(sr.limit));
+    }
+    j.end();
+  }
+  j.end();
+  j.kv("step_time_s", r.step_s);
+  walls(j.key("binding"), r.binding);
+  j.kv("utilization", r.utilization)
+      .kv("slowdown", r.slowdown)
+      .kv("throughput_samples_per_s", r.throughput)
+      .kv("throughput_per_node_samples_per_s", r.throughput_per_node)
+      .kv("throughput_per_accelerator_samples_per_s", r.throughput_per_accelerator)
+      .kv("data_demand_bytes_per_s", r.data_demand)
+      .kv("data_demand_per_node_bytes_per_s", r.data_demand_per_node)
+      .kv("data_demand_per_cluster_bytes_per_s", r.data_demand_per_cluster)
+      .kv_bool("serial", r.serial)
+      .kv_bool("transfer_serialised", r.transfer_serialised)
+      .kv("effective_workers", r.effective_workers);
+  if (r.worker_bytes_per_s > 0) j.kv("worker_bytes_per_s", r.worker_bytes_per_s);
+  if (r.stage(Stage::Storage).modelled) j.kv("cache_hit", r.cache_hit);
+  if (r.cold) {
+    j.key("first_epoch").object();
+    j.kv("cache_hit", r.cold->cache_hit)
+        .kv("storage_time_s", r.cold->storage_s)
+        .kv("step_time_s", r.cold->step_s)
+        .kv("utilization", r.cold->utilization)
+        .kv("throughput_samples_per_s", r.cold->throughput);
+    walls(j.key("binding"), r.cold->binding);
+    if (r.cold->epoch_s) j.kv("epoch_time_s", *r.cold->epoch_s);
+    j.end();
+  }
+  if (r.memory_needed) j.kv("memory_needed_bytes", *r.memory_needed).kv_bool("fits", r.fits);
+  if (r.epoch_s) j.kv("epoch_time_s", *r.epoch_s).kv("idle_time_per_epoch_s", *r.idle_per_epoch_s);
+  if (r.samples_per_usd) j.kv("price_per_hour_usd", *r.price_per_hour).kv("samples_per_usd", *r.samples_per_usd);
+  if (r.cost_per_epoch) j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);
+  if (d) {
+    j.key("recommendations").array();
+    for (const Fix& f : d->fixes) {
+      j.object().kv_str("kind", fix_key(f.kind));
+      j.key("changes").object();
+      for (const auto& ch : f.changes) field_value(j.key(spec(ch.field).key), spec(ch.field), ch.value.value, ch.value.dim);
+      j.end();
+      j.kv("utilization", f.result.utilization)
+          .kv("throughput_samples_per_s", f.result.throughput)
+          .kv_str("text", describe_fix(*d, f))
+          .end();
+    }
+    j.end();
+  }
+}
+
+class JsonRenderer final : public Renderer {
+ public:
+  [[nodiscard]] bool sweep_recommendations() const override { return true; }
+  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
+    JsonWriter j(o);
+    j.object().kv_str("scenario", loaded.name);
+    point(j, loaded.scenario, d.result, &d);
+    j.key("needs").object();
+    if (d.workers_needed) j.kv("workers", *d.workers_needed);
+    j.kv("storage_read_bandwidth_bytes_per_s", d.storage_bandwidth_needed)
+        .kv("storage_read_bandwidth_per_accelerator_bytes_per_s", d.storage_bandwidth_needed_per_accelerator);
+    if (d.first_epoch_storage_bandwidth_needed)
+      j.kv("first_epoch_storage_read_bandwidth_bytes_per_s", *d.first_epoch_storage_bandwidth_needed);
+    if (d.link_bandwidth_needed) j.kv("link_bandwidth_bytes_per_s", *d.link_bandwidth_needed);
+    if (d.cores)
+      j.kv("workers_at_target", d.cores->workers_target)
+          .kv("cores_per_accelerator", d.cores->cores_per_accelerator)
+          .kv("node_cores", d.cores->node_full)
+          .kv("node_cores_at_target", d.cores->node_target);
+    if (d.max_batch) j.kv("max_batch_size", *d.max_batch);
+    j.end();
+    if (d.storage_capacity) {
+      const auto& c = *d.storage_capacity;
+      j.key("storage_capacity").object().kv("target_utilization", c.target).kv("demand_bytes_per_s", c.demand);
+      if (c.accelerators) j.kv("accelerators", *c.accelerators);
+      if (c.by_bandwidth) j.kv("by_bandwidth", *c.by_bandwidth);
+      if (c.by_iops) j.kv("by_iops", *c.by_iops);
+      if (c.per_node) j.kv("per_node", *c.per_node);
+      j.kv_bool("latency_ok", c.latency_ok).end();
+    }
+    j.key("crossovers").array();
+    for (const auto& cx : d.crossovers)
+      j.object()
+          .kv("batch_size", cx.batch)
+          .kv_str("stage", stage_key(cx.input_stage))
+          .kv_bool("input_binds_above", cx.input_binds_above)
+          .end();
+    j.end().end().finish();
+  }
+
+  void sweep_row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) override {
+    // Rows stream out one by one: the writer holds one row; the document's frame is by hand.
+    o.write(first ? "{\"rows\": [\n" : ",\n");
+    JsonWriter j(o);
+    j.object();
+    point(j, p.scenario, p.result, p.diagnosis);
+    if (p.crossed_from) j.kv_bool("crossover", true);
+    j.end();
+  }
+
+  void sweep_end(Out& o, const SweepLayout&, std::size_t rows) override {
+    o.write(rows ? "\n]}\n" : "{\"rows\": []}\n");
+  }
+
+  void check(Out& o, const std::vector<PlanReport>& plans) override {
+    bool pass = true;
+    for (const auto& p : plans) pass &= p.outcome.pass;
+    JsonWriter j(o);
+    j.object().kv_bool("pass", pass).key("plans").array(true);
+    for (const auto& p : plans) {
+      j.object()
+          .kv_str("plan", p.label)
+          .kv_str("name", p.loaded->name)
+          .kv_str("source", p.loaded->source)
+          .kv_bool("pass", p.outcome.pass)
+          .kv("failures", static_cast<double>(p.outcome.failures));
+      j.key("requirements").array();
+      for (const Outcome& oc : p.outcome.outcomes) {
+        const Requirement& req = *oc.requirement;
+        j.object().kv_str("key", requirement_key(req.metric)).kv_bool("pass", oc.pass);
+        if (req.metric == Metric::Walls) {
+          walls(j.key("value"), oc.walls);
+          walls(j.key("threshold"), req.walls);
+        } else {
+          j.kv("value", oc.value).kv("threshold", req.threshold);
+        }
+        j.kv("at_batch_size", oc.at_batch).end();
+      }
+      j.end().key("point").object();
+      point(j, p.loaded->scenario, p.result, nullptr);
+      j.end().end();
+    }
+    j.end().end().finish();
+  }
+
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
+    JsonWriter j(o);
+    j.object().key("plans").array(true);
+    for (const auto& p : plans) {
+      j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source);
+      point(j, p.loaded->scenario, p.result, nullptr);
+      j.end();
+    }
+    j.end().key("best").object();
+    for (const auto& row : rows) {
+      bool any = false;
+      for (bool b : row.best) any |= b;
+      if (!any) continue;
+      j.key(compare_key(row.metric)).array();
+      for (std::size_t i = 0; i < plans.size(); ++i)
+        if (row.best[i]) j.str(plans[i].label);
+      j.end();
+    }
+    j.end().end().finish();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_json_renderer() { return std::make_unique<JsonRenderer>(); }
+
+}  // namespace pipesim

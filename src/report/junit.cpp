@@ -1,0 +1,70 @@
+// JUnit XML for `check`: one test case per plan and requirement, so CI systems show a plan's
+// failed requirements as failed tests.
+#include "report/renderer.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+namespace {
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters; drop them.
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+class JunitRenderer final : public Renderer {
+ public:
+  [[nodiscard]] bool renders(Output what) const override { return what == Output::Check; }
+  void diagnosis(Out&, const LoadedScenario&, const Diagnosis&) override {}
+  void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) override {}
+  void sweep_end(Out&, const SweepLayout&, std::size_t) override {}
+  void compare(Out&, const std::vector<PlanReport>&, const std::vector<CompareRow>&) override {}
+
+  void check(Out& o, const std::vector<PlanReport>& plans) override {
+    std::size_t tests = 0, failures = 0;
+    for (const auto& p : plans) {
+      tests += p.outcome.outcomes.size();
+      failures += p.outcome.failures;
+    }
+    o.print("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pipesim check\" tests=\"{}\" "
+            "failures=\"{}\">\n",
+            tests, failures);
+    for (const auto& p : plans) {
+      const bool ranged = p.loaded->plan.batch_sizes.has_value();
+      o.print("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n", xml_escape(p.label),
+              p.outcome.outcomes.size(), p.outcome.failures);
+      for (const auto& oc : p.outcome.outcomes) {
+        const OutcomeLine l = outcome_line(oc, ranged);
+        o.print("    <testcase classname=\"pipesim.check.{}\" name=\"{}\"", xml_escape(p.label), l.key);
+        if (oc.pass) {
+          o.write("/>\n");
+          continue;
+        }
+        const std::string msg = fmt::format("{}: reached {}, required {}{}", l.key, l.reached, l.required,
+                                            l.where.empty() ? "" : " (" + l.where + ")");
+        o.print(">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n", xml_escape(msg),
+                xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source)));
+      }
+      o.write("  </testsuite>\n");
+    }
+    o.write("</testsuites>\n");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_junit_renderer() { return std::make_unique<JunitRenderer>(); }
+
+}  // namespace pipesim

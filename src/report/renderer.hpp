@@ -1,0 +1,70 @@
+// One interface for every output format. Each format is one file (table.cpp, markdown.cpp,
+// json.cpp, csv.cpp, junit.cpp) and formats.cpp is the one place that picks it by name.
+// Renderers compute nothing: every number they print is a member of a core result.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "core/check.hpp"
+#include "core/compare.hpp"
+#include "core/diagnosis.hpp"
+#include "core/sweep.hpp"
+#include "report/out.hpp"
+
+namespace pipesim {
+
+// What a command renders.
+enum class Output : std::uint8_t { Diagnosis, Sweep, Check, Compare };
+
+// The columns of a sweep, decided before its first row is written.
+struct SweepLayout {
+  std::vector<Field> inputs;  // swept fields, each once, innermost first (as tables read)
+  std::vector<Stage> stages;  // stages modelled at the first point (table columns)
+  bool cost = false;          // cost columns
+  bool first_epoch = false;   // the page cache makes the first epoch differ: CSV carries it
+};
+SweepLayout sweep_layout(const std::vector<Axis>& axes, const Result& first, bool cost);
+
+// A plan with its result at its own batch size, and its requirements' outcome (check only).
+struct PlanReport {
+  std::string label;  // short name: the file stem or preset name
+  const LoadedScenario* loaded;
+  Result result;
+  PlanOutcome outcome;
+};
+
+class Renderer {
+ public:
+  virtual ~Renderer() = default;
+  [[nodiscard]] virtual bool renders(Output) const { return true; }
+  // Sweep rows carry each point's recommendations (so each point is diagnosed).
+  [[nodiscard]] virtual bool sweep_recommendations() const { return false; }
+  virtual void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) = 0;
+  virtual void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) = 0;
+  virtual void sweep_end(Out& o, const SweepLayout& layout, std::size_t rows) = 0;
+  virtual void check(Out& o, const std::vector<PlanReport>& plans) = 0;
+  virtual void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) = 0;
+};
+
+// The renderer for a format name ("table", "markdown", "json", "csv", "junit"); throws Error
+// for an unknown name or a format that does not render `what`.
+std::unique_ptr<Renderer> make_renderer(std::string_view format, Output what);
+// A whole diagnosis in a format, as a string (nothing is written when something fails).
+inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d) {
+  const auto renderer = make_renderer(format, Output::Diagnosis);
+  std::string text;
+  {
+    Out o(text);
+    renderer->diagnosis(o, loaded, d);
+  }
+  return text;
+}
+
+// The format names that render `what`: "table, markdown, json or csv".
+std::string format_names(Output what);
+
+}  // namespace pipesim

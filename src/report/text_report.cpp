@@ -1,0 +1,281 @@
+#include "report/text_report.hpp"
+
+#include <cmath>
+
+#include "report/text_table.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+namespace {
+
+std::string stage_cell(const Result& r, Stage s) {
+  return r.stage(s).modelled ? dur(r.stage(s).time_s) : std::string("-");
+}
+
+}  // namespace
+
+void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool md) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  o.print("{}{}\n", md ? "## " : "", loaded.name);
+  std::string inputs = fmt::format("batch {} | {} | {} per sample | {}", count(in.batch),
+                                   plural(in.workers, "worker", "workers"), format_compact(in.sample_bytes, Dim::Size),
+                                   plural(in.accelerators, "accelerator", "accelerators"));
+  if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
+  if (in.transform.cores_per_accelerator)
+    inputs += fmt::format(" | {} cores per accelerator for workers ({} on the node, {} reserved)",
+                          format_compact(*in.transform.cores_per_accelerator, Dim::Number),
+                          format_compact(*in.transform.node_cores, Dim::Number),
+                          format_compact(in.transform.reserved_cores, Dim::Number));
+  o.print("{}\n\n", inputs);
+
+  TextTable stages({{"stage", false, 23}, {"time/batch", true, 12}, {"samples/s", true, 11},
+                    {"share of step", true, 13}, {"", false, 7}},
+                   md);
+  for (Stage st : kStages) {
+    const auto& sr = r.stage(st);
+    if (!sr.modelled) {
+      stages.add({std::string(stage_name(st, r.transform_at)), "not modelled", "", "", ""});
+      continue;
+    }
+    stages.add({std::string(stage_name(st, r.transform_at)), dur(sr.time_s),
+                sr.time_s > 0 ? fmt::format("{:.1f}", sr.samples_per_s) : std::string("cached"),
+                percent(sr.share_of_step), sr.binding ? "binding" : ""});
+  }
+  stages.render(o);
+  o.write("\n");
+  const auto kv = [&](std::string_view k, const std::string& v) {
+    if (md) o.print("- **{}**: {}\n", k, v);
+    else o.print("{:<14} {}\n", k, v);
+  };
+  kv("binding wall", wall_sentence(d));
+  kv("step", fmt::format("{} ({})", dur(r.step_s),
+                         r.serial                ? "workers = 0: stages run in turn, step = sum of stages"
+                         : r.transfer_serialised ? "stages overlap, but the pageable copy adds to compute"
+                                                 : "stages overlap: step = slowest stage"));
+  kv("utilization",
+     fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(1 - r.utilization)));
+  kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
+  if (in.nodes > 1)
+    kv("throughput", fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
+                                 "accelerator",
+                                 samples(r.throughput), count(in.nodes),
+                                 plural(in.accelerators, "accelerator", "accelerators"), count(in.batch),
+                                 samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
+  else if (in.accelerators > 1)
+    kv("throughput", fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator",
+                                 samples(r.throughput), count(in.accelerators), count(in.batch),
+                                 samples(r.throughput_per_accelerator)));
+  else
+    kv("throughput", fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch)));
+  std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
+  if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));
+  if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
+  kv("data demand", demand);
+  if (in.storage.cache_from_page_cache) {
+    std::string cache = fmt::format("{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
+                                    "cache",
+                                    percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
+                                    format_human(in.storage.page_cache_bytes, Dim::Size), percent(r.cache_hit));
+    if (r.cold)
+      cache += fmt::format("; the first epoch reads everything from storage: storage {}, step {}, utilization "
+                           "{}, {} binding{}",
+                           dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization),
+                           walls_text(r.cold->binding),
+                           r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
+    else
+      cache += " (none of it: every epoch reads from storage)";
+    kv("page cache", cache);
+  }
+  if (r.memory_needed) {
+    std::string mem = fmt::format("batch {} needs {} of {} ({}{})", count(in.batch),
+                                  format_human(*r.memory_needed, Dim::Size),
+                                  format_human(*in.compute.memory_capacity, Dim::Size),
+                                  in.compute.training ? "weights, gradients and optimizer state" : "weights",
+                                  in.compute.activation_bytes ? " and activations" : "; activations not given");
+    if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
+    if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
+    kv("memory", mem);
+  }
+  if (r.samples_per_usd) {
+    std::string cost = fmt::format("{} for the node, {:.0f} samples per USD", format_human(*r.price_per_hour, Dim::MoneyRate),
+                                   *r.samples_per_usd);
+    if (r.cost_per_epoch)
+      cost += fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
+                          format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
+    else
+      cost += " (set workload.dataset_samples for the cost per epoch)";
+    kv("cost", cost);
+  }
+  if (r.epoch_s)
+    kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
+                            count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));
+
+  o.print("\n{}What moves the wall\n", md ? "### " : "");
+  const std::string bullet = md ? "- " : "  - ";
+  if (d.fixes.empty() && !r.fits)
+    o.print("{}Nothing runs: the model's weights and state alone need {} of {} of accelerator memory; shard "
+            "them across accelerators or use an accelerator with more memory.\n",
+            bullet, format_human(in.compute.memory_static, Dim::Size),
+            format_human(*in.compute.memory_capacity, Dim::Size));
+  else if (d.fixes.empty())
+    o.print("{}Nothing to fix: the accelerator is the binding wall (utilization {}).\n", bullet,
+            percent(r.utilization));
+  for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
+
+  // Figures for the stages that are not binding or not modelled.
+  if (d.workers_needed && !has_fix(d, FixKind::Workers) && !has_fix(d, FixKind::Overlap) &&
+      !has_fix(d, FixKind::WorkersAndCores))
+    o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n", bullet,
+            count(*d.workers_needed), count(in.workers),
+            in.transform.cores_per_accelerator && *in.transform.cores_per_accelerator < *d.workers_needed
+                ? fmt::format(", but the node has only {} cores per accelerator for workers",
+                              format_compact(*in.transform.cores_per_accelerator, Dim::Number))
+                : std::string());
+  if (!in.storage.modelled)
+    o.print("{}Storage: not modelled; to keep up it must deliver {} per accelerator "
+            "(set storage.read_bandwidth to model it).\n",
+            bullet, rate(d.storage_bandwidth_needed_per_accelerator));
+  else if (d.first_epoch_storage_bandwidth_needed)
+    o.print("{}Storage: after the first epoch every read is a page-cache hit; the first epoch needs {} read "
+            "bandwidth to keep up (have {}).\n",
+            bullet, rate(*d.first_epoch_storage_bandwidth_needed),
+            in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
+  else if (!has_fix(d, FixKind::StorageBandwidth))
+    o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet, rate(d.storage_bandwidth_needed),
+            in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
+  if (!in.transfer.modelled)
+    o.print("{}Transfer: not modelled (set link.bandwidth and the bytes per sample on the device to model it).\n",
+            bullet);
+  else if (!has_fix(d, FixKind::LinkBandwidth))
+    o.print("{}Link: {} host-to-device bandwidth is needed to keep up (have {}{}).\n", bullet,
+            rate(*d.link_bandwidth_needed), rate(in.transfer.copy_bandwidth), in.transfer.pinned ? "" : ", pageable");
+  for (const auto& cx : d.crossovers) {
+    const std::string wall(stage_name(cx.input_stage, r.transform_at));
+    if (cx.input_binds_above)
+      o.print("{}Crossover: the accelerator binds up to batch {}, the {} above it (crossing at {:.1f}).\n", bullet,
+              count(cx.last_batch), wall, cx.batch);
+    else
+      o.print("{}Crossover: the {} binds up to batch {}, the accelerator above it (crossing at {:.1f}).\n", bullet,
+              wall, count(cx.last_batch), cx.batch);
+  }
+  if (d.crossovers.empty() && !r.serial && (in.transform.modelled || in.storage.modelled || in.transfer.modelled))
+    o.print("{}Crossover: none; the same wall binds at every batch size.\n", bullet);
+
+  if (d.storage_capacity || d.cores) {
+    o.print("\n{}Capacity at {} utilization\n", md ? "### " : "", percent(in.target_utilization));
+    if (d.storage_capacity) o.print("{}{}\n", bullet, storage_capacity_text(d));
+    if (d.cores) o.print("{}{}\n", bullet, cores_text(d));
+  }
+}
+
+namespace {
+
+constexpr std::size_t kNumWidth = 10;
+
+std::string short_key(Field f) {
+  if (f == Field::BatchSize) return "batch";
+  if (f == Field::Workers) return "workers";
+  if (f == Field::SampleSize) return "sample size";
+  return std::string(spec(f).key);
+}
+
+}  // namespace
+
+TextTable sweep_table(const SweepLayout& layout, bool md) {
+  std::vector<Column> cols;
+  for (Field f : layout.inputs) cols.push_back({short_key(f), true, f == Field::BatchSize ? 5u : 8u});
+  for (Stage st : layout.stages) cols.push_back({std::string(stage_key(st)), true, kNumWidth});
+  cols.insert(cols.end(), {{"step", true, kNumWidth}, {"binding", false, 9}, {"utilization", true, 11},
+                           {"throughput", true, 17}});
+  if (layout.cost) cols.insert(cols.end(), {{"cost/epoch", true, 10}, {"samples/USD", true, 11}});
+  cols.push_back({"", false, 0});
+  return TextTable(std::move(cols), md);
+}
+
+void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, const SweepPoint& p, bool first) {
+  const Scenario& s = p.scenario;
+  const Result& r = p.result;
+  std::vector<std::string> cells;
+  for (Field f : layout.inputs) cells.push_back(format_value(spec(f), s.get(f), s.dim(f)));
+  for (Stage st : layout.stages) cells.push_back(stage_cell(r, st));
+  // A batch that does not fit in accelerator memory does not run: no step, no throughput.
+  const std::string none = "-";
+  cells.push_back(r.fits ? dur(r.step_s) : none);
+  cells.push_back(r.fits ? binding_text(r) : std::string("no fit"));
+  cells.push_back(r.fits ? percent(r.utilization) : none);
+  cells.push_back(r.fits ? samples(r.throughput) : none);
+  if (layout.cost) {
+    cells.push_back(r.cost_per_epoch && r.fits ? format_human(*r.cost_per_epoch, Dim::Money) : none);
+    cells.push_back(r.fits ? fmt::format("{:.0f}", *r.samples_per_usd) : none);
+  }
+  if (!r.fits)
+    cells.push_back(fmt::format("<- does not fit: needs {} of accelerator memory", format_human(*r.memory_needed, Dim::Size)));
+  else
+    cells.push_back(p.crossed_from ? fmt::format("<- crossover ({} -> {})", walls_text(*p.crossed_from), binding_text(r))
+                                   : std::string());
+  if (first) table.header(o);
+  table.line(o, cells);
+}
+
+void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
+  std::size_t failed = 0;
+  for (const auto& p : plans) failed += p.outcome.pass ? 0 : 1;
+  for (const auto& p : plans) {
+    const bool ranged = p.loaded->plan.batch_sizes.has_value();
+    std::string scope = fmt::format(", at batch {:.0f}", p.loaded->scenario.get(Field::BatchSize));
+    if (ranged) {
+      const Range& r = *p.loaded->plan.batch_sizes;
+      scope = fmt::format(", at every batch size from {:.0f} to {:.0f} ({} points)", r.at(0), r.at(r.size() - 1), r.size());
+    }
+    o.print("{}{}: {}{}\n", md ? "### " : "", p.label, p.loaded->name, scope);
+    if (md) o.write("\n");
+    TextTable table({{md ? "result" : "", false, 0}, {md ? "requirement" : "", false, 0}, {md ? "reached" : "", true, 0},
+                     {md ? "required" : "", false, 0}, {"", false, 0}},
+                    md, "  ");
+    for (const auto& oc : p.outcome.outcomes) {
+      const OutcomeLine l = outcome_line(oc, ranged);
+      table.add({oc.pass ? "PASS" : "FAIL", l.key, l.reached, l.required, l.where});
+    }
+    table.render(o);
+    o.print("{}verdict: {}\n\n", md ? "\n**" : "  ", verdict(p.outcome) + (md ? "**" : ""));
+  }
+  if (plans.size() > 1) o.print("{} plans: {} passed, {} failed\n", plans.size(), plans.size() - failed, failed);
+}
+
+void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md) {
+  const auto show = [](CompareMetric m, double v) {
+    switch (m) {
+      case CompareMetric::Throughput: return fmt::format("{:.1f} samples/s", v);
+      case CompareMetric::Utilization: return percent(v);
+      case CompareMetric::EpochTime: return format_human(v, Dim::Duration);
+      case CompareMetric::PricePerHour: return format_human(v, Dim::MoneyRate);
+      case CompareMetric::CostPerEpoch:
+      case CompareMetric::IdleCostPerEpoch: return format_human(v, Dim::Money);
+      case CompareMetric::SamplesPerUsd: return fmt::format("{:.0f}", v);
+    }
+    return std::string();
+  };
+  std::vector<Column> cols{{"", false, 0}};
+  for (const auto& p : plans) cols.push_back({p.label, true, 0});
+  TextTable table(std::move(cols), md);
+  for (const auto& row : rows) {
+    if (row.any) {
+      std::vector<std::string> cells{std::string(compare_name(row.metric))};
+      for (std::size_t j = 0; j < plans.size(); ++j)
+        cells.push_back(row.values[j] ? show(row.metric, *row.values[j]) + (row.best[j] ? " *" : "  ") : "-  ");
+      table.add(std::move(cells));
+    }
+    if (row.metric == CompareMetric::Utilization) {
+      std::vector<std::string> wall{"binding wall"};
+      for (const auto& p : plans) wall.push_back(binding_text(p.result));
+      table.add(std::move(wall));
+    }
+  }
+  table.render(o);
+  o.write("\n* best in its row\n");
+  for (const auto& p : plans) o.print("{}{}: {} ({})\n", md ? "- " : "", p.label, p.loaded->name, p.loaded->source);
+}
+
+}  // namespace pipesim

@@ -1,0 +1,40 @@
+// The layout that the two formats for people share: plain aligned text (table.cpp) and
+// markdown (markdown.cpp) differ only in markup, so one helper lays out every report and
+// the `markdown` flag picks headings, bullets and table syntax.
+#pragma once
+
+#include "report/renderer.hpp"
+#include "report/text_table.hpp"
+
+namespace pipesim {
+
+void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool markdown);
+// A sweep's table is laid out once (sweep_table) and each row written as it comes.
+TextTable sweep_table(const SweepLayout& layout, bool markdown);
+void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, const SweepPoint& p, bool first);
+void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown);
+void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown);
+
+// The renderer of both: table.cpp and markdown.cpp each make one.
+class TextRenderer final : public Renderer {
+ public:
+  explicit TextRenderer(bool markdown) : markdown_(markdown) {}
+  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
+    text_diagnosis(o, loaded, d, markdown_);
+  }
+  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) override {
+    if (first) table_ = std::make_unique<TextTable>(sweep_table(layout, markdown_));
+    text_sweep_row(o, *table_, layout, p, first);
+  }
+  void sweep_end(Out&, const SweepLayout&, std::size_t) override {}
+  void check(Out& o, const std::vector<PlanReport>& plans) override { text_check(o, plans, markdown_); }
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
+    text_compare(o, plans, rows, markdown_);
+  }
+
+ private:
+  bool markdown_;
+  std::unique_ptr<TextTable> table_;
+};
+
+}  // namespace pipesim

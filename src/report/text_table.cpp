@@ -1,0 +1,51 @@
+#include "report/text_table.hpp"
+
+#include <algorithm>
+
+namespace pipesim {
+
+TextTable::TextTable(std::vector<Column> columns, bool markdown, std::string indent)
+    : columns_(std::move(columns)), markdown_(markdown), indent_(std::move(indent)) {
+  for (const auto& c : columns_) widths_.push_back(std::max(c.min_width, c.header.size()));
+}
+
+void TextTable::header(Out& o) const {
+  std::vector<std::string> head;
+  bool any = false;
+  for (const auto& c : columns_) {
+    head.push_back(c.header);
+    any |= !c.header.empty();
+  }
+  if (any || markdown_) line(o, head);
+  if (markdown_) {
+    std::string sep = "|";
+    for (const auto& c : columns_) sep += c.right ? "---:|" : "---|";
+    o.write(sep);
+    o.put('\n');
+  }
+}
+
+void TextTable::line(Out& o, const std::vector<std::string>& cells) const {
+  std::string text = markdown_ ? "|" : indent_;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const std::size_t w = i < widths_.size() ? widths_[i] : 0;
+    if (markdown_) text += ' ';
+    else if (i) text += "  ";
+    const bool right = i < columns_.size() && columns_[i].right;
+    text += right ? fmt::format("{:>{}}", cells[i], w) : fmt::format("{:<{}}", cells[i], w);
+    if (markdown_) text += " |";
+  }
+  if (!markdown_)
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+  text += '\n';
+  o.write(text);
+}
+
+void TextTable::render(Out& o) {
+  for (const auto& row : rows_)
+    for (std::size_t i = 0; i < row.size() && i < widths_.size(); ++i) widths_[i] = std::max(widths_[i], row[i].size());
+  header(o);
+  for (const auto& row : rows_) line(o, row);
+}
+
+}  // namespace pipesim

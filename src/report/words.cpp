@@ -1,0 +1,283 @@
+#include "report/words.hpp"
+
+#include <fmt/format.h>
+#include <vector>
+
+namespace pipesim {
+
+std::string dur(double s) { return format_human(s, Dim::Duration); }
+std::string rate(double bps) { return format_human(bps, Dim::Rate); }
+std::string samples(double sps) {
+  // Below 0.1, one decimal would print 0.0: show three significant digits instead.
+  return sps > 0 && sps < 0.1 ? fmt::format("{:.3g} samples/s", sps) : fmt::format("{:.1f} samples/s", sps);
+}
+std::string count(double n) { return fmt::format("{:.0f}", n); }
+
+std::string plural(double n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", count(n), n == 1 ? one : many);
+}
+
+std::string walls_text(unsigned binding, std::string_view separator) {
+  std::string out;
+  for (Stage s : kStages)
+    if (binding & stage_bit(s)) out += fmt::format("{}{}", out.empty() ? "" : separator, stage_key(s));
+  return out;
+}
+
+std::string binding_text(const Result& r) { return walls_text(r.binding); }
+
+bool has_fix(const Diagnosis& d, FixKind k) {
+  for (const auto& f : d.fixes)
+    if (f.kind == k) return true;
+  return false;
+}
+
+std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
+
+namespace {
+
+std::string gain(const Diagnosis& d, const Result& after) {
+  std::string out = fmt::format("utilization {} -> {}, throughput {}", percent(d.result.utilization),
+                                percent(after.utilization), samples(after.throughput));
+  if (!after.compute_bound()) {
+    std::string walls;
+    for (Stage s : kStages)
+      if (after.binds(s)) walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
+    out += fmt::format(" (then the {} binds)", walls);
+  }
+  if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
+  return out;
+}
+
+// "8 workers", "6.5 workers" (cores shared between accelerators can give a fraction).
+std::string workers_text(double w) {
+  return fmt::format("{} {}", format_compact(w, Dim::Number), w == 1 ? "worker" : "workers");
+}
+
+}  // namespace
+
+std::string wall_sentence(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  const StageResult& compute = r.stage(Stage::Compute);
+  std::vector<std::string> parts;
+  if (r.binds(Stage::Storage)) {
+    const StageResult& st = r.stage(Stage::Storage);
+    const char* limit = st.limit == Limit::Iops            ? "IOPS"
+                        : st.limit == Limit::Latency       ? "latency x queue depth"
+                        : st.limit == Limit::Network       ? "the node's network bandwidth"
+                        : st.limit == Limit::NodeBandwidth ? "the per-node client bandwidth"
+                                                           : "bandwidth";
+    parts.push_back(fmt::format("storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}",
+                                limit, rate(st.bytes_per_s), rate(st.demand_bytes_per_s)));
+  }
+  if (r.binds(Stage::Transform)) {
+    const StageResult& st = r.stage(Stage::Transform);
+    if (st.limit == Limit::Decoder)
+      parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
+                                  samples(st.samples_per_s), samples(compute.samples_per_s)));
+    else
+      parts.push_back(fmt::format("{}: {} x {} = {} per accelerator, compute would consume {}",
+                                  stage_name(Stage::Transform, r.transform_at),
+                                  r.serial ? std::string("the main process") : workers_text(r.effective_workers),
+                                  format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s),
+                                  rate(r.data_demand)));
+  }
+  if (r.binds(Stage::Transfer)) {
+    const StageResult& st = r.stage(Stage::Transfer);
+    if (r.transfer_serialised)
+      parts.push_back(fmt::format(
+          "host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it", dur(st.time_s)));
+    else
+      parts.push_back(fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
+                                  "compute would take {}",
+                                  rate(in.transfer.bandwidth), format_compact(in.transfer.device_bytes, Dim::Size),
+                                  rate(st.demand_bytes_per_s)));
+  }
+  if (r.binds(Stage::Compute)) {
+    if (r.serial)
+      parts.push_back("accelerator compute (the largest part of a serial step)");
+    else
+      parts.push_back("accelerator compute: the input pipeline keeps up");
+  }
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += "; and ";
+    out += p;
+  }
+  return out;
+}
+
+namespace {
+
+// "12.58 GB/s read bandwidth (now 4.00 GB/s)" or "12 TiB of capacity (now 4 TiB), 12.00 GB/s".
+std::string aggregate_change(const Diagnosis& d, const Change& c) {
+  const Inputs& in = d.inputs;
+  const std::string now = in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no limit");
+  if (c.field == Field::StorageCapacity)
+    return fmt::format("{} TiB of capacity for {} read bandwidth (now {})", count(c.value.value / kTiB),
+                       rate(d.storage_bandwidth_needed), now);
+  return fmt::format("{} read bandwidth (now {})", rate(c.value.value), now);
+}
+
+}  // namespace
+
+std::string storage_capacity_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const StorageCapacity& c = *d.storage_capacity;
+  if (c.demand <= 0)
+    return "Storage: after the first epoch every read is a page-cache hit, so storage limits no accelerator count";
+  std::string limits = c.by_bandwidth ? fmt::format("{} feeds {}", rate(*in.storage.read_bandwidth), count(*c.by_bandwidth))
+                                      : std::string("no aggregate bandwidth limit");
+  if (c.by_iops)
+    limits += fmt::format(", {} IOPS at {} per request feed {}", count(*in.storage.iops_total),
+                          format_compact(in.storage.request_bytes, Dim::Size), count(*c.by_iops));
+  if (!c.latency_ok)
+    limits += fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
+                          format_compact(in.storage.queue_depth, Dim::Number),
+                          format_compact(in.storage.request_bytes, Dim::Size), format_compact(c.request_time, Dim::Duration));
+  std::string fed = c.accelerators ? plural(*c.accelerators, "accelerator", "accelerators")
+                                   : std::string("any number of accelerators");
+  if (c.accelerators && *c.accelerators == 0) fed = "not even one accelerator";
+  std::string out = fmt::format(
+      "Storage: each accelerator reads {} at {} utilization; the storage feeds {} ({}){}; this {} has {}",
+      rate(c.demand), percent(c.target), fed, limits,
+      c.per_node ? fmt::format("; one node's {} of {} feeds {} of its own", 
+                               in.storage.node_cap_limit == Limit::Network ? "network" : "client limit",
+                               rate(*in.storage.node_cap), count(*c.per_node))
+                 : std::string(),
+      in.storage.scope == StorageScope::Cluster ? "cluster" : "node", count(c.have));
+  return out;
+}
+
+std::string cores_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const CoreNeeds& c = *d.cores;
+  std::string out = fmt::format(
+      "Cores: {} per accelerator keep up with compute ({} for {}), plus {} reserved for its training process: "
+      "{} cores per node ({} for {})",
+      plural(c.workers_full, "worker", "workers"), count(c.workers_target), percent(in.target_utilization),
+      format_compact(c.reserved_per_accelerator, Dim::Number), count(c.node_full), count(c.node_target),
+      percent(in.target_utilization));
+  if (in.transform.node_cores) out += fmt::format("; the node has {}", format_compact(*in.transform.node_cores, Dim::Number));
+  return out;
+}
+
+std::string describe_fix(const Diagnosis& d, const Fix& fix) {
+  const Inputs& in = d.inputs;
+  const Result& after = fix.result;
+  const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
+  switch (fix.kind) {
+    case FixKind::Overlap:
+      return fmt::format("Use {} (now 0) so loading overlaps compute: {}",
+                         plural(value(0), "worker", "workers"), gain(d, after));
+    case FixKind::Workers:
+      return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}",
+                         count(value(0)), count(in.workers), gain(d, after));
+    case FixKind::WorkersAndCores:
+      return fmt::format(
+          "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator for workers; "
+          "{} cores for the node ({} reserved for training processes) with {} workers per accelerator: {}",
+          plural(value(0), "worker", "workers"), format_compact(*in.transform.cores_per_accelerator, Dim::Number),
+          count(value(1)), format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
+    case FixKind::DecodeOnDecoder:
+      return fmt::format("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}",
+                         samples(d.scenario_decoder_rate), gain(d, after));
+    case FixKind::DecodeOnGpu:
+      return fmt::format(
+          "Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}",
+          format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
+    case FixKind::Predecoded:
+      return fmt::format(
+          "Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
+          format_compact(value(0), Dim::Size), format_compact(in.sample_bytes, Dim::Size),
+          format_compact(value(1), Dim::SampleRate), gain(d, after),
+          in.dataset_samples ? fmt::format("; the dataset grows to {}", format_human(fix.dataset_bytes, Dim::Size))
+                             : std::string());
+    case FixKind::FitMemory:
+      return fmt::format("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}",
+                         count(value(0)), count(in.batch), format_human(*in.compute.memory_capacity, Dim::Size),
+                         gain(d, after));
+    case FixKind::AllTogether:
+      return fmt::format("All of the above but the batch size, together: {}", gain(d, after));
+    case FixKind::StorageBandwidth:
+      if (fix.changes.at(0).field == Field::NetworkBandwidth || fix.changes.at(0).field == Field::NodeStorageBandwidth)
+        return fmt::format("Storage: {} per node (now {}, {}){}: {}", rate(value(0)), rate(*in.storage.node_cap),
+                           fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network"
+                                                                              : "the per-node client limit",
+                           fix.changes.size() > 1 ? fmt::format(" and {}", aggregate_change(d, fix.changes[1]))
+                                                  : std::string(),
+                           gain(d, after));
+      return fmt::format("Storage: {}: {}", aggregate_change(d, fix.changes[0]), gain(d, after));
+    case FixKind::StorageIops:
+      return fmt::format("Storage: {} IOPS (now {}): {}", count(value(0)),
+                         count(*in.storage.iops_total), gain(d, after));
+    case FixKind::StorageQueueDepth:
+      return fmt::format("Storage: {} outstanding requests per accelerator (now {}) to hide latency: {}",
+                         count(value(0)), format_compact(in.storage.queue_depth, Dim::Number), gain(d, after));
+    case FixKind::LinkBandwidth:
+      return fmt::format("Link: {} host-to-device bandwidth (now {}): {}", rate(value(0)),
+                         rate(in.transfer.copy_bandwidth), gain(d, after));
+    case FixKind::PinMemory:
+      return fmt::format("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: {}",
+                         gain(d, after));
+    case FixKind::SmallerBatch:
+      return fmt::format(
+          "Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "
+          "{} (now {}): a smaller batch hides the wall, it does not move it",
+          count(value(0)), count(in.batch), percent(d.result.utilization), percent(after.utilization),
+          samples(after.throughput), samples(d.result.throughput));
+  }
+  return {};
+}
+
+namespace {
+
+// A requirement's value or threshold for people.
+std::string shown(Metric m, double v) {
+  switch (m) {
+    case Metric::Utilization: return percent(v);
+    case Metric::Throughput: return fmt::format("{:.1f} samples/s", v);
+    case Metric::EpochTime: return format_human(v, Dim::Duration);
+    case Metric::CostPerEpoch: return format_human(v, Dim::Money);
+    case Metric::SamplesPerUsd: return fmt::format("{:.0f}", v);
+    case Metric::Memory: return format_human(v, Dim::Size);
+    case Metric::Walls: break;
+  }
+  return {};
+}
+
+std::string_view relation(Metric m) {
+  switch (m) {
+    case Metric::EpochTime:
+    case Metric::CostPerEpoch:
+    case Metric::Memory: return "<=";
+    case Metric::Walls: return "in";
+    default: return ">=";
+  }
+}
+
+}  // namespace
+
+OutcomeLine outcome_line(const Outcome& o, bool ranged) {
+  const Requirement& req = *o.requirement;
+  OutcomeLine l;
+  l.key = std::string(requirement_key(req.metric));
+  if (req.metric == Metric::Walls) {
+    l.reached = walls_text(o.walls, ",");
+    l.required = "in " + walls_text(req.walls, ",");
+    if (!o.pass && ranged) l.where = fmt::format("first outside at batch {:.0f}", o.at_batch);
+  } else {
+    l.reached = shown(req.metric, o.value);
+    l.required = fmt::format("{} {}", relation(req.metric), shown(req.metric, req.threshold));
+    if (ranged) l.where = fmt::format("worst at batch {:.0f}", o.at_batch);
+  }
+  return l;
+}
+
+std::string verdict(const PlanOutcome& o) {
+  if (o.pass) return fmt::format("PASS ({} of {} requirements met)", o.outcomes.size(), o.outcomes.size());
+  return fmt::format("FAIL ({} of {} requirements failed)", o.failures, o.outcomes.size());
+}
+
+}  // namespace pipesim

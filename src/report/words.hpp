@@ -1,0 +1,42 @@
+// Words for people: figures with units chosen for reading, the binding wall in a sentence,
+// each fix as a sentence, and the capacity answers. Shared by every format (JSON carries the
+// fix sentences as "text"). Formats only: every number comes from the core's results.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/check.hpp"
+#include "core/diagnosis.hpp"
+
+namespace pipesim {
+
+std::string dur(double seconds);           // "11.74 ms"
+std::string rate(double bytes_per_s);      // "10.90 GB/s"
+std::string samples(double per_s);         // "4000.0 samples/s"
+std::string count(double n);               // "44"
+std::string percent(double ratio);         // "18.3%"
+std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
+
+// Binding stages (bit per Stage) joined: "transform", "transform+compute".
+std::string walls_text(unsigned binding, std::string_view separator = "+");
+std::string binding_text(const Result& r);
+
+bool has_fix(const Diagnosis& d, FixKind k);
+// The binding wall in words, with the figures that make it bind.
+std::string wall_sentence(const Diagnosis& d);
+// One sentence per fix: what to change, and what it buys.
+std::string describe_fix(const Diagnosis& d, const Fix& fix);
+std::string storage_capacity_text(const Diagnosis& d);
+std::string cores_text(const Diagnosis& d);
+
+// One requirement's outcome in words: key, the value reached, what was required, and where
+// (the batch size) when the plan covers a range of batch sizes.
+struct OutcomeLine {
+  std::string key, reached, required, where;
+};
+OutcomeLine outcome_line(const Outcome& o, bool ranged);
+// "PASS (3 of 3 requirements met)" or "FAIL (1 of 3 requirements failed)".
+std::string verdict(const PlanOutcome& o);
+
+}  // namespace pipesim
