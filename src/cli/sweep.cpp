@@ -1,5 +1,7 @@
 // `pipesim sweep [SCENARIO] --batch R --workers R --sample-size R --vary KEY=R`: a cartesian grid.
+#include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "cli/common.hpp"
 #include "core/sweep.hpp"
@@ -13,6 +15,7 @@ struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
   std::vector<std::string> vary;
   bool cost = false;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Given on the command line (an empty range is an error, not "not given").
   CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
 };
@@ -45,18 +48,12 @@ void run_sweep(const SweepOptions& o) {
 
   // Validate the scenario at the first point before writing anything: which fields are set
   // is the same at every point, so a point that resolves here resolves everywhere.
-  const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first_point(loaded.scenario, axes))); });
+  const Scenario first = first_point(loaded.scenario, axes);
+  const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first)); });
 
   if (o.cost && !first_result.price_per_hour)
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
-  const SweepLayout layout = sweep_layout(axes, first_result, o.cost);
-  Out out(stdout);
-  std::size_t rows = 0;
-  sweep(loaded.scenario, axes, renderer->sweep_recommendations(), [&](const SweepPoint& p) {
-    renderer->sweep_row(out, layout, p, rows == 0);
-    ++rows;
-  });
-  renderer->sweep_end(out, layout, rows);
+  write_sweep(*renderer, stdout, loaded.scenario, axes, sweep_layout(axes, first, first_result, o.cost), o.jobs);
 }
 
 }  // namespace
@@ -75,6 +72,9 @@ void setup_sweep(CLI::App& app) {
   cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
       ->type_name("KEY=RANGE")
       ->allow_extra_args(false);
+  cmd->add_option("--jobs", opts->jobs, "Threads that compute rows (default: one per core); the output is the same")
+      ->check(CLI::Range(1u, 256u))
+      ->type_name("N");
   cmd->add_flag("--cost", opts->cost, "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
   cmd->callback([opts] { run_sweep(*opts); });
 }

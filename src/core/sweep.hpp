@@ -32,19 +32,26 @@ std::size_t grid_size(const std::vector<Axis>& axes);
 // The scenario at the first point of the grid.
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes);
 
-// Calls visit(scenario, inner_index) for every point, outer axes slowest; inner_index is the
-// position along the last axis (0 at the start of each run of the innermost axis).
+// Calls visit(scenario, inner_index) for the points [begin, end) of the grid in order, outer
+// axes slowest; inner_index is the position along the last axis (0 at the start of each run
+// of the innermost axis).
 template <class Visit>
-void for_each_point(const Scenario& base, const std::vector<Axis>& axes, Visit&& visit) {
+void for_each_point(const Scenario& base, const std::vector<Axis>& axes, std::size_t begin, std::size_t end,
+                    Visit&& visit) {
   Scenario s = base;
   const std::size_t n = axes.size();
   if (n == 0) {
-    visit(s, std::size_t{0});
+    if (begin == 0 && end > 0) visit(s, std::size_t{0});
     return;
   }
+  // Point `begin` in mixed radix, the last axis fastest.
   std::vector<std::size_t> idx(n, 0);
-  for (std::size_t a = 0; a < n; ++a) s.set(axes[a].field, {axes[a].range.at(0), axes[a].range.dim()});
-  while (true) {
+  for (std::size_t a = n, rest = begin; a > 0; --a) {
+    idx[a - 1] = rest % axes[a - 1].range.size();
+    rest /= axes[a - 1].range.size();
+  }
+  for (std::size_t a = 0; a < n; ++a) s.set(axes[a].field, {axes[a].range.at(idx[a]), axes[a].range.dim()});
+  for (std::size_t i = begin; i < end; ++i) {
     visit(s, idx[n - 1]);
     std::size_t a = n;
     while (a > 0) {
@@ -55,9 +62,13 @@ void for_each_point(const Scenario& base, const std::vector<Axis>& axes, Visit&&
       }
       idx[a] = 0;
       s.set(axes[a].field, {axes[a].range.at(0), axes[a].range.dim()});
-      if (a == 0) return;
     }
   }
+}
+
+template <class Visit>
+void for_each_point(const Scenario& base, const std::vector<Axis>& axes, Visit&& visit) {
+  for_each_point(base, axes, 0, grid_size(axes), std::forward<Visit>(visit));
 }
 
 // One evaluated point of a sweep.
@@ -70,12 +81,16 @@ struct SweepPoint {
   std::optional<unsigned> crossed_from;
 };
 
-// Evaluates every point (with a diagnosis per point when `diagnose_points`) and calls
-// visit(const SweepPoint&) in grid order.
+// Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`) and
+// calls visit(const SweepPoint&) in grid order. Slices of one grid may run on several threads:
+// a slice that starts inside a run of the innermost axis evaluates the point before it, so
+// its crossovers are the same as in one pass.
 template <class Visit>
-void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_points, Visit&& visit) {
+void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begin, std::size_t end,
+           bool diagnose_points, Visit&& visit) {
   unsigned previous = 0;
   bool previous_fits = true;
+  bool seeded = false;
   const auto step = [&](const Scenario& s, std::size_t inner, const Result& r, const Diagnosis* d) {
     std::optional<unsigned> crossed;
     if (inner > 0 && r.fits && previous_fits && r.binding != previous) crossed = previous;
@@ -83,7 +98,16 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_po
     previous = r.binding;
     previous_fits = r.fits;
   };
-  for_each_point(base, axes, [&](const Scenario& s, std::size_t inner) {
+  for_each_point(base, axes, begin, end, [&](const Scenario& s, std::size_t inner) {
+    if (!seeded) {
+      seeded = true;
+      if (inner > 0 && begin > 0)
+        for_each_point(base, axes, begin - 1, begin, [&](const Scenario& before, std::size_t) {
+          const Result r = evaluate(resolve(before));
+          previous = r.binding;
+          previous_fits = r.fits;
+        });
+    }
     if (diagnose_points) {
       const Diagnosis d = diagnose(s);
       step(s, inner, d.result, &d);
@@ -92,6 +116,11 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_po
       step(s, inner, r, nullptr);
     }
   });
+}
+
+template <class Visit>
+void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_points, Visit&& visit) {
+  sweep(base, axes, 0, grid_size(axes), diagnose_points, std::forward<Visit>(visit));
 }
 
 }  // namespace pipesim

@@ -25,7 +25,7 @@ bool always(Field f) { return std::find(kAlwaysInputs.begin(), kAlwaysInputs.end
 // Numbers in base units, choices by name.
 void input_cell(Out& o, const Scenario& s, Field f) {
   if (s.dim(f) == Dim::Choice) o.write(choice_name(spec(f), s.get(f)));
-  else o.print("{}", s.get(f));
+  else o.num(s.get(f));
 }
 
 class CsvRenderer final : public Renderer {
@@ -44,7 +44,7 @@ class CsvRenderer final : public Renderer {
     }
   }
 
-  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) override {
+  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     const Scenario& s = p.scenario;
     const Result& r = p.result;
     if (first) {
@@ -59,21 +59,30 @@ class CsvRenderer final : public Renderer {
                 "first_epoch_throughput_samples_per_s,first_epoch_time_s");
       o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd\n" : "\n");
     }
-    for (Field f : kAlwaysInputs) o.print("{},", s.get(f));
+    for (Field f : kAlwaysInputs) {
+      o.num(s.get(f));
+      o.put(',');
+    }
     for (Field f : layout.inputs)
       if (!always(f)) {
         input_cell(o, s, f);
         o.put(',');
       }
     for (Stage st : kStages) {
-      if (r.stage(st).modelled) o.print("{}", r.stage(st).time_s);
+      if (r.stage(st).modelled) o.num(r.stage(st).time_s);
       o.put(',');
     }
-    o.print("{},{},{},{},{},{},", r.step_s, walls_text(r.binding), r.utilization, r.slowdown, r.throughput,
-            r.data_demand);
-    if (r.epoch_s) o.print("{}", *r.epoch_s);
+    o.num(r.step_s);
+    o.put(',');
+    o.write(walls_text(r.binding));
+    for (double v : {r.utilization, r.slowdown, r.throughput, r.data_demand}) {
+      o.put(',');
+      o.num(v);
+    }
+    o.put(',');
+    if (r.epoch_s) o.num(*r.epoch_s);
     o.write(p.crossed_from ? ",true," : ",false,");
-    if (r.memory_needed) o.print("{}", *r.memory_needed);
+    if (r.memory_needed) o.num(*r.memory_needed);
     o.write(r.fits ? ",true" : ",false");
     if (layout.first_epoch) {
       if (r.cold) {
@@ -93,7 +102,7 @@ class CsvRenderer final : public Renderer {
     o.put('\n');
   }
 
-  void sweep_end(Out&, const SweepLayout&, std::size_t) override {}
+  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
 
   void check(Out& o, const std::vector<PlanReport>& plans) override {
     o.write("plan,requirement,pass,value,threshold,at_batch_size\n");

@@ -1,4 +1,6 @@
 // JSON: for programs. SI base units, full precision, stable keys (DESIGN.md section 5).
+#include <algorithm>
+
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 #include "report/words.hpp"
@@ -21,12 +23,19 @@ void field_value(JsonWriter& j, const FieldSpec& f, double v, Dim dim) {
   else j.num(v);
 }
 
+// Each input's `"key": value` text, for the fields a sweep does not vary (empty for the others).
+using InputCache = std::array<std::string, kFieldCount>;
+
 // The members of one operating point's object: inputs, stages, step, binding, utilization, ...
 // and, given a diagnosis, its recommendations.
-void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d) {
+void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d, const InputCache* cache = nullptr) {
   j.key("inputs").object();
-  for (const auto& f : all_fields())
-    if (s.has(f.field)) field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
+  for (const auto& f : all_fields()) {
+    if (!s.has(f.field)) continue;
+    const std::string* cached = cache ? &(*cache)[static_cast<std::size_t>(f.field)] : nullptr;
+    if (cached && !cached->empty()) j.raw_member(*cached);
+    else field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
+  }
   j.end();
   j.key("stages").array();
   for (Stage st : kStages) {
@@ -131,17 +140,37 @@ class JsonRenderer final : public Renderer {
     j.end().end().finish();
   }
 
-  void sweep_row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) override {
+  void sweep_begin(const SweepLayout& layout) override {
+    for (const auto& f : all_fields()) {
+      std::string& text = inputs_[static_cast<std::size_t>(f.field)];
+      text.clear();
+      const Scenario& s = layout.first_point;
+      if (!s.has(f.field) || std::find(layout.swept.begin(), layout.swept.end(), f.field) != layout.swept.end())
+        continue;
+      // Alternatives of a swept field are unset at every point: never cached.
+      bool alternative = false;
+      for (Field g : alternatives(f.field))
+        alternative |= std::find(layout.swept.begin(), layout.swept.end(), g) != layout.swept.end();
+      if (alternative) continue;
+      Out o(text);
+      JsonWriter j(o);
+      j.object();
+      field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
+      text = text.substr(1);  // without the "{" the writer opened
+    }
+  }
+
+  void sweep_row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) const override {
     // Rows stream out one by one: the writer holds one row; the document's frame is by hand.
     o.write(first ? "{\"rows\": [\n" : ",\n");
     JsonWriter j(o);
     j.object();
-    point(j, p.scenario, p.result, p.diagnosis);
+    point(j, p.scenario, p.result, p.diagnosis, &inputs_);
     if (p.crossed_from) j.kv_bool("crossover", true);
     j.end();
   }
 
-  void sweep_end(Out& o, const SweepLayout&, std::size_t rows) override {
+  void sweep_end(Out& o, const SweepLayout&, std::size_t rows) const override {
     o.write(rows ? "\n]}\n" : "{\"rows\": []}\n");
   }
 
@@ -196,6 +225,9 @@ class JsonRenderer final : public Renderer {
     }
     j.end().end().finish();
   }
+
+ private:
+  InputCache inputs_;
 };
 
 }  // namespace

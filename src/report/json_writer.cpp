@@ -2,23 +2,42 @@
 
 namespace pipesim {
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
+namespace {
+
+bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
+
+// Appends s as a JSON string literal: runs without escapes in one piece.
+template <class Sink>
+void append_json_string(Sink&& append, std::string_view s) {
+  append(std::string_view("\""));
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (!needs_escape(c)) continue;
+    append(s.substr(run, i - run));
+    run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        else
-          out += c;
+      case '"': append(std::string_view("\\\"")); break;
+      case '\\': append(std::string_view("\\\\")); break;
+      case '\n': append(std::string_view("\\n")); break;
+      case '\r': append(std::string_view("\\r")); break;
+      case '\t': append(std::string_view("\\t")); break;
+      default: {
+        const std::string u = fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        append(std::string_view(u));
+      }
     }
   }
-  out += '"';
+  append(s.substr(run));
+  append(std::string_view("\""));
+}
+
+}  // namespace
+
+std::string json_string(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  append_json_string([&](std::string_view part) { out.append(part); }, s);
   return out;
 }
 
@@ -56,21 +75,22 @@ JsonWriter& JsonWriter::end() {
 
 JsonWriter& JsonWriter::key(std::string_view k) {
   before_value();
-  o_.write(json_string(k));
-  o_.write(": ");
+  o_.put('"');
+  o_.write(k);
+  o_.write("\": ");
   after_key_ = true;
   return *this;
 }
 
 JsonWriter& JsonWriter::str(std::string_view v) {
   before_value();
-  o_.write(json_string(v));
+  append_json_string([&](std::string_view part) { o_.write(part); }, v);
   return *this;
 }
 
 JsonWriter& JsonWriter::num(double v) {
   before_value();
-  o_.print("{}", v);
+  o_.num(v);
   return *this;
 }
 

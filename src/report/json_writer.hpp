@@ -26,6 +26,8 @@ class JsonWriter {
   JsonWriter& object(bool lines = false) { return open('{', lines); }
   JsonWriter& array(bool lines = false) { return open('[', lines); }
   JsonWriter& end();
+  // Keys are pipesim's own names (field keys, stage names, stable result keys): plain ASCII
+  // that needs no escaping, written as given.
   JsonWriter& key(std::string_view k);
   JsonWriter& str(std::string_view v);
   JsonWriter& num(double v);
@@ -34,6 +36,12 @@ class JsonWriter {
   JsonWriter& kv(std::string_view k, double v) { return key(k).num(v); }
   JsonWriter& kv_str(std::string_view k, std::string_view v) { return key(k).str(v); }
   JsonWriter& kv_bool(std::string_view k, bool v) { return key(k).boolean(v); }
+  // A member already written as JSON text (`"key": value`), as one more member of this object.
+  JsonWriter& raw_member(std::string_view text) {
+    before_value();
+    o_.write(text);
+    return *this;
+  }
   // Ends the document with a newline.
   void finish() { o_.put('\n'); }
 

@@ -28,8 +28,8 @@ class JunitRenderer final : public Renderer {
  public:
   [[nodiscard]] bool renders(Output what) const override { return what == Output::Check; }
   void diagnosis(Out&, const LoadedScenario&, const Diagnosis&) override {}
-  void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) override {}
-  void sweep_end(Out&, const SweepLayout&, std::size_t) override {}
+  void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) const override {}
+  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
   void compare(Out&, const std::vector<PlanReport>&, const std::vector<CompareRow>&) override {}
 
   void check(Out& o, const std::vector<PlanReport>& plans) override {

@@ -26,8 +26,10 @@ struct SweepLayout {
   std::vector<Stage> stages;  // stages modelled at the first point (table columns)
   bool cost = false;          // cost columns
   bool first_epoch = false;   // the page cache makes the first epoch differ: CSV carries it
+  Scenario first_point;       // the grid's first point: fields not swept hold these values throughout
+  std::vector<Field> swept;   // every swept field
 };
-SweepLayout sweep_layout(const std::vector<Axis>& axes, const Result& first, bool cost);
+SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const Result& first, bool cost);
 
 // A plan with its result at its own batch size, and its requirements' outcome (check only).
 struct PlanReport {
@@ -44,8 +46,12 @@ class Renderer {
   // Sweep rows carry each point's recommendations (so each point is diagnosed).
   [[nodiscard]] virtual bool sweep_recommendations() const { return false; }
   virtual void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) = 0;
-  virtual void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) = 0;
-  virtual void sweep_end(Out& o, const SweepLayout& layout, std::size_t rows) = 0;
+  // A sweep: sweep_begin once, then sweep_row for every point in order (rows may be rendered on
+  // several threads at once, each into its own Out, so sweep_row keeps no state), then
+  // sweep_end. `first`: the grid's first row.
+  virtual void sweep_begin(const SweepLayout&) {}
+  virtual void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const = 0;
+  virtual void sweep_end(Out& o, const SweepLayout& layout, std::size_t rows) const = 0;
   virtual void check(Out& o, const std::vector<PlanReport>& plans) = 0;
   virtual void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) = 0;
 };
@@ -53,6 +59,11 @@ class Renderer {
 // The renderer for a format name ("table", "markdown", "json", "csv", "junit"); throws Error
 // for an unknown name or a format that does not render `what`.
 std::unique_ptr<Renderer> make_renderer(std::string_view format, Output what);
+// Writes a whole sweep to `file` as its rows are computed, the points split in chunks over
+// `jobs` threads (1: this thread alone); the output is the same for any number of jobs.
+void write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
+                 const SweepLayout& layout, unsigned jobs);
+
 // A whole diagnosis in a format, as a string (nothing is written when something fails).
 inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d) {
   const auto renderer = make_renderer(format, Output::Diagnosis);

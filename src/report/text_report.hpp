@@ -22,11 +22,13 @@ class TextRenderer final : public Renderer {
   void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
     text_diagnosis(o, loaded, d, markdown_);
   }
-  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) override {
-    if (first) table_ = std::make_unique<TextTable>(sweep_table(layout, markdown_));
+  void sweep_begin(const SweepLayout& layout) override {
+    table_ = std::make_unique<TextTable>(sweep_table(layout, markdown_));
+  }
+  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     text_sweep_row(o, *table_, layout, p, first);
   }
-  void sweep_end(Out&, const SweepLayout&, std::size_t) override {}
+  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
   void check(Out& o, const std::vector<PlanReport>& plans) override { text_check(o, plans, markdown_); }
   void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
     text_compare(o, plans, rows, markdown_);

@@ -26,13 +26,18 @@ void TextTable::header(Out& o) const {
 }
 
 void TextTable::line(Out& o, const std::vector<std::string>& cells) const {
+  // Cells are ASCII (units are written "us", not "µs"), so a byte is a column: pad by hand,
+  // without fmt's display-width pass over every code point.
   std::string text = markdown_ ? "|" : indent_;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::size_t w = i < widths_.size() ? widths_[i] : 0;
+    const std::size_t pad = w > cells[i].size() ? w - cells[i].size() : 0;
     if (markdown_) text += ' ';
     else if (i) text += "  ";
     const bool right = i < columns_.size() && columns_[i].right;
-    text += right ? fmt::format("{:>{}}", cells[i], w) : fmt::format("{:<{}}", cells[i], w);
+    if (right) text.append(pad, ' ');
+    text += cells[i];
+    if (!right) text.append(pad, ' ');
     if (markdown_) text += " |";
   }
   if (!markdown_)

@@ -122,3 +122,26 @@ TEST_CASE("crossovers are decided on the binding stages along the inner axis") {
   CHECK(crossed == std::vector<std::optional<unsigned>>{std::nullopt, std::nullopt, compute, std::nullopt,
                                                         std::nullopt, std::nullopt, compute, std::nullopt});
 }
+
+TEST_CASE("a sweep cut in slices gives the same points and crossovers as one pass") {
+  // Slices may start inside a run of the inner axis (as the threads of `sweep` cut it): the
+  // point before a slice seeds its crossover state.
+  Scenario s = base();
+  s.set(Field::Workers, 16);
+  const std::vector<Axis> axes{parse_axis("cpu.cores", "20,100,200"), parse_axis("pipeline.batch_size", "8..256:+8")};
+  const std::size_t total = grid_size(axes);
+  std::vector<std::pair<double, std::optional<unsigned>>> whole;
+  sweep(s, axes, false, [&](const SweepPoint& p) { whole.emplace_back(p.result.step_s, p.crossed_from); });
+  REQUIRE(whole.size() == total);
+  std::size_t crossings = 0;
+  for (const auto& w : whole) crossings += w.second ? 1u : 0u;
+  CHECK(crossings >= 2);
+  for (std::size_t slice : {1u, 5u, 7u, 32u, 33u}) {
+    std::vector<std::pair<double, std::optional<unsigned>>> parts;
+    for (std::size_t begin = 0; begin < total; begin += slice)
+      sweep(s, axes, begin, std::min(total, begin + slice), false,
+            [&](const SweepPoint& p) { parts.emplace_back(p.result.step_s, p.crossed_from); });
+    CAPTURE(slice);
+    CHECK(parts == whole);
+  }
+}

@@ -1,0 +1,51 @@
+#include <algorithm>
+#include <malloc.h>
+
+#include "report/renderer.hpp"
+#include "util/ordered_chunks.hpp"
+
+namespace pipesim {
+
+SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const Result& first, bool cost) {
+  SweepLayout l;
+  l.first_point = first_point;
+  for (const auto& a : axes) l.swept.push_back(a.field);
+  for (const auto& a : axes)
+    if (std::find(l.inputs.begin(), l.inputs.end(), a.field) == l.inputs.end()) l.inputs.push_back(a.field);
+  // Tables show the swept inputs innermost first, as people read left to right.
+  std::reverse(l.inputs.begin(), l.inputs.end());
+  for (Stage s : kStages)
+    if (first.stage(s).modelled) l.stages.push_back(s);
+  l.cost = cost;
+  l.first_epoch = first.cold.has_value();
+  return l;
+}
+
+void write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
+                 const SweepLayout& layout, unsigned jobs) {
+  const std::size_t total = grid_size(axes);
+  const bool diagnose_points = renderer.sweep_recommendations();
+  // Chunks small enough that the few held at once stay far below the process's own footprint.
+  const std::size_t chunk = diagnose_points ? 32 : 128;
+  const std::size_t chunks = (total + chunk - 1) / chunk;
+  // The threads allocate little (rows go into reused buffers): one malloc arena for all of them
+  // keeps a sweep's peak memory near that of a single diagnosis (glibc's default, an arena per
+  // thread, measured 1.17x that of diagnose against 1.10x with one).
+  if (jobs > 1) mallopt(M_ARENA_MAX, 1);
+  renderer.sweep_begin(layout);
+  const Renderer& rows = renderer;
+  Out out(file);
+  ordered_chunks(
+      chunks, jobs,
+      [&](std::size_t c, std::string& text) {
+        Out o(text);
+        const std::size_t begin = c * chunk;
+        std::size_t i = begin;
+        sweep(base, axes, begin, std::min(total, begin + chunk), diagnose_points,
+              [&](const SweepPoint& p) { rows.sweep_row(o, layout, p, i++ == 0); });
+      },
+      [&](const std::string& text) { out.write(text); });
+  rows.sweep_end(out, layout, total);
+}
+
+}  // namespace pipesim

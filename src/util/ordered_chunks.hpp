@@ -1,0 +1,107 @@
+// Runs independent chunks of work on several threads and hands their results on in order,
+// holding at most a few chunks at once (memory stays bounded whatever the number of chunks).
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pipesim {
+
+// Calls produce(i, text) for every i in [0, n) (text starts empty) on `jobs` threads, and
+// consume(text) on the calling thread in order of i. At most 2 x jobs chunks are held, each in
+// a buffer that is reused (no allocation per chunk once the buffers have grown). An exception
+// from produce stops the work and is rethrown here; consume runs on this thread.
+template <class Produce, class Consume>
+void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& consume) {
+  if (jobs <= 1 || n <= 1) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) {
+      text.clear();
+      produce(i, text);
+      consume(text);
+    }
+    return;
+  }
+  const std::size_t window = 2 * static_cast<std::size_t>(jobs);
+  struct Slot {
+    std::string text;
+    bool ready = false;  // produced, not yet consumed; while false, the claiming worker owns text
+  };
+  std::vector<Slot> slots(window);
+  std::mutex m;
+  std::condition_variable free_cv;   // workers wait here for room in the window
+  std::condition_variable ready_cv;  // the caller waits here for the next chunk in order
+  std::size_t next = 0;      // next chunk to claim
+  std::size_t consumed = 0;  // chunks handed on
+  bool stop = false;
+  std::exception_ptr error;
+
+  const auto worker = [&] {
+    while (true) {
+      std::size_t i = 0;
+      {
+        std::unique_lock lock(m);
+        free_cv.wait(lock, [&] { return stop || next >= n || next < consumed + window; });
+        if (stop || next >= n) return;
+        i = next++;
+      }
+      // The slot is free: chunk i - window was consumed before i could be claimed.
+      std::string& text = slots[i % window].text;
+      text.clear();
+      try {
+        produce(i, text);
+      } catch (...) {
+        std::lock_guard lock(m);
+        if (!error) error = std::current_exception();
+        stop = true;
+        free_cv.notify_all();
+        ready_cv.notify_all();
+        return;
+      }
+      std::lock_guard lock(m);
+      slots[i % window].ready = true;
+      if (i == consumed) ready_cv.notify_one();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  const auto finish = [&] {
+    {
+      std::lock_guard lock(m);
+      stop = true;
+    }
+    free_cv.notify_all();
+    ready_cv.notify_all();
+    for (auto& t : threads) t.join();
+  };
+  try {
+    while (consumed < n) {
+      Slot& slot = slots[consumed % window];
+      {
+        std::unique_lock lock(m);
+        ready_cv.wait(lock, [&] { return stop || slot.ready; });
+        if (!slot.ready) break;  // stopped by an error
+      }
+      // No worker touches a ready slot: it is read here without the lock.
+      consume(static_cast<const std::string&>(slot.text));
+      {
+        std::lock_guard lock(m);
+        slot.ready = false;
+        ++consumed;
+      }
+      free_cv.notify_one();
+    }
+  } catch (...) {
+    finish();
+    throw;
+  }
+  finish();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace pipesim
