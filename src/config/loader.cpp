@@ -284,16 +284,41 @@ LoadedScenario load_scenario_text(std::string_view text, const std::string& sour
   return out;
 }
 
+namespace {
+
+// A preset loaded from its build-time snapshot: what load_scenario_text would give.
+LoadedScenario from_snapshot(const PresetSnapshot& snap) {
+  LoadedScenario out;
+  out.name = std::string(snap.name);
+  out.description = std::string(snap.description);
+  out.source = "preset:" + std::string(snap.path);
+  for (const auto& v : snap.values) {
+    const auto f = static_cast<Field>(v.field);
+    out.scenario.set(f, Quantity{v.value, static_cast<Dim>(v.dim)});
+    out.origins[static_cast<std::size_t>(f)] = Origin{std::string(snap.sources[v.source]), v.line, v.column};
+  }
+  return out;
+}
+
+LoadedScenario load_preset(const EmbeddedPreset& preset) {
+  if (const auto* snap = find_snapshot(preset)) return from_snapshot(*snap);
+  return load_scenario_text(preset.text, "preset:" + std::string(preset.path), "");
+}
+
+}  // namespace
+
 LoadedScenario load_scenario(std::string_view arg) {
-  if (arg.empty()) arg = kDefaultPreset;
-  const std::string name(arg);
+  // No scenario: the embedded default, whatever the current directory holds.
+  const std::string name(arg.empty() ? kDefaultPreset : arg);
   std::error_code ec;
   LoadedScenario out;
-  if (std::filesystem::exists(name, ec)) {
+  if (arg.empty()) {
+    out = load_preset(*find_preset(kDefaultPreset));
+  } else if (std::filesystem::exists(name, ec)) {
     const std::filesystem::path p(name);
     out = load_scenario_text(read_file(name), name, p.parent_path().string());
   } else if (const auto* preset = find_preset(name)) {
-    out = load_scenario_text(preset->text, "preset:" + std::string(preset->path), "");
+    out = load_preset(*preset);
   } else {
     throw Error(fmt::format("no scenario file or preset named '{}'{}", name,
                             Loader::preset_hint(name)));

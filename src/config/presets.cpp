@@ -15,4 +15,10 @@ const EmbeddedPreset* find_preset(std::string_view name) {
   return nullptr;
 }
 
+const PresetSnapshot* find_snapshot(const EmbeddedPreset& p) {
+  for (const auto& s : preset_snapshots())
+    if (s.path == p.path) return &s;
+  return nullptr;
+}
+
 }  // namespace pipesim

@@ -1,0 +1,34 @@
+// Embedded presets: each snapshot taken at build time is what the loader reads from its TOML.
+#include <doctest/doctest.h>
+
+#include "config/loader.hpp"
+#include "config/presets.hpp"
+
+using namespace pipesim;
+
+TEST_CASE("every preset snapshot equals a fresh load of the preset's TOML") {
+  std::size_t snapshots = 0;
+  for (const auto& p : embedded_presets()) {
+    CAPTURE(p.path);
+    const LoadedScenario fresh = load_scenario_text(p.text, "preset:" + std::string(p.path), "");
+    const bool plan = !fresh.plan.requirements.empty() || fresh.plan.batch_sizes.has_value();
+    const PresetSnapshot* snap = find_snapshot(p);
+    CHECK((snap == nullptr) == plan);  // plans carry requirements: never snapshotted
+    if (!snap) continue;
+    ++snapshots;
+    // load_scenario uses the snapshot; the name falls back to the argument when unset.
+    const LoadedScenario loaded = load_scenario(p.name);
+    CHECK(loaded.name == (fresh.name.empty() ? std::string(p.name) : fresh.name));
+    CHECK(loaded.description == fresh.description);
+    CHECK(loaded.source == fresh.source);
+    for (const auto& f : all_fields()) {
+      CAPTURE(f.key);
+      CHECK(loaded.scenario.has(f.field) == fresh.scenario.has(f.field));
+      if (!fresh.scenario.has(f.field)) continue;
+      CHECK(loaded.scenario.get(f.field) == fresh.scenario.get(f.field));  // exact: hexadecimal floats
+      CHECK(loaded.scenario.dim(f.field) == fresh.scenario.dim(f.field));
+      CHECK(loaded.origins[static_cast<std::size_t>(f.field)].str() == fresh.origins[static_cast<std::size_t>(f.field)].str());
+    }
+  }
+  CHECK(snapshots >= 40);
+}
