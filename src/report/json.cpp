@@ -121,9 +121,22 @@ class JsonRenderer final : public Renderer {
           .kv("node_cores_at_target", d.cores->node_target);
     if (d.max_batch) j.kv("max_batch_size", *d.max_batch);
     j.end();
+    const Inputs& in = d.inputs;
+    if (in.storage.cache_from_page_cache)
+      j.key("page_cache")
+          .object()
+          .kv("dataset_bytes", in.dataset_bytes)
+          .kv("page_cache_bytes", in.storage.page_cache_bytes)
+          .kv("hit", in.storage.cache_hit)
+          .end();
     if (d.storage_capacity) {
       const auto& c = *d.storage_capacity;
-      j.key("storage_capacity").object().kv("target_utilization", c.target).kv("demand_bytes_per_s", c.demand);
+      j.key("storage_capacity")
+          .object()
+          .kv("target_utilization", c.target)
+          .kv("demand_bytes_per_s", c.demand)
+          .kv("accelerators_sharing", c.have)
+          .kv("request_time_s", c.request_time);
       if (c.accelerators) j.kv("accelerators", *c.accelerators);
       if (c.by_bandwidth) j.kv("by_bandwidth", *c.by_bandwidth);
       if (c.by_iops) j.kv("by_iops", *c.by_iops);
@@ -134,6 +147,7 @@ class JsonRenderer final : public Renderer {
     for (const auto& cx : d.crossovers)
       j.object()
           .kv("batch_size", cx.batch)
+          .kv("last_batch_size", cx.last_batch)
           .kv_str("stage", stage_key(cx.input_stage))
           .kv_bool("input_binds_above", cx.input_binds_above)
           .end();

@@ -1,0 +1,109 @@
+// The JSON renderer and writer: every figure the table shows is in the JSON, and what the
+// writer writes parses (nlohmann-json reads it back) with strings escaped.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "config/loader.hpp"
+#include "report/json_writer.hpp"
+#include "report/renderer.hpp"
+
+using namespace pipesim;
+using nlohmann::json;
+
+namespace {
+
+json diagnose_json(const LoadedScenario& s) {
+  const Diagnosis d = with_origins(s, [&] { return diagnose(s.scenario); });
+  return json::parse(render_diagnosis("json", s, d));
+}
+
+}  // namespace
+
+TEST_CASE("every figure the table shows is in the JSON diagnosis") {
+  // A plan with storage, page cache, memory, cost, cores and capacity answers: every part of
+  // the table's diagnosis has something to say.
+  LoadedScenario s = load_scenario("p4d-resnet50-nfs");
+  apply_assignment(s, "node.page_cache=100 GB");
+  const Diagnosis d = diagnose(s.scenario);
+  const json j = diagnose_json(s);
+  const Result& r = d.result;
+  // Stages: time, rates, share, limit (the table's stage lines and the wall sentence).
+  for (std::size_t i = 0; i < kStages.size(); ++i) {
+    const auto& st = r.stage(kStages[i]);
+    const json& js = j["stages"][i];
+    CHECK(js["modelled"] == st.modelled);
+    if (!st.modelled) continue;
+    CHECK(js["time_s"] == st.time_s);
+    CHECK(js["share_of_step"] == st.share_of_step);
+    CHECK(js["limit"] == std::string(limit_key(st.limit)));
+    CHECK(js["demand_bytes_per_s"] == st.demand_bytes_per_s);
+    if (st.time_s > 0) CHECK(js["bytes_per_s"] == st.bytes_per_s);
+  }
+  // The headline figures.
+  CHECK(j["step_time_s"] == r.step_s);
+  CHECK(j["utilization"] == r.utilization);
+  CHECK(j["slowdown"] == r.slowdown);
+  CHECK(j["throughput_samples_per_s"] == r.throughput);
+  CHECK(j["throughput_per_node_samples_per_s"] == r.throughput_per_node);
+  CHECK(j["throughput_per_accelerator_samples_per_s"] == r.throughput_per_accelerator);
+  CHECK(j["data_demand_bytes_per_s"] == r.data_demand);
+  CHECK(j["data_demand_per_node_bytes_per_s"] == r.data_demand_per_node);
+  CHECK(j["data_demand_per_cluster_bytes_per_s"] == r.data_demand_per_cluster);
+  CHECK(j["effective_workers"] == r.effective_workers);
+  CHECK(j["worker_bytes_per_s"] == r.worker_bytes_per_s);
+  // Page cache, first epoch, memory, epoch, cost.
+  REQUIRE(r.cold.has_value());
+  CHECK(j["page_cache"]["dataset_bytes"] == d.inputs.dataset_bytes);
+  CHECK(j["page_cache"]["hit"] == r.cache_hit);
+  CHECK(j["first_epoch"]["step_time_s"] == r.cold->step_s);
+  CHECK(j["first_epoch"]["utilization"] == r.cold->utilization);
+  CHECK(j["memory_needed_bytes"] == *r.memory_needed);
+  CHECK(j["epoch_time_s"] == *r.epoch_s);
+  CHECK(j["idle_time_per_epoch_s"] == *r.idle_per_epoch_s);
+  CHECK(j["price_per_hour_usd"] == *r.price_per_hour);
+  CHECK(j["cost_per_epoch_usd"] == *r.cost_per_epoch);
+  CHECK(j["idle_cost_per_epoch_usd"] == *r.idle_cost_per_epoch);
+  CHECK(j["samples_per_usd"] == *r.samples_per_usd);
+  // What moves the wall: each fix with its kind, the needs and the capacity answers.
+  REQUIRE(j["recommendations"].size() == d.fixes.size());
+  for (std::size_t i = 0; i < d.fixes.size(); ++i) {
+    CHECK(j["recommendations"][i]["kind"] == std::string(fix_key(d.fixes[i].kind)));
+    CHECK(j["recommendations"][i]["utilization"] == d.fixes[i].result.utilization);
+  }
+  CHECK(j["needs"]["storage_read_bandwidth_bytes_per_s"] == d.storage_bandwidth_needed);
+  CHECK(j["needs"]["storage_read_bandwidth_per_accelerator_bytes_per_s"] == d.storage_bandwidth_needed_per_accelerator);
+  CHECK(j["needs"]["workers"] == *d.workers_needed);
+  CHECK(j["needs"]["cores_per_accelerator"] == d.cores->cores_per_accelerator);
+  CHECK(j["needs"]["link_bandwidth_bytes_per_s"] == *d.link_bandwidth_needed);
+  CHECK(j["storage_capacity"]["demand_bytes_per_s"] == d.storage_capacity->demand);
+  CHECK(j["storage_capacity"]["accelerators_sharing"] == d.storage_capacity->have);
+}
+
+TEST_CASE("crossovers carry the batch where the wall crosses and the last whole batch before it") {
+  const LoadedScenario s = load_scenario("reference");
+  const Diagnosis d = diagnose(s.scenario);
+  REQUIRE_FALSE(d.crossovers.empty());
+  const json j = diagnose_json(s);
+  CHECK(j["crossovers"][0]["batch_size"] == d.crossovers[0].batch);
+  CHECK(j["crossovers"][0]["last_batch_size"] == d.crossovers[0].last_batch);
+}
+
+TEST_CASE("the JSON writer nests, separates and escapes so that a JSON parser reads it back") {
+  std::string text;
+  {
+    Out o(text);
+    JsonWriter w(o);
+    w.object().kv_str("text", "a \"b\" \\ c\n\t\x01 d").key("list").array(true);
+    w.num(1).num(0.1).num(1e300).boolean(false).object().kv("x", -2.5).end();
+    w.end().key("empty").array().end().end().finish();
+  }
+  const json j = json::parse(text);
+  CHECK(j["text"] == "a \"b\" \\ c\n\t\x01 d");
+  CHECK(j["list"].size() == 5);
+  CHECK(j["list"][1] == 0.1);
+  CHECK(j["list"][2] == 1e300);
+  CHECK(j["list"][4]["x"] == -2.5);
+  CHECK(j["empty"].is_array());
+  CHECK(text.find("[\n1,\n0.1,") != std::string::npos);  // one element per line when asked
+}
