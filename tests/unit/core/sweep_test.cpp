@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "../support/reference.hpp"
+#include "../../support/reference.hpp"
 #include "core/sweep.hpp"
 
 using namespace pipesim;

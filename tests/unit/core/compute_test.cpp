@@ -1,0 +1,85 @@
+// The compute stage: the roofline with overheads, measured compute, precision, training
+// and accelerator memory.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../../support/scenarios.hpp"
+#include "config/loader.hpp"
+#include "core/check.hpp"
+#include "core/diagnosis.hpp"
+#include "core/model.hpp"
+
+using namespace pipesim;
+using namespace pipesim::test;
+
+TEST_CASE("batch 1 is memory-bound: 5.04 ms") {
+  // flop term 4.1e9 / 156e12 = 26.28 us < weight term 51.2 MB x 1.1 / 2039 GB/s = 27.62 us
+  const Result r = evaluate(resolve(reference(1)));
+  CHECK(r.memory_bound);
+  CHECK(r.stage(Stage::Compute).time_s ==
+        doctest::Approx(5.015e-3 + 25.6e6 * 2 * 1.1 / 2039e9).epsilon(1e-14));
+  CHECK(round2(ms(r.stage(Stage::Compute).time_s)) == 5.04);
+  CHECK_FALSE(evaluate(resolve(reference(2))).memory_bound);
+}
+
+TEST_CASE("measured compute: overhead + B x per-sample time") {
+  Scenario s = reference(400);
+  s.set(Field::MeasuredPerSample, {0.435 / 400, Dim::Duration});
+  const Result r = evaluate(resolve(s));
+  CHECK(r.stage(Stage::Compute).time_s == doctest::Approx(0.435).epsilon(1e-14));
+}
+
+TEST_CASE("training: three passes and three times the layer overhead") {
+  Scenario s = reference(256);
+  s.set(Field::Passes, 3);
+  const Result r = evaluate(resolve(s));
+  CHECK(r.stage(Stage::Compute).time_s ==
+        doctest::Approx(0.015e-3 + 3 * 50 * 0.10e-3 + 256 * 3 * 4.1e9 / 156e12).epsilon(1e-14));
+}
+
+TEST_CASE("precision picks the peak and the bytes per weight, and training sets passes") {
+  LoadedScenario a = load_scenario_text("use = [\"a100-80gb-sxm\", \"resnet50-reference\"]\n"
+                                        "[pipeline]\nbatch_size = 256\nworkers = 8\n",
+                                        "s.toml", "");
+  // fp16 (the reference): 4.1 GFLOP / (312 TFLOPS x 0.5) per sample.
+  CHECK(resolve(a.scenario).compute.per_sample == doctest::Approx(4.1e9 / 156e12).epsilon(1e-14));
+  apply_assignment(a, "model.precision=tf32");  // 156 TFLOPS, 4-byte weights
+  Inputs in = resolve(a.scenario);
+  CHECK(in.compute.per_sample == doctest::Approx(4.1e9 / 78e12).epsilon(1e-14));
+  CHECK(in.compute.weight_seconds == doctest::Approx(25.6e6 * 4 / 2039e9).epsilon(1e-14));
+  apply_assignment(a, "model.precision=fp8");  // no FP8 on Ampere
+  CHECK_THROWS_AS(resolve(a.scenario), FieldError);
+  apply_assignment(a, "model.precision=bf16");
+  unset(a.scenario, Field::Passes);
+  apply_assignment(a, "model.training=true");  // 3 passes, 3x the layer overhead
+  in = resolve(a.scenario);
+  CHECK(in.compute.passes == 3);
+  CHECK(in.compute.overhead == doctest::Approx(0.015e-3 + 3 * 50 * 0.1e-3).epsilon(1e-14));
+}
+
+TEST_CASE("accelerator memory: the training footprint, the largest batch, and check fails a batch that does not fit") {
+  Scenario s = reference(256);
+  s.set(Field::Training, {1, Dim::Bool});
+  s.set(Field::AcceleratorMemory, {40e9, Dim::Size});
+  s.set(Field::ActivationBytes, {100e6, Dim::Size});
+  const Inputs in = resolve(s);
+  CHECK(in.compute.memory_static == doctest::Approx(25.6e6 * 16).epsilon(1e-14));  // 409.6 MB
+  // (40 GB - 409.6 MB) / 100 MB = 395.9 -> 395
+  CHECK(*max_batch_that_fits(in.compute) == 395);
+  CHECK(run(s).fits);
+  CHECK(*run(s).memory_needed == doctest::Approx(409.6e6 + 256 * 100e6).epsilon(1e-14));
+  s.set(Field::BatchSize, 396);
+  CHECK_FALSE(run(s).fits);
+  const Diagnosis d = diagnose(s);
+  REQUIRE(d.fixes.size() == 1);
+  CHECK(d.fixes[0].kind == FixKind::FitMemory);
+  CHECK(d.fixes[0].changes[0].value.value == 395);
+  CHECK(d.fixes[0].result.fits);
+  Plan plan;
+  const PlanOutcome o = check_plan(s, plan);
+  REQUIRE(o.outcomes.size() == 1);
+  CHECK(requirement_key(o.outcomes[0].requirement->metric) == "fits_in_memory");
+  CHECK_FALSE(o.pass);
+}

@@ -1,0 +1,127 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "../../support/scenarios.hpp"
+#include "config/loader.hpp"
+#include "core/diagnosis.hpp"
+
+using namespace pipesim;
+using namespace pipesim::test;
+
+namespace {
+Scenario reference_preset() { return load_scenario("reference").scenario; }
+const Fix* find(const Diagnosis& d, FixKind k) {
+  for (const auto& f : d.fixes)
+    if (f.kind == k) return &f;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("reference: 44 workers make it compute-bound") {
+  const Diagnosis d = diagnose(reference_preset());
+  // 256 x 500 KB / (11.7432 ms x 250 MB/s) = 43.6 -> 44
+  REQUIRE(d.workers_needed);
+  CHECK(*d.workers_needed == 44);
+  const Fix* f = find(d, FixKind::Workers);
+  REQUIRE(f);
+  CHECK(f->changes.at(0).value.value == 44);
+  CHECK(f->result.utilization == 1);
+  // 43 workers would not be enough.
+  Scenario s = reference_preset();
+  s.set(Field::Workers, 43);
+  CHECK(evaluate(resolve(s)).utilization < 1);
+}
+
+TEST_CASE("each proposed fix, applied, gives the utilization it promised") {
+  Scenario s = reference_preset();
+  s.set(Field::AcceleratorCount, 8);
+  s.set(Field::Cores, 96);
+  s.set(Field::ReadBandwidth, {3.5e9, Dim::Rate});
+  s.set(Field::Iops, 20000);
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::LinkSharedBy, 2);
+  s.set(Field::DeviceSampleSize, {602112, Dim::Size});
+  s.set(Field::LinkPinned, {0, Dim::Bool});
+  const Diagnosis d = diagnose(s);
+  CHECK(d.fixes.size() >= 3);
+  for (const auto& f : d.fixes) {
+    Scenario applied = s;
+    for (const auto& c : f.changes) applied.set(c.field, c.value);
+    const Result r = evaluate(resolve(applied));
+    CHECK(r.utilization == f.result.utilization);
+    CHECK(r.throughput == f.result.throughput);
+  }
+  const Fix* cores = find(d, FixKind::WorkersAndCores);
+  REQUIRE(cores);  // (96 - 8 reserved) / 8 = 11 cores per accelerator < 44 workers needed
+  CHECK(cores->changes.at(1).value.value == 44 * 8 + 8);  // and one core per training process
+}
+
+TEST_CASE("crossover: compute binds up to batch 22, the transform above") {
+  // 0.25 ms x B = 5.015 ms + 0.0262821 ms x B  ->  B = 5.015 / 0.2237179 = 22.4166
+  const Diagnosis d = diagnose(reference_preset());
+  REQUIRE(d.crossovers.size() == 1);
+  CHECK(d.crossovers[0].batch == doctest::Approx(5.015e-3 / (0.25e-3 - 4.1e9 / 156e12)).epsilon(1e-12));
+  CHECK(d.crossovers[0].input_stage == Stage::Transform);
+  CHECK(d.crossovers[0].input_binds_above);
+  Scenario s = reference_preset();
+  s.set(Field::BatchSize, 22);
+  CHECK(evaluate(resolve(s)).binds(Stage::Compute));
+  s.set(Field::BatchSize, 23);
+  CHECK(evaluate(resolve(s)).binds(Stage::Transform));
+}
+
+TEST_CASE("compute-bound: nothing to fix") {
+  Scenario s = reference_preset();
+  s.set(Field::Workers, 64);
+  const Diagnosis d = diagnose(s);
+  CHECK(d.result.utilization == 1);
+  CHECK(d.fixes.empty());
+}
+
+TEST_CASE("capacity: accelerators the storage feeds at the target, cores per accelerator") {
+  // MLPerf Storage unet3d on H100 from one Gen4 NVMe: 7 x 146,600,628 B per 0.323 s step.
+  Scenario s;
+  s.set(Field::BatchSize, 7);
+  s.set(Field::Workers, 4);
+  s.set(Field::AcceleratorCount, 8);
+  s.set(Field::SampleSize, {146600628, Dim::Size});
+  s.set(Field::MeasuredOverhead, {0.323, Dim::Duration});
+  s.set(Field::MeasuredPerSample, {0, Dim::Duration});
+  s.set(Field::ReadBandwidth, {7.45e9, Dim::Rate});
+  s.set(Field::Iops, 1400000);
+  const Diagnosis d = diagnose(s);
+  REQUIRE(d.storage_capacity);
+  // At 90%: 0.9 x 7 x 146.6 MB / 0.323 s = 2.8595 GB/s per accelerator; 7.45 / 2.8595 = 2.6 -> 2.
+  CHECK(d.storage_capacity->demand == doctest::Approx(0.9 * 7 * 146600628 / 0.323).epsilon(1e-14));
+  CHECK(*d.storage_capacity->by_bandwidth == 2);
+  CHECK(*d.storage_capacity->accelerators == 2);
+  // The reference case: 256 x 2 ms of worker time per 11.743 ms step -> 43.6 -> 44 workers;
+  // at 90%, 39.2 -> 40; plus one core per training process.
+  const Diagnosis r = diagnose(reference());
+  REQUIRE(r.cores);
+  CHECK(r.cores->workers_full == 44);
+  CHECK(r.cores->workers_target == 40);
+  CHECK(r.cores->node_full == 45);
+}
+
+TEST_CASE("every fix, applied, gives the utilization it promised (decoder, pre-decoded, node network)") {
+  LoadedScenario p = load_scenario("p4d-resnet50-nvme");
+  apply_assignment(p, "storage.scope=cluster");
+  apply_assignment(p, "node.network_bandwidth=1 Gbps");
+  apply_assignment(p, "node.page_cache=10 GB");
+  const Diagnosis d = diagnose(p.scenario);
+  std::vector<FixKind> kinds;
+  for (const auto& f : d.fixes) {
+    kinds.push_back(f.kind);
+    Scenario applied = p.scenario;
+    for (const auto& c : f.changes) applied.set(c.field, c.value);
+    const Result r = run(applied);
+    CAPTURE(static_cast<int>(f.kind));
+    CHECK(r.utilization == f.result.utilization);
+    CHECK(r.throughput == f.result.throughput);
+  }
+  const auto has = [&](FixKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
+  CHECK(has(FixKind::StorageBandwidth));  // the node's 1 Gbps network binds
+  CHECK(has(FixKind::AllTogether));
+}
