@@ -8,8 +8,8 @@
 #include "../tests/support/json_check.hpp"
 #include "config/loader.hpp"
 #include "core/check.hpp"
-#include "core/diagnosis.hpp"
 #include "core/compare.hpp"
+#include "core/diagnosis.hpp"
 #include "report/renderer.hpp"
 
 namespace pipesim::fuzz {

@@ -14,8 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int n = 0; n < 16 && !text.empty(); ++n) {
       const auto nl = text.find('\n');
       const std::string_view line = text.substr(0, nl);
-      if (line.rfind("require ", 0) == 0) apply_requirement(s, line.substr(8));
-      else apply_assignment(s, line);
+      if (line.rfind("require ", 0) == 0)
+        apply_requirement(s, line.substr(8));
+      else
+        apply_assignment(s, line);
       if (nl == std::string_view::npos) break;
       text.remove_prefix(nl + 1);
     }

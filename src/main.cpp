@@ -1,7 +1,7 @@
 // pipesim: will the input pipeline keep the accelerators fed? Front end only.
+#include <fmt/format.h>
 #include <array>
 #include <cstdio>
-#include <fmt/format.h>
 #include <string_view>
 
 #include "cli/common.hpp"

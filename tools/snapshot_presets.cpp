@@ -1,9 +1,9 @@
 // Build-time tool: runs the loader on every embedded preset without a [require] table and
 // writes C++ holding what it read (field values, dims and where each was set), so that
 // loading those presets at run time parses no TOML. Usage: snapshot_presets OUTPUT.cpp
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
-#include <fmt/format.h>
 #include <string>
 #include <vector>
 
@@ -16,9 +16,12 @@ std::string literal(std::string_view s) {
   std::string out = "\"";
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') out += fmt::format("\\{}", ch);
-    else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\{:03o}", c);
-    else out += ch;
+    if (ch == '"' || ch == '\\')
+      out += fmt::format("\\{}", ch);
+    else if (c < 0x20 || c >= 0x7f)
+      out += fmt::format("\\{:03o}", c);
+    else
+      out += ch;
   }
   return out + "\"";
 }
@@ -40,7 +43,8 @@ int main(int argc, char** argv) {
     for (const auto& p : embedded_presets()) {
       const LoadedScenario s = load_scenario_text(p.text, "preset:" + std::string(p.path), "");
       if (!s.plan.requirements.empty() || s.plan.batch_sizes) continue;
-      if (std::none_of(all_fields().begin(), all_fields().end(), [&](const FieldSpec& f) { return s.scenario.has(f.field); }))
+      if (std::none_of(all_fields().begin(), all_fields().end(),
+                       [&](const FieldSpec& f) { return s.scenario.has(f.field); }))
         continue;
       std::vector<std::string> sources;
       std::string values;
@@ -51,13 +55,15 @@ int main(int argc, char** argv) {
         while (src < sources.size() && sources[src] != o.source) ++src;
         if (src == sources.size()) sources.push_back(o.source);
         // Hexadecimal floating point: the exact double.
-        values += fmt::format("    {{{}, {}, {:a}, {}, {}, {}}},\n", static_cast<int>(f.field),
-                              static_cast<int>(s.scenario.dim(f.field)), s.scenario.get(f.field), src, o.line, o.column);
+        values +=
+            fmt::format("    {{{}, {}, {:a}, {}, {}, {}}},\n", static_cast<int>(f.field),
+                        static_cast<int>(s.scenario.dim(f.field)), s.scenario.get(f.field), src, o.line, o.column);
       }
       std::string srcs;
       for (const auto& x : sources) srcs += fmt::format("    {},\n", literal(x));
-      body += fmt::format("const std::string_view sources_{}[] = {{\n{}}};\nconst SnapshotValue values_{}[] = {{\n{}}};\n",
-                          index, srcs, index, values);
+      body +=
+          fmt::format("const std::string_view sources_{}[] = {{\n{}}};\nconst SnapshotValue values_{}[] = {{\n{}}};\n",
+                      index, srcs, index, values);
       table += fmt::format("      {{{}, {}, {}, sources_{}, values_{}}},\n", literal(p.path), literal(s.name),
                            literal(s.description), index, index);
       ++index;
@@ -66,8 +72,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "snapshot_presets: a preset does not load: %s\n", e.line().c_str());
     return 1;
   }
-  body += "}  // namespace\n\nstd::span<const PresetSnapshot> preset_snapshots() {\n"
-          "  static const PresetSnapshot snapshots[] = {\n" + table + "  };\n  return snapshots;\n}\n\n}  // namespace pipesim\n";
+  body +=
+      "}  // namespace\n\nstd::span<const PresetSnapshot> preset_snapshots() {\n"
+      "  static const PresetSnapshot snapshots[] = {\n" +
+      table + "  };\n  return snapshots;\n}\n\n}  // namespace pipesim\n";
   std::FILE* out = std::fopen(argv[1], "wb");
   if (!out || std::fwrite(body.data(), 1, body.size(), out) != body.size() || std::fclose(out) != 0) {
     std::fprintf(stderr, "snapshot_presets: cannot write %s\n", argv[1]);

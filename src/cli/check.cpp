@@ -16,8 +16,9 @@ void run_check(const PlanOptions& o) {
   bool all_pass = true;
   for (const auto& s : loaded) {
     if (s.plan.requirements.empty())
-      throw Error(Origin{s.source}, "the plan has no requirements: add a [require] table (e.g. min_utilization = "
-                                    "\"90%\") or pass --require KEY=VALUE");
+      throw Error(Origin{s.source},
+                  "the plan has no requirements: add a [require] table (e.g. min_utilization = "
+                  "\"90%\") or pass --require KEY=VALUE");
     PlanReport r{plan_label(s), &s, {}, {}};
     r.result = with_origins(s, [&] { return evaluate(resolve(s.scenario)); });
     r.outcome = with_origins(s, [&] { return check_plan(s.scenario, s.plan); });

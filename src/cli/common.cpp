@@ -10,8 +10,7 @@ void add_format_option(CLI::App& cmd, std::string& format, Output what) {
 }
 
 void add_common_options(CLI::App& cmd, CommonOptions& o, Output what) {
-  cmd.add_option("scenario", o.scenario,
-                 "Scenario TOML file or preset name (default: the embedded 'reference' case)");
+  cmd.add_option("scenario", o.scenario, "Scenario TOML file or preset name (default: the embedded 'reference' case)");
   cmd.add_option("--set", o.sets, "Override a field, e.g. --set pipeline.batch_size=64 (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);

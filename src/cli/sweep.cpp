@@ -4,8 +4,8 @@
 #include <thread>
 
 #include "cli/common.hpp"
-#include "core/sweep.hpp"
 #include "core/error.hpp"
+#include "core/sweep.hpp"
 
 namespace pipesim {
 
@@ -42,8 +42,7 @@ void run_sweep(const SweepOptions& o) {
   if (o.sample_size_opt->count() > 0) add_axis("--sample-size " + o.sample_size, "workload.sample_size", o.sample_size);
   if (o.workers_opt->count() > 0) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
   if (o.batch_opt->count() > 0) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
-  if (axes.empty())
-    throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
+  if (axes.empty()) throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
   grid_size(axes);
 
   // Validate the scenario at the first point before writing anything: which fields are set
@@ -60,22 +59,25 @@ void run_sweep(const SweepOptions& o) {
 
 void setup_sweep(CLI::App& app) {
   auto opts = std::make_shared<SweepOptions>();
-  auto* cmd = app.add_subcommand("sweep", "A cartesian grid over batch size, workers, sample size and any field; "
-                                          "one row per point, crossovers marked");
+  auto* cmd = app.add_subcommand("sweep",
+                                 "A cartesian grid over batch size, workers, sample size and any field; "
+                                 "one row per point, crossovers marked");
   add_common_options(*cmd, *opts, Output::Sweep);
-  opts->batch_opt = cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
-      ->type_name("RANGE");
+  opts->batch_opt =
+      cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
+          ->type_name("RANGE");
   opts->workers_opt = cmd->add_option("--workers", opts->workers, "Workers per accelerator, e.g. 4..64 or 0..16:+1")
-      ->type_name("RANGE");
-  opts->sample_size_opt = cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")
-      ->type_name("RANGE");
+                          ->type_name("RANGE");
+  opts->sample_size_opt =
+      cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")->type_name("RANGE");
   cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
       ->type_name("KEY=RANGE")
       ->allow_extra_args(false);
   cmd->add_option("--jobs", opts->jobs, "Threads that compute rows (default: one per core); the output is the same")
       ->check(CLI::Range(1u, 256u))
       ->type_name("N");
-  cmd->add_flag("--cost", opts->cost, "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
+  cmd->add_flag("--cost", opts->cost,
+                "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
   cmd->callback([opts] { run_sweep(*opts); });
 }
 

@@ -1,12 +1,12 @@
 #include "config/loader.hpp"
 
+#include <fmt/format.h>
+#include <toml++/toml.h>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 #include <vector>
 
 #include "config/presets.hpp"
@@ -28,10 +28,8 @@ Origin at(const std::string& source, const toml::source_region& r) {
 std::string read_file(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    throw Error(Origin{path}, "cannot read the file: it does not exist");
-  if (std::filesystem::is_directory(status))
-    throw Error(Origin{path}, "cannot read the file: it is a directory");
+  if (ec || !std::filesystem::exists(status)) throw Error(Origin{path}, "cannot read the file: it does not exist");
+  if (std::filesystem::is_directory(status)) throw Error(Origin{path}, "cannot read the file: it is a directory");
   // Devices and pipes (/dev/zero, /dev/stdin) could be endless: regular files only.
   if (!std::filesystem::is_regular_file(status))
     throw Error(Origin{path}, "cannot read the file: it is not a regular file");
@@ -76,9 +74,10 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
     } else if (const auto* b = node.as_boolean()) {
       q = {b->get() ? 1.0 : 0.0, Dim::Bool};
     } else {
-      throw Error(fmt::format("{}: expected {}, got a TOML {}", field.key,
-                              describe_dims(field.accepts),
-                              node.is_table() ? "table" : node.is_array() ? "array" : "date or time"));
+      throw Error(fmt::format("{}: expected {}, got a TOML {}", field.key, describe_dims(field.accepts),
+                              node.is_table()   ? "table"
+                              : node.is_array() ? "array"
+                                                : "date or time"));
     }
     if (q.dim == Dim::Number && !has(field.accepts, Dim::Number))
       throw Error(fmt::format("{}: expected {}, got the bare number {}; write it with a unit", field.key,
@@ -117,9 +116,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     throw Error(where, fmt::format("unknown requirement '{}'{}", key, hint));
   }
   Requirement req{metric, 0, 0, where};
-  const auto fail = [&](const std::string& why) {
-    return Error(where, fmt::format("require.{}: {}", key, why));
-  };
+  const auto fail = [&](const std::string& why) { return Error(where, fmt::format("require.{}: {}", key, why)); };
   if (metric == Metric::Walls) {
     std::size_t pos = 0;
     while (pos <= text.size()) {
@@ -133,8 +130,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
           req.walls |= 1u << static_cast<unsigned>(st);
           found = true;
         }
-      if (!found)
-        throw fail(fmt::format("unknown wall '{}' (storage, transform, transfer or compute)", name));
+      if (!found) throw fail(fmt::format("unknown wall '{}' (storage, transform, transfer or compute)", name));
       if (comma == std::string_view::npos) break;
       pos = comma + 1;
     }
@@ -167,7 +163,8 @@ std::string requirement_text(const toml::node& v, const std::string& source, std
   if (const auto* s = v.as_string()) return s->get();
   if (const auto* i = v.as_integer()) return fmt::format("{}", i->get());
   if (const auto* f = v.as_floating_point()) {
-    if (!std::isfinite(f->get())) throw Error(at(source, v.source()), fmt::format("require.{}: not a finite number", key));
+    if (!std::isfinite(f->get()))
+      throw Error(at(source, v.source()), fmt::format("require.{}: not a finite number", key));
     return fmt::format("{}", f->get());
   }
   if (const auto* arr = v.as_array()) {
@@ -185,8 +182,7 @@ std::string requirement_text(const toml::node& v, const std::string& source, std
 struct Loader {
   int depth = 0;
 
-  void load_into(LoadedScenario& out, std::string_view text, const std::string& source,
-                 const std::string& base_dir) {
+  void load_into(LoadedScenario& out, std::string_view text, const std::string& source, const std::string& base_dir) {
     if (++depth > kMaxUseDepth)
       throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels (a cycle?)", kMaxUseDepth));
     gate_toml_text(text, source);
@@ -207,8 +203,7 @@ struct Loader {
       for (const auto* item : items) {
         const auto* name = item->as_string();
         if (!name)
-          throw Error(at(source, item->source()),
-                      "`use` takes a preset name or a file path, or a list of them");
+          throw Error(at(source, item->source()), "`use` takes a preset name or a file path, or a list of them");
         include(out, name->get(), at(source, item->source()), base_dir);
       }
     }
@@ -244,10 +239,9 @@ struct Loader {
     --depth;
   }
 
-  void include(LoadedScenario& out, const std::string& name, const Origin& where,
-               const std::string& base_dir) {
-    const bool is_path = name.find('/') != std::string::npos ||
-                         (name.size() > 5 && name.substr(name.size() - 5) == ".toml");
+  void include(LoadedScenario& out, const std::string& name, const Origin& where, const std::string& base_dir) {
+    const bool is_path =
+        name.find('/') != std::string::npos || (name.size() > 5 && name.substr(name.size() - 5) == ".toml");
     if (is_path) {
       const std::filesystem::path p = std::filesystem::path(base_dir) / name;
       std::error_code ec;
@@ -261,8 +255,8 @@ struct Loader {
       load_into(out, preset->text, "preset:" + std::string(preset->path), "");
       return;
     }
-    throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}",
-                                   name, preset_hint(name)));
+    throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}", name,
+                                   preset_hint(name)));
   }
 
   static std::string preset_hint(std::string_view name) {
@@ -275,8 +269,7 @@ struct Loader {
 
 }  // namespace
 
-LoadedScenario load_scenario_text(std::string_view text, const std::string& source,
-                                  const std::string& base_dir) {
+LoadedScenario load_scenario_text(std::string_view text, const std::string& source, const std::string& base_dir) {
   LoadedScenario out;
   out.source = source;
   Loader loader;
@@ -320,8 +313,7 @@ LoadedScenario load_scenario(std::string_view arg) {
   } else if (const auto* preset = find_preset(name)) {
     out = load_preset(*preset);
   } else {
-    throw Error(fmt::format("no scenario file or preset named '{}'{}", name,
-                            Loader::preset_hint(name)));
+    throw Error(fmt::format("no scenario file or preset named '{}'{}", name, Loader::preset_hint(name)));
   }
   if (out.name.empty()) out.name = name;
   return out;
@@ -330,8 +322,7 @@ LoadedScenario load_scenario(std::string_view arg) {
 void apply_assignment(LoadedScenario& s, std::string_view assignment) {
   const Origin where{fmt::format("--set {}", assignment)};
   const auto eq = assignment.find('=');
-  if (eq == std::string_view::npos)
-    throw Error(where, "expected KEY=VALUE, e.g. --set pipeline.batch_size=64");
+  if (eq == std::string_view::npos) throw Error(where, "expected KEY=VALUE, e.g. --set pipeline.batch_size=64");
   const std::string key(assignment.substr(0, eq));
   const FieldSpec* field = find_field(key);
   if (!field) throw Error(where, unknown_key_message(key));
@@ -346,8 +337,8 @@ void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& wher
   if (const auto alt = s.scenario.set_alternative(f)) {
     const Origin& other = s.origins[static_cast<std::size_t>(*alt)];
     if (other.source == where.source && other.line > 0)
-      throw Error(where, fmt::format("{} and {} (line {}) say the same thing in two ways: keep one",
-                                     spec(f).key, spec(*alt).key, other.line));
+      throw Error(where, fmt::format("{} and {} (line {}) say the same thing in two ways: keep one", spec(f).key,
+                                     spec(*alt).key, other.line));
     s.origins[static_cast<std::size_t>(*alt)] = {};
   }
   s.scenario.set(f, q);
@@ -357,8 +348,7 @@ void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& wher
 void apply_requirement(LoadedScenario& s, std::string_view assignment) {
   const Origin where{fmt::format("--require {}", assignment)};
   const auto eq = assignment.find('=');
-  if (eq == std::string_view::npos)
-    throw Error(where, "expected KEY=VALUE, e.g. --require min_utilization=90%");
+  if (eq == std::string_view::npos) throw Error(where, "expected KEY=VALUE, e.g. --require min_utilization=90%");
   set_requirement(s.plan, assignment.substr(0, eq), assignment.substr(eq + 1), where);
 }
 

@@ -23,8 +23,7 @@ struct LoadedScenario {
 
 // Loads a scenario from TOML text; `source` names it in errors. `use = [...]` entries
 // are resolved against embedded presets and, for paths, against `base_dir`.
-LoadedScenario load_scenario_text(std::string_view text, const std::string& source,
-                                  const std::string& base_dir);
+LoadedScenario load_scenario_text(std::string_view text, const std::string& source, const std::string& base_dir);
 
 // A file path or an embedded preset name; empty means the default preset.
 LoadedScenario load_scenario(std::string_view arg);

@@ -7,8 +7,8 @@ const EmbeddedPreset* find_preset(std::string_view name) {
     if (p.name == name || p.path == name) return &p;
     // "accelerators/a100-80gb-sxm" and "a100-80gb-sxm.toml" also name it.
     const std::string_view rel = p.path.substr(std::string_view("configs/").size());
-    if (rel == name || (name.size() > 5 && name.substr(name.size() - 5) == ".toml" &&
-                        name.substr(0, name.size() - 5) == p.name))
+    if (rel == name ||
+        (name.size() > 5 && name.substr(name.size() - 5) == ".toml" && name.substr(0, name.size() - 5) == p.name))
       return &p;
     if (rel.size() > 5 && rel.substr(0, rel.size() - 5) == name) return &p;
   }

@@ -22,10 +22,10 @@ const EmbeddedPreset* find_preset(std::string_view name);
 // A preset as the loader reads it, taken at build time (tools/snapshot_presets.cpp runs the
 // loader on every preset without a [require] table): loading it at run time parses no TOML.
 struct SnapshotValue {
-  std::uint8_t field;   // Field
-  std::uint8_t dim;     // Dim
+  std::uint8_t field;  // Field
+  std::uint8_t dim;    // Dim
   double value;
-  std::uint16_t source; // index into PresetSnapshot::sources
+  std::uint16_t source;  // index into PresetSnapshot::sources
   int line;
   int column;
 };

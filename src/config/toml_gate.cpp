@@ -12,10 +12,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   std::size_t n = 0;
   unsigned cp = 0;
   if (b < 0x80) return 1;
-  if ((b & 0xE0) == 0xC0) n = 2, cp = b & 0x1Fu;
-  else if ((b & 0xF0) == 0xE0) n = 3, cp = b & 0x0Fu;
-  else if ((b & 0xF8) == 0xF0) n = 4, cp = b & 0x07u;
-  else return 0;
+  if ((b & 0xE0) == 0xC0)
+    n = 2, cp = b & 0x1Fu;
+  else if ((b & 0xF0) == 0xE0)
+    n = 3, cp = b & 0x0Fu;
+  else if ((b & 0xF8) == 0xF0)
+    n = 4, cp = b & 0x07u;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     const auto c = static_cast<unsigned char>(s[i + k]);
@@ -42,7 +46,7 @@ void gate_toml_text(std::string_view s, const std::string& source) {
   bool value_context = false;  // after `=` (and inside arrays), until the line or entry ends
   bool in_bare = false;        // inside a bare key or bare value token
   bool bare_is_value = false;
-  std::string nesting;         // '[' for arrays, '{' for inline tables
+  std::string nesting;  // '[' for arrays, '{' for inline tables
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = utf8_length(s, i);
     if (n == 0) fail("the file is not valid UTF-8 here");
@@ -53,8 +57,9 @@ void gate_toml_text(std::string_view s, const std::string& source) {
     switch (state) {
       case State::Normal: {
         if (!ascii)
-          fail("a non-ASCII character outside a string or comment (TOML keys and syntax are ASCII; "
-               "quote the text)");
+          fail(
+              "a non-ASCII character outside a string or comment (TOML keys and syntax are ASCII; "
+              "quote the text)");
         if (c == '#' || c == '\n' || c == ' ' || c == '\t' || c == '\r') in_bare = false;
         if (in_bare) {
           // A bare value ends at white space, `,`, `]`, `}` or `#`; a bare key also at `=` and `.`.
@@ -67,9 +72,12 @@ void gate_toml_text(std::string_view s, const std::string& source) {
         } else if (c == '\n') {
           if (nesting.empty()) value_context = false;
         } else if (c == '"' || c == '\'') {
-          if (starts("\"\"\"")) state = State::MultiBasic, step = 3;
-          else if (starts("\'\'\'")) state = State::MultiLiteral, step = 3;
-          else state = c == '"' ? State::Basic : State::Literal;
+          if (starts("\"\"\""))
+            state = State::MultiBasic, step = 3;
+          else if (starts("\'\'\'"))
+            state = State::MultiLiteral, step = 3;
+          else
+            state = c == '"' ? State::Basic : State::Literal;
         } else if (c == '=') {
           value_context = true;
         } else if (c == '[') {
@@ -106,7 +114,8 @@ void gate_toml_text(std::string_view s, const std::string& source) {
             fail("a backslash before a non-ASCII character is not a TOML escape");
           }
           step = 1 + utf8_length(s, i + 1);
-        } else if (c == '"' || c == '\n') state = State::Normal;  // unterminated: toml++ reports it
+        } else if (c == '"' || c == '\n')
+          state = State::Normal;  // unterminated: toml++ reports it
         break;
       case State::Literal:
         if (c == '\'' || c == '\n') state = State::Normal;
@@ -116,8 +125,9 @@ void gate_toml_text(std::string_view s, const std::string& source) {
           if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
           after_line_end_backslash = false;
           if (!ascii)
-            fail("a non-ASCII character first on a line after a line-ending backslash in a \"\"\" string: "
-                 "toml++ 3.3 cannot read it (put the character on the previous line or drop the backslash)");
+            fail(
+                "a non-ASCII character first on a line after a line-ending backslash in a \"\"\" string: "
+                "toml++ 3.3 cannot read it (put the character on the previous line or drop the backslash)");
         }
         if (c == '\\') {
           // A line-ending backslash: only white space up to the end of the line.

@@ -1,7 +1,7 @@
 #include "core/check.hpp"
 
-#include <array>
 #include <fmt/format.h>
+#include <array>
 
 namespace pipesim {
 
@@ -35,16 +35,21 @@ double value_of(const Requirement& req, const Result& r) {
     return *v;
   };
   switch (req.metric) {
-    case Metric::Utilization: return r.utilization;
-    case Metric::Throughput: return r.throughput;
-    case Metric::EpochTime: return need(r.epoch_s, "workload.dataset_samples (the epoch size)");
+    case Metric::Utilization:
+      return r.utilization;
+    case Metric::Throughput:
+      return r.throughput;
+    case Metric::EpochTime:
+      return need(r.epoch_s, "workload.dataset_samples (the epoch size)");
     case Metric::CostPerEpoch:
       need(r.price_per_hour, "a price (cost.price_per_hour or cost.purchase_price)");
       return need(r.cost_per_epoch, "workload.dataset_samples (the epoch size)");
     case Metric::SamplesPerUsd:
       return need(r.samples_per_usd, "a price (cost.price_per_hour or cost.purchase_price)");
-    case Metric::Memory: return r.memory_needed.value_or(0);
-    case Metric::Walls: break;
+    case Metric::Memory:
+      return r.memory_needed.value_or(0);
+    case Metric::Walls:
+      break;
   }
   return 0;
 }

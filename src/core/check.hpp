@@ -45,9 +45,9 @@ std::vector<std::string_view> requirement_keys();
 struct Outcome {
   const Requirement* requirement = nullptr;
   bool pass = true;
-  double value = 0;          // the worst value reached (for Walls: unused)
-  unsigned walls = 0;        // for Walls: every stage that bound at some point
-  double at_batch = 0;       // batch size where the worst value was reached
+  double value = 0;     // the worst value reached (for Walls: unused)
+  unsigned walls = 0;   // for Walls: every stage that bound at some point
+  double at_batch = 0;  // batch size where the worst value was reached
 };
 
 struct PlanOutcome {
@@ -59,8 +59,9 @@ struct PlanOutcome {
 
 // Evaluates every requirement at the scenario's batch size, or at every batch size of
 // plan.batch_sizes. When accelerator memory is modelled, a fits_in_memory requirement
-// (memory needed <= accelerator.memory) is added: a batch that does not fit fails the plan. Throws Error (with the requirement's origin) when a requirement
-// needs data the scenario lacks (epoch time without a dataset size, cost without a price).
+// (memory needed <= accelerator.memory) is added: a batch that does not fit fails the plan. Throws Error (with the
+// requirement's origin) when a requirement needs data the scenario lacks (epoch time without a dataset size, cost
+// without a price).
 PlanOutcome check_plan(const Scenario& s, const Plan& plan);
 
 }  // namespace pipesim

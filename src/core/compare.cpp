@@ -8,47 +8,70 @@ int better(CompareMetric m) {
   switch (m) {
     case CompareMetric::Throughput:
     case CompareMetric::Utilization:
-    case CompareMetric::SamplesPerUsd: return 1;
-    default: return -1;
+    case CompareMetric::SamplesPerUsd:
+      return 1;
+    default:
+      return -1;
   }
 }
 }  // namespace
 
 std::string_view compare_key(CompareMetric m) {
   switch (m) {
-    case CompareMetric::Throughput: return "throughput_samples_per_s";
-    case CompareMetric::Utilization: return "utilization";
-    case CompareMetric::EpochTime: return "epoch_time_s";
-    case CompareMetric::PricePerHour: return "price_per_hour_usd";
-    case CompareMetric::CostPerEpoch: return "cost_per_epoch_usd";
-    case CompareMetric::IdleCostPerEpoch: return "idle_cost_per_epoch_usd";
-    case CompareMetric::SamplesPerUsd: return "samples_per_usd";
+    case CompareMetric::Throughput:
+      return "throughput_samples_per_s";
+    case CompareMetric::Utilization:
+      return "utilization";
+    case CompareMetric::EpochTime:
+      return "epoch_time_s";
+    case CompareMetric::PricePerHour:
+      return "price_per_hour_usd";
+    case CompareMetric::CostPerEpoch:
+      return "cost_per_epoch_usd";
+    case CompareMetric::IdleCostPerEpoch:
+      return "idle_cost_per_epoch_usd";
+    case CompareMetric::SamplesPerUsd:
+      return "samples_per_usd";
   }
   return "";
 }
 
 std::string_view compare_name(CompareMetric m) {
   switch (m) {
-    case CompareMetric::Throughput: return "throughput";
-    case CompareMetric::Utilization: return "utilization";
-    case CompareMetric::EpochTime: return "epoch time";
-    case CompareMetric::PricePerHour: return "cost per hour";
-    case CompareMetric::CostPerEpoch: return "cost per epoch";
-    case CompareMetric::IdleCostPerEpoch: return "idle cost per epoch";
-    case CompareMetric::SamplesPerUsd: return "samples per USD";
+    case CompareMetric::Throughput:
+      return "throughput";
+    case CompareMetric::Utilization:
+      return "utilization";
+    case CompareMetric::EpochTime:
+      return "epoch time";
+    case CompareMetric::PricePerHour:
+      return "cost per hour";
+    case CompareMetric::CostPerEpoch:
+      return "cost per epoch";
+    case CompareMetric::IdleCostPerEpoch:
+      return "idle cost per epoch";
+    case CompareMetric::SamplesPerUsd:
+      return "samples per USD";
   }
   return "";
 }
 
 std::optional<double> compare_value(CompareMetric m, const Result& r) {
   switch (m) {
-    case CompareMetric::Throughput: return r.throughput;
-    case CompareMetric::Utilization: return r.utilization;
-    case CompareMetric::EpochTime: return r.epoch_s;
-    case CompareMetric::PricePerHour: return r.price_per_hour;
-    case CompareMetric::CostPerEpoch: return r.cost_per_epoch;
-    case CompareMetric::IdleCostPerEpoch: return r.idle_cost_per_epoch;
-    case CompareMetric::SamplesPerUsd: return r.samples_per_usd;
+    case CompareMetric::Throughput:
+      return r.throughput;
+    case CompareMetric::Utilization:
+      return r.utilization;
+    case CompareMetric::EpochTime:
+      return r.epoch_s;
+    case CompareMetric::PricePerHour:
+      return r.price_per_hour;
+    case CompareMetric::CostPerEpoch:
+      return r.cost_per_epoch;
+    case CompareMetric::IdleCostPerEpoch:
+      return r.idle_cost_per_epoch;
+    case CompareMetric::SamplesPerUsd:
+      return r.samples_per_usd;
   }
   return std::nullopt;
 }
@@ -63,8 +86,10 @@ std::vector<CompareRow> compare(const std::vector<Result>& results) {
       const auto v = compare_value(m, r);
       row.values.push_back(v);
       row.any |= v.has_value();
-      if (!v) all = false;
-      else if (!top || (better(m) > 0 ? *v > *top : *v < *top)) top = v;
+      if (!v)
+        all = false;
+      else if (!top || (better(m) > 0 ? *v > *top : *v < *top))
+        top = v;
     }
     bool differ = false;
     if (all && results.size() >= 2)

@@ -10,12 +10,18 @@
 namespace pipesim {
 
 enum class CompareMetric : std::uint8_t {
-  Throughput, Utilization, EpochTime, PricePerHour, CostPerEpoch, IdleCostPerEpoch, SamplesPerUsd,
+  Throughput,
+  Utilization,
+  EpochTime,
+  PricePerHour,
+  CostPerEpoch,
+  IdleCostPerEpoch,
+  SamplesPerUsd,
 };
-inline constexpr std::array kCompareMetrics = {
-    CompareMetric::Throughput,   CompareMetric::Utilization,      CompareMetric::EpochTime,
-    CompareMetric::PricePerHour, CompareMetric::CostPerEpoch,     CompareMetric::IdleCostPerEpoch,
-    CompareMetric::SamplesPerUsd};
+inline constexpr std::array kCompareMetrics = {CompareMetric::Throughput,   CompareMetric::Utilization,
+                                               CompareMetric::EpochTime,    CompareMetric::PricePerHour,
+                                               CompareMetric::CostPerEpoch, CompareMetric::IdleCostPerEpoch,
+                                               CompareMetric::SamplesPerUsd};
 std::string_view compare_key(CompareMetric m);   // "throughput_samples_per_s", ... (JSON and CSV)
 std::string_view compare_name(CompareMetric m);  // "throughput", ... (tables)
 std::optional<double> compare_value(CompareMetric m, const Result& r);
@@ -23,8 +29,8 @@ std::optional<double> compare_value(CompareMetric m, const Result& r);
 struct CompareRow {
   CompareMetric metric;
   std::vector<std::optional<double>> values;  // one per plan
-  std::vector<bool> best;  // the best plan(s), when every plan has a value and not all are equal
-  bool any = false;        // some plan has a value
+  std::vector<bool> best;                     // the best plan(s), when every plan has a value and not all are equal
+  bool any = false;                           // some plan has a value
 };
 
 // One row per metric, in kCompareMetrics order.

@@ -1,8 +1,8 @@
 #include "core/compute.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <string>
 
 #include "core/error.hpp"
@@ -33,11 +33,11 @@ ComputeInputs resolve_compute(const Scenario& s) {
     if (!peak && precision) {
       const Field f = peak_field(*precision);
       if (!s.has(f))
-        throw FieldError(Field::Precision,
-                         fmt::format("model.precision is {} but the accelerator gives no {}: set it, or "
-                                     "accelerator.peak_flops",
-                                     choice_name(spec(Field::Precision), static_cast<double>(*precision)),
-                                     spec(f).key));
+        throw FieldError(
+            Field::Precision,
+            fmt::format("model.precision is {} but the accelerator gives no {}: set it, or "
+                        "accelerator.peak_flops",
+                        choice_name(spec(Field::Precision), static_cast<double>(*precision)), spec(f).key));
       peak = s.get(f);
     }
     std::string missing;

@@ -12,9 +12,12 @@ double per_sample(const Inputs& in, Stage s) {
   switch (s) {
     case Stage::Storage:
       return in.storage.modelled ? storage_time(in.storage, storage_bytes_per_batch(in.storage, in, 1)) : 0;
-    case Stage::Transform: return in.transform.modelled ? transform_time(in.transform, in, 1) : 0;
-    case Stage::Transfer: return in.transfer.modelled && in.transfer.pinned ? transfer_time(in.transfer, 1) : 0;
-    case Stage::Compute: break;
+    case Stage::Transform:
+      return in.transform.modelled ? transform_time(in.transform, in, 1) : 0;
+    case Stage::Transfer:
+      return in.transfer.modelled && in.transfer.pinned ? transfer_time(in.transfer, 1) : 0;
+    case Stage::Compute:
+      break;
   }
   return 0;
 }
@@ -31,20 +34,34 @@ Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes) {
 
 std::string_view fix_key(FixKind k) {
   switch (k) {
-    case FixKind::Workers: return "workers";
-    case FixKind::WorkersAndCores: return "workers_and_cores";
-    case FixKind::Overlap: return "overlap";
-    case FixKind::StorageBandwidth: return "storage_bandwidth";
-    case FixKind::StorageIops: return "storage_iops";
-    case FixKind::StorageQueueDepth: return "storage_queue_depth";
-    case FixKind::LinkBandwidth: return "link_bandwidth";
-    case FixKind::PinMemory: return "pin_memory";
-    case FixKind::DecodeOnDecoder: return "decoder";
-    case FixKind::DecodeOnGpu: return "gpu_decode";
-    case FixKind::Predecoded: return "predecoded";
-    case FixKind::SmallerBatch: return "batch_size";
-    case FixKind::FitMemory: return "fit_memory";
-    case FixKind::AllTogether: return "all_together";
+    case FixKind::Workers:
+      return "workers";
+    case FixKind::WorkersAndCores:
+      return "workers_and_cores";
+    case FixKind::Overlap:
+      return "overlap";
+    case FixKind::StorageBandwidth:
+      return "storage_bandwidth";
+    case FixKind::StorageIops:
+      return "storage_iops";
+    case FixKind::StorageQueueDepth:
+      return "storage_queue_depth";
+    case FixKind::LinkBandwidth:
+      return "link_bandwidth";
+    case FixKind::PinMemory:
+      return "pin_memory";
+    case FixKind::DecodeOnDecoder:
+      return "decoder";
+    case FixKind::DecodeOnGpu:
+      return "gpu_decode";
+    case FixKind::Predecoded:
+      return "predecoded";
+    case FixKind::SmallerBatch:
+      return "batch_size";
+    case FixKind::FitMemory:
+      return "fit_memory";
+    case FixKind::AllTogether:
+      return "all_together";
   }
   return "";
 }
@@ -81,8 +98,7 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
     if (w + w1 * b >= p * b) roots.push_back(b);
   }
   std::sort(roots.begin(), roots.end());
-  roots.erase(std::unique(roots.begin(), roots.end(),
-                          [](double a, double b) { return std::fabs(a - b) <= 1e-9 * b; }),
+  roots.erase(std::unique(roots.begin(), roots.end(), [](double a, double b) { return std::fabs(a - b) <= 1e-9 * b; }),
               roots.end());
   for (double b : roots) {
     if (!(b > 0) || !std::isfinite(b)) continue;
@@ -137,8 +153,9 @@ Diagnosis diagnose(const Scenario& s) {
     if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= need)
       add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else  // more workers alone add nothing: the cores cap them
-      add(FixKind::WorkersAndCores, {{Field::Workers, {need, Dim::Number}},
-                                     {Field::Cores, {need * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+      add(FixKind::WorkersAndCores,
+          {{Field::Workers, {need, Dim::Number}},
+           {Field::Cores, {need * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).
@@ -148,14 +165,17 @@ Diagnosis diagnose(const Scenario& s) {
   };
   if (transform_slow && in.transform.at == TransformAt::Cpu) {
     if (s.has(Field::DecoderRate))
-      add_if_faster(FixKind::DecodeOnDecoder, {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
+      add_if_faster(FixKind::DecodeOnDecoder,
+                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
     if (s.has(Field::GpuTime))
-      add_if_faster(FixKind::DecodeOnGpu, {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
+      add_if_faster(FixKind::DecodeOnGpu,
+                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
     if (s.has(Field::PredecodedSampleRate)) {
       const double size = s.opt(Field::PredecodedSampleSize).value_or(in.transfer.device_bytes);
       if (size > 0)
-        add_if_faster(FixKind::Predecoded, {{Field::SampleSize, {size, Dim::Size}},
-                                  {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
+        add_if_faster(FixKind::Predecoded,
+                      {{Field::SampleSize, {size, Dim::Size}},
+                       {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
     }
   }
 
@@ -203,8 +223,8 @@ Diagnosis diagnose(const Scenario& s) {
   std::vector<Change> all;
   bool decode_taken = false;
   for (const auto& f : d.fixes) {
-    const bool decode = f.kind == FixKind::DecodeOnDecoder || f.kind == FixKind::DecodeOnGpu ||
-                        f.kind == FixKind::Predecoded;
+    const bool decode =
+        f.kind == FixKind::DecodeOnDecoder || f.kind == FixKind::DecodeOnGpu || f.kind == FixKind::Predecoded;
     if (decode && decode_taken) continue;
     if (decode && std::any_of(d.fixes.begin(), d.fixes.end(), [](const Fix& g) {
           return g.kind == FixKind::Workers || g.kind == FixKind::WorkersAndCores;
@@ -214,8 +234,10 @@ Diagnosis diagnose(const Scenario& s) {
     ++walls;
     for (const auto& c : f.changes) {
       auto same = std::find_if(all.begin(), all.end(), [&](const Change& a) { return a.field == c.field; });
-      if (same != all.end()) *same = c;
-      else all.push_back(c);
+      if (same != all.end())
+        *same = c;
+      else
+        all.push_back(c);
     }
   }
   if (walls > 1) add(FixKind::AllTogether, all);

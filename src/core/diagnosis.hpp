@@ -12,20 +12,20 @@
 namespace pipesim {
 
 enum class FixKind : std::uint8_t {
-  Workers,           // more workers (within the cores)
-  WorkersAndCores,   // more workers and the cores to run them
-  Overlap,           // workers >= 1 so stages overlap
+  Workers,          // more workers (within the cores)
+  WorkersAndCores,  // more workers and the cores to run them
+  Overlap,          // workers >= 1 so stages overlap
   StorageBandwidth,
   StorageIops,
   StorageQueueDepth,
   LinkBandwidth,
   PinMemory,
-  DecodeOnDecoder,   // decode on the accelerator's hardware decoder
-  DecodeOnGpu,       // decode with kernels on the accelerator (DALI/nvJPEG)
-  Predecoded,        // read a pre-decoded copy of the dataset: more bytes, cheaper transform
-  SmallerBatch,      // down to the crossover: higher utilization, not more throughput
-  FitMemory,         // the largest batch that fits in accelerator memory
-  AllTogether,       // every fix above but the batch size, applied at once
+  DecodeOnDecoder,  // decode on the accelerator's hardware decoder
+  DecodeOnGpu,      // decode with kernels on the accelerator (DALI/nvJPEG)
+  Predecoded,       // read a pre-decoded copy of the dataset: more bytes, cheaper transform
+  SmallerBatch,     // down to the crossover: higher utilization, not more throughput
+  FitMemory,        // the largest batch that fits in accelerator memory
+  AllTogether,      // every fix above but the batch size, applied at once
 };
 // Stable key of a fix kind, for JSON ("workers", "storage_bandwidth", "decoder", ...).
 std::string_view fix_key(FixKind k);
@@ -46,8 +46,8 @@ struct Fix {
 // and the accelerator (the step's device side). Empty when it never switches.
 struct Crossover {
   double batch;
-  double last_batch;     // the largest whole batch size before the crossing: floor(batch)
-  Stage input_stage;     // the input stage that crosses compute
+  double last_batch;       // the largest whole batch size before the crossing: floor(batch)
+  Stage input_stage;       // the input stage that crosses compute
   bool input_binds_above;  // true: input binds for larger batches
 };
 
@@ -56,7 +56,7 @@ struct Diagnosis {
   Result result;
   std::optional<StorageCapacity> storage_capacity;
   std::optional<CoreNeeds> cores;
-  std::optional<double> max_batch;  // largest batch that fits in accelerator memory
+  std::optional<double> max_batch;   // largest batch that fits in accelerator memory
   double scenario_decoder_rate = 0;  // accelerator.decoder_rate, when given (for the fix's text)
   double scenario_gpu_time = 0;      // transform.gpu_time, when given
   // Workers per accelerator needed for the transform to keep up with compute.

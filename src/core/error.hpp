@@ -32,8 +32,7 @@ struct Origin {
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(message) {}
-  Error(Origin origin, const std::string& message)
-      : std::runtime_error(message), origin_(std::move(origin)) {}
+  Error(Origin origin, const std::string& message) : std::runtime_error(message), origin_(std::move(origin)) {}
 
   [[nodiscard]] const Origin& origin() const { return origin_; }
   // The one line shown to the user: "origin: error: message" or "pipesim: error: message".

@@ -1,7 +1,7 @@
 #include "core/fields.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <vector>
 
 #include "core/error.hpp"
@@ -28,8 +28,7 @@ constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
 
 // Order here is the order of the README reference and of JSON "inputs".
 constexpr std::array<FieldSpec, kFieldCount> kFields = {{
-    {Field::BatchSize, "pipeline.batch_size", kNum, C::Positive, true, "",
-     "samples per batch on one accelerator (B)"},
+    {Field::BatchSize, "pipeline.batch_size", kNum, C::Positive, true, "", "samples per batch on one accelerator (B)"},
     {Field::Workers, "pipeline.workers", kNum, C::NonNegative, true, "",
      "data-loading worker processes per accelerator (W); 0 = main process does everything in turn"},
     {Field::TargetUtilization, "pipeline.target_utilization", kNum, C::UnitInterval, false, "90%",
@@ -72,8 +71,7 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "bytes per weight (fp32/tf32 4, bf16/fp16 2, fp8 1)"},
     {Field::Training, "model.training", kBool, C::None, false, "false",
      "training (3 passes per sample, weights + gradients + optimizer state) or forward only"},
-    {Field::StateBytesPerParameter, "model.state_bytes_per_parameter", kNum, C::Positive, false,
-     "16 when training",
+    {Field::StateBytesPerParameter, "model.state_bytes_per_parameter", kNum, C::Positive, false, "16 when training",
      "memory per parameter for weights, gradients and optimizer state (Adam, mixed precision: 16)"},
     {Field::ActivationBytes, "model.activation_bytes", kSize, C::Positive, false, "",
      "activation memory per sample of the batch (omit: activations not counted)"},
@@ -89,16 +87,23 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::DeviceSampleSize, "workload.device_sample_size", kSize, C::Positive, false,
      "device_shape x device_dtype; sample_size when nothing transforms",
      "bytes per sample copied to the accelerator after a CPU transform"},
-    {Field::DeviceShape, "workload.device_shape", kNum, C::Positive, true, "",
-     "elements per sample on the device: \"3x224x224\", [3, 224, 224] or a count", {}, true},
+    {Field::DeviceShape,
+     "workload.device_shape",
+     kNum,
+     C::Positive,
+     true,
+     "",
+     "elements per sample on the device: \"3x224x224\", [3, 224, 224] or a count",
+     {},
+     true},
     {Field::DeviceDtype, "workload.device_dtype", kChoice, C::None, false, "",
      "element type on the device: uint8, int8, fp8, fp16, bf16, fp32, int32 or int64", kDtypes},
     {Field::TransformCost, "workload.transform_cost", kTime, C::Positive, false, "",
      "CPU time one worker spends per sample (alternative to cpu.worker_throughput)"},
     {Field::DatasetSamples, "workload.dataset_samples", kNum, C::Positive, true, "",
      "samples per epoch (enables epoch time)"},
-    {Field::DatasetSize, "workload.dataset_size", kSize, C::Positive, false,
-     "dataset_samples x sample_size", "bytes stored for one epoch (page-cache hit ratio)"},
+    {Field::DatasetSize, "workload.dataset_size", kSize, C::Positive, false, "dataset_samples x sample_size",
+     "bytes stored for one epoch (page-cache hit ratio)"},
     {Field::TransformDevice, "transform.device", kChoice, C::None, false, "cpu",
      "where samples are decoded: cpu (workers), gpu (kernels on the accelerator), decoder (hardware decoder)",
      kTransformAt},
@@ -126,8 +131,7 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::ReadBandwidth, "storage.read_bandwidth", kRate, C::Positive, false, "",
      "aggregate storage read bandwidth (omit it, node_bandwidth and throughput_per_tib: storage not modelled)"},
     {Field::StorageScope, "storage.scope", kChoice, C::None, false, "node",
-     "node: each node has its own (local drives); cluster: one system shared by all nodes over the network",
-     kScopes},
+     "node: each node has its own (local drives); cluster: one system shared by all nodes over the network", kScopes},
     {Field::NodeStorageBandwidth, "storage.node_bandwidth", kRate, C::Positive, false, "",
      "most one node can read from this storage (client limit, e.g. S3 per instance)"},
     {Field::Iops, "storage.iops", kNum, C::Positive, false, "",
@@ -154,8 +158,7 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "host-to-device bandwidth from pageable memory (used when link.pinned = false)"},
     {Field::LinkPinned, "link.pinned", kBool, C::None, false, "true",
      "pinned memory, non-blocking copy; false serialises the transfer with compute"},
-    {Field::LinkSharedBy, "link.shared_by", kNum, C::Positive, true, "1",
-     "accelerators sharing one host link"},
+    {Field::LinkSharedBy, "link.shared_by", kNum, C::Positive, true, "1", "accelerators sharing one host link"},
     {Field::PricePerHour, "cost.price_per_hour", Dim::MoneyRate | Dim::Number, C::Positive, false, "",
      "price of one node per hour (\"$32.77/h\", or a number of USD per hour)"},
     {Field::PurchasePrice, "cost.purchase_price", Dim::Money | Dim::Number, C::Positive, false, "",
@@ -169,8 +172,7 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
 std::span<const FieldSpec> all_fields() { return kFields; }
 
 std::span<const Field> alternatives(Field f) {
-  static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate,
-                                                Field::TransformCost};
+  static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost};
   static constexpr std::array kPrice = {Field::PricePerHour, Field::PurchasePrice};
   static constexpr std::array kDeviceBytes = {Field::DeviceSampleSize, Field::DeviceShape};
   for (Field g : kTransformRate)
@@ -200,12 +202,16 @@ double dtype_bytes(Dtype d) {
   switch (d) {
     case Dtype::Uint8:
     case Dtype::Int8:
-    case Dtype::Fp8: return 1;
+    case Dtype::Fp8:
+      return 1;
     case Dtype::Fp16:
-    case Dtype::Bf16: return 2;
+    case Dtype::Bf16:
+      return 2;
     case Dtype::Fp32:
-    case Dtype::Int32: return 4;
-    case Dtype::Int64: return 8;
+    case Dtype::Int32:
+      return 4;
+    case Dtype::Int64:
+      return 8;
   }
   return 4;
 }
@@ -213,21 +219,29 @@ double dtype_bytes(Dtype d) {
 double precision_bytes(Precision p) {
   switch (p) {
     case Precision::Fp32:
-    case Precision::Tf32: return 4;
+    case Precision::Tf32:
+      return 4;
     case Precision::Bf16:
-    case Precision::Fp16: return 2;
-    case Precision::Fp8: return 1;
+    case Precision::Fp16:
+      return 2;
+    case Precision::Fp8:
+      return 1;
   }
   return 4;
 }
 
 Field peak_field(Precision p) {
   switch (p) {
-    case Precision::Fp32: return Field::PeakFlopsFp32;
-    case Precision::Tf32: return Field::PeakFlopsTf32;
-    case Precision::Bf16: return Field::PeakFlopsBf16;
-    case Precision::Fp16: return Field::PeakFlopsFp16;
-    case Precision::Fp8: return Field::PeakFlopsFp8;
+    case Precision::Fp32:
+      return Field::PeakFlopsFp32;
+    case Precision::Tf32:
+      return Field::PeakFlopsTf32;
+    case Precision::Bf16:
+      return Field::PeakFlopsBf16;
+    case Precision::Fp16:
+      return Field::PeakFlopsFp16;
+    case Precision::Fp8:
+      return Field::PeakFlopsFp8;
   }
   return Field::PeakFlopsFp32;
 }
@@ -294,8 +308,7 @@ std::string unknown_key_message(std::string_view key) {
 
 void check_value(const FieldSpec& s, const Quantity& q) {
   if (!has(s.accepts, q.dim)) {
-    throw Error(fmt::format("{}: expected {}, got {}", s.key, describe_dims(s.accepts),
-                            dim_name(q.dim)));
+    throw Error(fmt::format("{}: expected {}, got {}", s.key, describe_dims(s.accepts), dim_name(q.dim)));
   }
   if (q.dim == Dim::Choice) {
     if (!(q.value >= 0 && q.value < static_cast<double>(s.choices.size()) && q.value == std::floor(q.value)))
@@ -313,14 +326,13 @@ void check_value(const FieldSpec& s, const Quantity& q) {
       if (!(v >= 0)) throw Error(fmt::format("{} must not be negative, got {}", s.key, shown));
       break;
     case Constraint::UnitInterval:
-      if (!(v > 0 && v <= 1))
-        throw Error(fmt::format("{} must be in (0, 1], got {}", s.key, shown));
+      if (!(v > 0 && v <= 1)) throw Error(fmt::format("{} must be in (0, 1], got {}", s.key, shown));
       break;
     case Constraint::HitRatio:
-      if (!(v >= 0 && v < 1))
-        throw Error(fmt::format("{} must be in [0, 1), got {}", s.key, shown));
+      if (!(v >= 0 && v < 1)) throw Error(fmt::format("{} must be in [0, 1), got {}", s.key, shown));
       break;
-    case Constraint::None: break;
+    case Constraint::None:
+      break;
   }
   if (s.integer) {
     if (v != std::floor(v)) throw Error(fmt::format("{} must be a whole number, got {}", s.key, shown));
@@ -341,8 +353,8 @@ double parse_shape(const FieldSpec& s, std::string_view text) {
       throw Error(fmt::format("{}: bad shape \"{}\" (e.g. \"3x224x224\"): {}", s.key, text, e.what()));
     }
     if (!(dim_q.value >= 1) || dim_q.value != std::floor(dim_q.value))
-      throw Error(fmt::format("{}: bad shape \"{}\": every dimension must be a whole number of at least 1",
-                              s.key, text));
+      throw Error(
+          fmt::format("{}: bad shape \"{}\": every dimension must be a whole number of at least 1", s.key, text));
     product *= dim_q.value;
     if (product > 1e15) throw Error(fmt::format("{}: the shape \"{}\" holds more than 1e15 elements", s.key, text));
     if (sep == std::string_view::npos) break;
@@ -359,15 +371,18 @@ Quantity parse_field_value(const FieldSpec& s, std::string_view text) {
     while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
     for (std::size_t i = 0; i < s.choices.size(); ++i)
       if (s.choices[i] == t) return Quantity{static_cast<double>(i), Dim::Choice};
-    throw Error(fmt::format("{}: expected one of {}, got \"{}\"{}", s.key, choice_names(s), t,
-                            did_you_mean(t, s.choices)));
+    throw Error(
+        fmt::format("{}: expected one of {}, got \"{}\"{}", s.key, choice_names(s), t, did_you_mean(t, s.choices)));
   }
   if (s.shape && text.find_first_of("x*") != std::string_view::npos) {
     q = {parse_shape(s, text), Dim::Number};
   } else if (s.accepts == dims(Dim::Bool)) {
-    if (text == "true") q = {1, Dim::Bool};
-    else if (text == "false") q = {0, Dim::Bool};
-    else throw Error(fmt::format("{}: expected true or false, got \"{}\"", s.key, text));
+    if (text == "true")
+      q = {1, Dim::Bool};
+    else if (text == "false")
+      q = {0, Dim::Bool};
+    else
+      throw Error(fmt::format("{}: expected true or false, got \"{}\"", s.key, text));
   } else {
     try {
       q = parse_quantity_as(text, s.accepts);

@@ -1,7 +1,7 @@
 #include "core/model.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/resolve_util.hpp"
 
@@ -15,8 +15,8 @@ void forbid_without(const Scenario& s, std::initializer_list<Field> fields, std:
                     std::string_view what) {
   for (Field f : fields)
     if (s.has(f))
-      throw FieldError(f, fmt::format("{} is set but {} is not: set {} to model {}", spec(f).key, needed, needed,
-                                      what));
+      throw FieldError(f,
+                       fmt::format("{} is set but {} is not: set {} to model {}", spec(f).key, needed, needed, what));
 }
 
 Workload resolve_workload(const Scenario& s) {
@@ -31,8 +31,10 @@ Workload resolve_workload(const Scenario& s) {
   w.sample_bytes = s.get(Field::SampleSize);
   w.dataset_samples = s.opt(Field::DatasetSamples);
   w.target_utilization = s.opt(Field::TargetUtilization).value_or(0.9);
-  if (s.has(Field::DatasetSize)) w.dataset_bytes = s.get(Field::DatasetSize);
-  else if (w.dataset_samples) w.dataset_bytes = *w.dataset_samples * w.sample_bytes;
+  if (s.has(Field::DatasetSize))
+    w.dataset_bytes = s.get(Field::DatasetSize);
+  else if (w.dataset_samples)
+    w.dataset_bytes = *w.dataset_samples * w.sample_bytes;
   return w;
 }
 
@@ -174,8 +176,13 @@ Result evaluate(const Inputs& in) {
     first.storage.cache_hit = *in.storage.cold_cache_hit;
     first.storage.cold_cache_hit.reset();
     const Result c = evaluate(first);
-    r.cold = ColdEpoch{first.storage.cache_hit, c.stage(Stage::Storage).time_s, c.step_s, c.utilization,
-                       c.throughput, c.binding, c.epoch_s};
+    r.cold = ColdEpoch{first.storage.cache_hit,
+                       c.stage(Stage::Storage).time_s,
+                       c.step_s,
+                       c.utilization,
+                       c.throughput,
+                       c.binding,
+                       c.epoch_s};
   }
   return r;
 }

@@ -49,18 +49,18 @@ struct Result {
   double throughput = 0;       // samples/s for the cluster: nodes * accelerators * B / step
   double throughput_per_node = 0;
   double throughput_per_accelerator = 0;
-  double data_demand = 0;      // bytes/s one accelerator would read if never starved
+  double data_demand = 0;  // bytes/s one accelerator would read if never starved
   double data_demand_per_node = 0;
   double data_demand_per_cluster = 0;
-  unsigned binding = 0;        // bit per Stage
-  bool serial = false;         // workers == 0: stages run in turn
-  bool transfer_serialised = false;  // not pinned: transfer adds to compute
-  bool memory_bound = false;         // roofline weight-streaming term dominates
+  unsigned binding = 0;                         // bit per Stage
+  bool serial = false;                          // workers == 0: stages run in turn
+  bool transfer_serialised = false;             // not pinned: transfer adds to compute
+  bool memory_bound = false;                    // roofline weight-streaming term dominates
   TransformAt transform_at = TransformAt::Cpu;  // where the transform stage ran
-  double effective_workers = 0;      // per accelerator (0 when no CPU work is modelled)
-  double worker_bytes_per_s = 0;     // one worker's transform rate (0 when no CPU work)
-  double cache_hit = 0;              // storage reads served from page cache (steady state)
-  std::optional<ColdEpoch> cold;     // the first epoch, when the page cache makes it differ
+  double effective_workers = 0;                 // per accelerator (0 when no CPU work is modelled)
+  double worker_bytes_per_s = 0;                // one worker's transform rate (0 when no CPU work)
+  double cache_hit = 0;                         // storage reads served from page cache (steady state)
+  std::optional<ColdEpoch> cold;                // the first epoch, when the page cache makes it differ
   // Accelerator memory, when modelled: bytes needed at this batch, and whether they fit.
   std::optional<double> memory_needed;
   bool fits = true;

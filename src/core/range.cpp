@@ -1,7 +1,7 @@
 #include "core/range.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include "core/error.hpp"
 
@@ -39,9 +39,10 @@ constexpr double kSlack = 1e-9;
 
 Range parse_range(std::string_view text, const FieldSpec& field) {
   const auto fail = [&](std::string_view why) {
-    return Error(fmt::format("{}: bad range \"{}\": {} (forms: 32..1024 doubles, 1..16:+1 steps, "
-                             "32..1024:x4 multiplies, 8,16,32 lists)",
-                             field.key, text, why));
+    return Error(
+        fmt::format("{}: bad range \"{}\": {} (forms: 32..1024 doubles, 1..16:+1 steps, "
+                    "32..1024:x4 multiplies, 8,16,32 lists)",
+                    field.key, text, why));
   };
   const std::string_view t = trim(text);
   if (t.empty()) throw fail("empty range");
@@ -104,8 +105,7 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
 
   double factor = 2;
   if (!step_text.empty()) {
-    if (step_text.front() != 'x' && step_text.front() != '*')
-      throw fail("the step must be +STEP or xFACTOR");
+    if (step_text.front() != 'x' && step_text.front() != '*') throw fail("the step must be +STEP or xFACTOR");
     Quantity f;
     try {
       f = parse_quantity_as(step_text.substr(1), dims(Dim::Number));
@@ -118,8 +118,7 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
   if (!(start.value > 0)) throw fail("a multiplying range cannot start at 0: use 0..16:+1 or a list");
   std::vector<double> values;
   for (double v = start.value; v <= end.value * (1 + kSlack); v *= factor) {
-    if (values.size() >= kMaxRangeValues)
-      throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
+    if (values.size() >= kMaxRangeValues) throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
     check_value(field, {v, start.dim});
     values.push_back(v);
   }

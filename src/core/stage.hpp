@@ -42,12 +42,12 @@ struct StageResult {
   bool modelled = false;
   bool binding = false;
   Limit limit = Limit::Bandwidth;
-  double time_s = 0;                // per batch
-  double samples_per_s = 0;         // batch / time (0 when the stage takes no time)
-  double share_of_step = 0;         // time / step
-  double bytes_per_batch = 0;       // bytes the stage moves per batch (storage: read; transfer: copied)
-  double bytes_per_s = 0;           // bytes per second it delivers (0 when it takes no time)
-  double demand_bytes_per_s = 0;    // bytes per second compute would consume of it, never starved
+  double time_s = 0;              // per batch
+  double samples_per_s = 0;       // batch / time (0 when the stage takes no time)
+  double share_of_step = 0;       // time / step
+  double bytes_per_batch = 0;     // bytes the stage moves per batch (storage: read; transfer: copied)
+  double bytes_per_s = 0;         // bytes per second it delivers (0 when it takes no time)
+  double demand_bytes_per_s = 0;  // bytes per second compute would consume of it, never starved
 };
 
 }  // namespace pipesim

@@ -1,8 +1,8 @@
 #include "core/storage.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 #include "core/error.hpp"

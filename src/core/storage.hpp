@@ -12,16 +12,16 @@ namespace pipesim {
 struct StorageInputs {
   bool modelled = false;
   StorageScope scope = StorageScope::Node;
-  double shared_by = 1;                   // accelerators sharing read_bandwidth and iops
-  std::optional<double> read_bandwidth;   // aggregate (none: no aggregate limit, e.g. S3)
-  std::optional<double> node_cap;         // bytes/s one node may read from this storage
+  double shared_by = 1;                         // accelerators sharing read_bandwidth and iops
+  std::optional<double> read_bandwidth;         // aggregate (none: no aggregate limit, e.g. S3)
+  std::optional<double> node_cap;               // bytes/s one node may read from this storage
   Limit node_cap_limit = Limit::NodeBandwidth;  // NodeBandwidth or Network
-  double bandwidth = 0;                   // bytes/s available to one accelerator
+  double bandwidth = 0;                         // bytes/s available to one accelerator
   Limit bandwidth_limit = Limit::Bandwidth;     // which of the above sets it
-  std::optional<double> iops_total;       // storage.iops, aggregate
-  std::optional<double> iops;             // requests/s available to one accelerator
+  std::optional<double> iops_total;             // storage.iops, aggregate
+  std::optional<double> iops;                   // requests/s available to one accelerator
   double request_bytes = 0;
-  std::optional<double> latency;          // time to first byte, with queue_depth in flight
+  std::optional<double> latency;  // time to first byte, with queue_depth in flight
   double queue_depth = 0;
   std::optional<double> stream_bandwidth;  // most one request streams
   double cache_hit = 0;                    // every epoch after the first (steady state)
@@ -42,9 +42,9 @@ double request_service_time(const StorageInputs& in);
 // "How many accelerators does this storage feed at the target utilization?" (MLPerf
 // Storage's question), from the storage stage alone.
 struct StorageCapacity {
-  double target = 0.9;  // utilization aimed for
-  double demand = 0;    // bytes/s one accelerator reads at the target (0: all from page cache)
-  double have = 0;      // accelerators sharing it now (of the node or of the cluster, by scope)
+  double target = 0.9;                 // utilization aimed for
+  double demand = 0;                   // bytes/s one accelerator reads at the target (0: all from page cache)
+  double have = 0;                     // accelerators sharing it now (of the node or of the cluster, by scope)
   double request_time = 0;             // seconds one request takes (latency + streaming)
   std::optional<double> by_bandwidth;  // accelerators storage.read_bandwidth feeds
   std::optional<double> by_iops;       // accelerators storage.iops feeds

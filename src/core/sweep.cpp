@@ -19,8 +19,7 @@ std::size_t grid_size(const std::vector<Axis>& axes) {
     if (a.range.size() == 0) throw Error(fmt::format("{}: the range is empty", spec(a.field).key));
     for (std::size_t j = 0; j < i; ++j) {
       const Field other = axes[j].field;
-      if (other == a.field)
-        throw Error(fmt::format("{} is swept twice: give it one range", spec(a.field).key));
+      if (other == a.field) throw Error(fmt::format("{} is swept twice: give it one range", spec(a.field).key));
       for (Field alt : alternatives(a.field))
         if (alt == other)
           throw Error(fmt::format("{} and {} are both swept, but they say the same thing in two ways: sweep one",
@@ -29,8 +28,7 @@ std::size_t grid_size(const std::vector<Axis>& axes) {
     total *= static_cast<double>(a.range.size());
   }
   if (total > kMaxSweepPoints)
-    throw Error(fmt::format("the sweep has {:.0f} points, more than the limit of {:.0f}", total,
-                            kMaxSweepPoints));
+    throw Error(fmt::format("the sweep has {:.0f} points, more than the limit of {:.0f}", total, kMaxSweepPoints));
   return static_cast<std::size_t>(total);
 }
 

@@ -1,7 +1,7 @@
 #include "core/text.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <vector>
 
 namespace pipesim {

@@ -7,8 +7,9 @@ namespace pipesim {
 
 std::optional<double> device_sample_bytes(const Scenario& s) {
   if (s.has(Field::DeviceShape) && !s.has(Field::DeviceDtype))
-    throw FieldError(Field::DeviceShape, "workload.device_shape needs workload.device_dtype (uint8, fp16, "
-                                         "fp32, ...): the element type sets the bytes per sample");
+    throw FieldError(Field::DeviceShape,
+                     "workload.device_shape needs workload.device_dtype (uint8, fp16, "
+                     "fp32, ...): the element type sets the bytes per sample");
   // Scenario::set keeps at most one of the size and the shape.
   if (s.has(Field::DeviceSampleSize)) return s.get(Field::DeviceSampleSize);
   if (s.has(Field::DeviceShape))

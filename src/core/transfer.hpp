@@ -11,10 +11,10 @@ namespace pipesim {
 
 struct TransferInputs {
   bool modelled = false;
-  double device_bytes = 0;      // per sample on the accelerator
-  double bandwidth = 0;         // bytes/s available to one accelerator, as copied
-  double link_bandwidth = 0;    // link.bandwidth (the whole link, pinned)
-  double copy_bandwidth = 0;    // the whole link as copied (pinned or pageable)
+  double device_bytes = 0;    // per sample on the accelerator
+  double bandwidth = 0;       // bytes/s available to one accelerator, as copied
+  double link_bandwidth = 0;  // link.bandwidth (the whole link, pinned)
+  double copy_bandwidth = 0;  // the whole link as copied (pinned or pageable)
   bool pinned = true;
   double shared_by = 1;
 };

@@ -1,8 +1,8 @@
 #include "core/transform.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 
@@ -13,10 +13,14 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   // Scenario::set keeps at most one of the three rates.
   double cpu_seconds = 0;
   bool cpu_rate = true;
-  if (s.has(Field::WorkerThroughput)) cpu_seconds = w.sample_bytes / s.get(Field::WorkerThroughput);
-  else if (s.has(Field::WorkerSampleRate)) cpu_seconds = 1.0 / s.get(Field::WorkerSampleRate);
-  else if (s.has(Field::TransformCost)) cpu_seconds = s.get(Field::TransformCost);
-  else cpu_rate = false;
+  if (s.has(Field::WorkerThroughput))
+    cpu_seconds = w.sample_bytes / s.get(Field::WorkerThroughput);
+  else if (s.has(Field::WorkerSampleRate))
+    cpu_seconds = 1.0 / s.get(Field::WorkerSampleRate);
+  else if (s.has(Field::TransformCost))
+    cpu_seconds = s.get(Field::TransformCost);
+  else
+    cpu_rate = false;
 
   in.at = static_cast<TransformAt>(s.opt(Field::TransformDevice).value_or(0));
   switch (in.at) {
@@ -52,12 +56,12 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
     if (available > 0) {
       in.cores_per_accelerator = available / w.accelerators;
     } else if (in.cpu_work && w.workers >= 1) {
-      throw FieldError(s.has(Field::ReservedCores) ? Field::ReservedCores : Field::Cores,
-                       fmt::format("cpu.cores = {} leaves no core for workers after cpu.reserved_cores = {} "
-                                   "({}): lower the reservation or add cores",
-                                   format_compact(*in.node_cores, Dim::Number),
-                                   format_compact(in.reserved_cores, Dim::Number),
-                                   s.has(Field::ReservedCores) ? "as set" : "one per training process"));
+      throw FieldError(
+          s.has(Field::ReservedCores) ? Field::ReservedCores : Field::Cores,
+          fmt::format("cpu.cores = {} leaves no core for workers after cpu.reserved_cores = {} "
+                      "({}): lower the reservation or add cores",
+                      format_compact(*in.node_cores, Dim::Number), format_compact(in.reserved_cores, Dim::Number),
+                      s.has(Field::ReservedCores) ? "as set" : "one per training process"));
     }
   }
   return in;
@@ -77,10 +81,14 @@ double transform_time(const TransformInputs& in, const Workload& w, double batch
   const double cpu = in.cpu_work ? batch * in.worker_seconds_per_sample / effective_workers(in, w) : 0;
   const double decoder = batch * in.decoder_seconds_per_sample;
   if (limit) {
-    if (decoder > cpu) *limit = Limit::Decoder;
-    else if (w.workers < 1) *limit = Limit::MainProcess;
-    else if (in.cores_per_accelerator && *in.cores_per_accelerator < w.workers) *limit = Limit::Cores;
-    else *limit = Limit::Workers;
+    if (decoder > cpu)
+      *limit = Limit::Decoder;
+    else if (w.workers < 1)
+      *limit = Limit::MainProcess;
+    else if (in.cores_per_accelerator && *in.cores_per_accelerator < w.workers)
+      *limit = Limit::Cores;
+    else
+      *limit = Limit::Workers;
   }
   return std::max(cpu, decoder);
 }

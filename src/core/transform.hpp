@@ -12,12 +12,12 @@ namespace pipesim {
 struct TransformInputs {
   bool modelled = false;
   TransformAt at = TransformAt::Cpu;
-  bool cpu_work = false;                  // workers do per-sample CPU work
-  double worker_seconds_per_sample = 0;   // one worker, one sample
-  double decoder_seconds_per_sample = 0;  // the hardware decoder, one sample (0: not used)
-  double gpu_seconds_per_sample = 0;      // accelerator time decoding one sample (at == Gpu)
-  std::optional<double> node_cores;       // cpu.cores
-  double reserved_cores = 0;              // of the node, for the training processes
+  bool cpu_work = false;                        // workers do per-sample CPU work
+  double worker_seconds_per_sample = 0;         // one worker, one sample
+  double decoder_seconds_per_sample = 0;        // the hardware decoder, one sample (0: not used)
+  double gpu_seconds_per_sample = 0;            // accelerator time decoding one sample (at == Gpu)
+  std::optional<double> node_cores;             // cpu.cores
+  double reserved_cores = 0;                    // of the node, for the training processes
   std::optional<double> cores_per_accelerator;  // for workers: (cores - reserved) / accelerators
 };
 

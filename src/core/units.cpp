@@ -1,9 +1,9 @@
 #include "core/units.hpp"
 
+#include <fmt/format.h>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 
@@ -23,43 +23,87 @@ constexpr double Ki = 1024.0, Mi = Ki * 1024, Gi = Mi * 1024, Ti = Gi * 1024, Pi
 // Case matters: "FLOPS" is a rate, "FLOPs" a count; "Gbps" is bits.
 constexpr std::array kUnits = {
     Unit{"%", Dim::Number, 0.01},
-    Unit{"B", Dim::Size, 1}, Unit{"byte", Dim::Size, 1}, Unit{"bytes", Dim::Size, 1},
-    Unit{"KB", Dim::Size, K}, Unit{"kB", Dim::Size, K}, Unit{"MB", Dim::Size, M},
-    Unit{"GB", Dim::Size, G}, Unit{"TB", Dim::Size, T}, Unit{"PB", Dim::Size, P},
-    Unit{"KiB", Dim::Size, Ki}, Unit{"MiB", Dim::Size, Mi}, Unit{"GiB", Dim::Size, Gi},
-    Unit{"TiB", Dim::Size, Ti}, Unit{"PiB", Dim::Size, Pi},
-    Unit{"B/s", Dim::Rate, 1}, Unit{"KB/s", Dim::Rate, K}, Unit{"kB/s", Dim::Rate, K},
-    Unit{"MB/s", Dim::Rate, M}, Unit{"GB/s", Dim::Rate, G}, Unit{"TB/s", Dim::Rate, T},
+    Unit{"B", Dim::Size, 1},
+    Unit{"byte", Dim::Size, 1},
+    Unit{"bytes", Dim::Size, 1},
+    Unit{"KB", Dim::Size, K},
+    Unit{"kB", Dim::Size, K},
+    Unit{"MB", Dim::Size, M},
+    Unit{"GB", Dim::Size, G},
+    Unit{"TB", Dim::Size, T},
+    Unit{"PB", Dim::Size, P},
+    Unit{"KiB", Dim::Size, Ki},
+    Unit{"MiB", Dim::Size, Mi},
+    Unit{"GiB", Dim::Size, Gi},
+    Unit{"TiB", Dim::Size, Ti},
+    Unit{"PiB", Dim::Size, Pi},
+    Unit{"B/s", Dim::Rate, 1},
+    Unit{"KB/s", Dim::Rate, K},
+    Unit{"kB/s", Dim::Rate, K},
+    Unit{"MB/s", Dim::Rate, M},
+    Unit{"GB/s", Dim::Rate, G},
+    Unit{"TB/s", Dim::Rate, T},
     Unit{"PB/s", Dim::Rate, P},
-    Unit{"KiB/s", Dim::Rate, Ki}, Unit{"MiB/s", Dim::Rate, Mi}, Unit{"GiB/s", Dim::Rate, Gi},
+    Unit{"KiB/s", Dim::Rate, Ki},
+    Unit{"MiB/s", Dim::Rate, Mi},
+    Unit{"GiB/s", Dim::Rate, Gi},
     Unit{"TiB/s", Dim::Rate, Ti},
-    Unit{"bit/s", Dim::Rate, 1.0 / 8}, Unit{"Kbit/s", Dim::Rate, K / 8},
-    Unit{"Mbit/s", Dim::Rate, M / 8}, Unit{"Gbit/s", Dim::Rate, G / 8},
-    Unit{"Tbit/s", Dim::Rate, T / 8}, Unit{"bps", Dim::Rate, 1.0 / 8},
-    Unit{"Kbps", Dim::Rate, K / 8}, Unit{"Mbps", Dim::Rate, M / 8},
-    Unit{"Gbps", Dim::Rate, G / 8}, Unit{"Tbps", Dim::Rate, T / 8},
-    Unit{"ns", Dim::Duration, 1e-9}, Unit{"us", Dim::Duration, 1e-6},
-    Unit{"\xC2\xB5s", Dim::Duration, 1e-6}, Unit{"\xCE\xBCs", Dim::Duration, 1e-6},
-    Unit{"ms", Dim::Duration, 1e-3}, Unit{"s", Dim::Duration, 1}, Unit{"min", Dim::Duration, 60},
-    Unit{"h", Dim::Duration, 3600}, Unit{"d", Dim::Duration, 86400},
-    Unit{"day", Dim::Duration, 86400}, Unit{"days", Dim::Duration, 86400},
-    Unit{"week", Dim::Duration, 7 * 86400}, Unit{"weeks", Dim::Duration, 7 * 86400},
-    Unit{"year", Dim::Duration, 365 * 86400}, Unit{"years", Dim::Duration, 365 * 86400},
+    Unit{"bit/s", Dim::Rate, 1.0 / 8},
+    Unit{"Kbit/s", Dim::Rate, K / 8},
+    Unit{"Mbit/s", Dim::Rate, M / 8},
+    Unit{"Gbit/s", Dim::Rate, G / 8},
+    Unit{"Tbit/s", Dim::Rate, T / 8},
+    Unit{"bps", Dim::Rate, 1.0 / 8},
+    Unit{"Kbps", Dim::Rate, K / 8},
+    Unit{"Mbps", Dim::Rate, M / 8},
+    Unit{"Gbps", Dim::Rate, G / 8},
+    Unit{"Tbps", Dim::Rate, T / 8},
+    Unit{"ns", Dim::Duration, 1e-9},
+    Unit{"us", Dim::Duration, 1e-6},
+    Unit{"\xC2\xB5s", Dim::Duration, 1e-6},
+    Unit{"\xCE\xBCs", Dim::Duration, 1e-6},
+    Unit{"ms", Dim::Duration, 1e-3},
+    Unit{"s", Dim::Duration, 1},
+    Unit{"min", Dim::Duration, 60},
+    Unit{"h", Dim::Duration, 3600},
+    Unit{"d", Dim::Duration, 86400},
+    Unit{"day", Dim::Duration, 86400},
+    Unit{"days", Dim::Duration, 86400},
+    Unit{"week", Dim::Duration, 7 * 86400},
+    Unit{"weeks", Dim::Duration, 7 * 86400},
+    Unit{"year", Dim::Duration, 365 * 86400},
+    Unit{"years", Dim::Duration, 365 * 86400},
     // Prices are held in USD per hour, the unit they are quoted in.
-    Unit{"USD", Dim::Money, 1}, Unit{"USD/h", Dim::MoneyRate, 1},
-    Unit{"USD/hour", Dim::MoneyRate, 1}, Unit{"USD/day", Dim::MoneyRate, 1.0 / 24},
+    Unit{"USD", Dim::Money, 1},
+    Unit{"USD/h", Dim::MoneyRate, 1},
+    Unit{"USD/hour", Dim::MoneyRate, 1},
+    Unit{"USD/day", Dim::MoneyRate, 1.0 / 24},
     Unit{"USD/month", Dim::MoneyRate, 12.0 / (365 * 24)},
     Unit{"USD/year", Dim::MoneyRate, 1.0 / (365 * 24)},
-    Unit{"FLOP", Dim::Flop, 1}, Unit{"KFLOP", Dim::Flop, K}, Unit{"MFLOP", Dim::Flop, M},
-    Unit{"GFLOP", Dim::Flop, G}, Unit{"TFLOP", Dim::Flop, T}, Unit{"PFLOP", Dim::Flop, P},
-    Unit{"FLOPs", Dim::Flop, 1}, Unit{"KFLOPs", Dim::Flop, K}, Unit{"MFLOPs", Dim::Flop, M},
-    Unit{"GFLOPs", Dim::Flop, G}, Unit{"TFLOPs", Dim::Flop, T}, Unit{"PFLOPs", Dim::Flop, P},
-    Unit{"FLOPS", Dim::FlopRate, 1}, Unit{"KFLOPS", Dim::FlopRate, K},
-    Unit{"MFLOPS", Dim::FlopRate, M}, Unit{"GFLOPS", Dim::FlopRate, G},
-    Unit{"TFLOPS", Dim::FlopRate, T}, Unit{"PFLOPS", Dim::FlopRate, P},
-    Unit{"FLOP/s", Dim::FlopRate, 1}, Unit{"GFLOP/s", Dim::FlopRate, G},
-    Unit{"TFLOP/s", Dim::FlopRate, T}, Unit{"PFLOP/s", Dim::FlopRate, P},
-    Unit{"samples/s", Dim::SampleRate, 1}, Unit{"sample/s", Dim::SampleRate, 1},
+    Unit{"FLOP", Dim::Flop, 1},
+    Unit{"KFLOP", Dim::Flop, K},
+    Unit{"MFLOP", Dim::Flop, M},
+    Unit{"GFLOP", Dim::Flop, G},
+    Unit{"TFLOP", Dim::Flop, T},
+    Unit{"PFLOP", Dim::Flop, P},
+    Unit{"FLOPs", Dim::Flop, 1},
+    Unit{"KFLOPs", Dim::Flop, K},
+    Unit{"MFLOPs", Dim::Flop, M},
+    Unit{"GFLOPs", Dim::Flop, G},
+    Unit{"TFLOPs", Dim::Flop, T},
+    Unit{"PFLOPs", Dim::Flop, P},
+    Unit{"FLOPS", Dim::FlopRate, 1},
+    Unit{"KFLOPS", Dim::FlopRate, K},
+    Unit{"MFLOPS", Dim::FlopRate, M},
+    Unit{"GFLOPS", Dim::FlopRate, G},
+    Unit{"TFLOPS", Dim::FlopRate, T},
+    Unit{"PFLOPS", Dim::FlopRate, P},
+    Unit{"FLOP/s", Dim::FlopRate, 1},
+    Unit{"GFLOP/s", Dim::FlopRate, G},
+    Unit{"TFLOP/s", Dim::FlopRate, T},
+    Unit{"PFLOP/s", Dim::FlopRate, P},
+    Unit{"samples/s", Dim::SampleRate, 1},
+    Unit{"sample/s", Dim::SampleRate, 1},
 };
 
 std::string_view trim(std::string_view s) {
@@ -70,17 +114,28 @@ std::string_view trim(std::string_view s) {
 
 std::string_view example(Dim d) {
   switch (d) {
-    case Dim::Number: return "8";
-    case Dim::Size: return "\"500 KB\"";
-    case Dim::Rate: return "\"2 GB/s\"";
-    case Dim::Duration: return "\"11.74 ms\"";
-    case Dim::Flop: return "\"4.1 GFLOP\"";
-    case Dim::FlopRate: return "\"312 TFLOPS\"";
-    case Dim::SampleRate: return "\"1200 samples/s\"";
-    case Dim::Bool: return "true";
-    case Dim::Money: return "\"$250000\"";
-    case Dim::MoneyRate: return "\"$32.77/h\"";
-    case Dim::Choice: return "\"bf16\"";
+    case Dim::Number:
+      return "8";
+    case Dim::Size:
+      return "\"500 KB\"";
+    case Dim::Rate:
+      return "\"2 GB/s\"";
+    case Dim::Duration:
+      return "\"11.74 ms\"";
+    case Dim::Flop:
+      return "\"4.1 GFLOP\"";
+    case Dim::FlopRate:
+      return "\"312 TFLOPS\"";
+    case Dim::SampleRate:
+      return "\"1200 samples/s\"";
+    case Dim::Bool:
+      return "true";
+    case Dim::Money:
+      return "\"$250000\"";
+    case Dim::MoneyRate:
+      return "\"$32.77/h\"";
+    case Dim::Choice:
+      return "\"bf16\"";
   }
   return "";
 }
@@ -89,17 +144,28 @@ std::string_view example(Dim d) {
 
 std::string_view dim_name(Dim d) {
   switch (d) {
-    case Dim::Number: return "a plain number";
-    case Dim::Size: return "a size";
-    case Dim::Rate: return "a rate";
-    case Dim::Duration: return "a duration";
-    case Dim::Flop: return "a FLOP count";
-    case Dim::FlopRate: return "a FLOP rate";
-    case Dim::SampleRate: return "a sample rate";
-    case Dim::Bool: return "true or false";
-    case Dim::Money: return "an amount of money";
-    case Dim::MoneyRate: return "a price per hour";
-    case Dim::Choice: return "a name";
+    case Dim::Number:
+      return "a plain number";
+    case Dim::Size:
+      return "a size";
+    case Dim::Rate:
+      return "a rate";
+    case Dim::Duration:
+      return "a duration";
+    case Dim::Flop:
+      return "a FLOP count";
+    case Dim::FlopRate:
+      return "a FLOP rate";
+    case Dim::SampleRate:
+      return "a sample rate";
+    case Dim::Bool:
+      return "true or false";
+    case Dim::Money:
+      return "an amount of money";
+    case Dim::MoneyRate:
+      return "a price per hour";
+    case Dim::Choice:
+      return "a name";
   }
   return "a value";
 }
@@ -142,10 +208,8 @@ Quantity parse_quantity(std::string_view text) {
   if (*first == '+') ++first;
   double number = 0;
   const auto [ptr, ec] = std::from_chars(first, last, number);
-  if (ec == std::errc::result_out_of_range)
-    throw Error(fmt::format("the number in \"{}\" is out of range", s));
-  if (ec != std::errc() || ptr == first)
-    throw Error(fmt::format("\"{}\" does not start with a number", s));
+  if (ec == std::errc::result_out_of_range) throw Error(fmt::format("the number in \"{}\" is out of range", s));
+  if (ec != std::errc() || ptr == first) throw Error(fmt::format("\"{}\" does not start with a number", s));
   if (!std::isfinite(number)) throw Error(fmt::format("\"{}\" is not a finite number", s));
   const std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
   Quantity q{number, Dim::Number};
@@ -154,10 +218,10 @@ Quantity parse_quantity(std::string_view text) {
     for (const auto& u : kUnits)
       if (u.name == unit) found = &u;
     if (found == nullptr)
-      throw Error(fmt::format(
-          "unknown unit \"{}\" in \"{}\" (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
-          "Gbps; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s)",
-          unit, s));
+      throw Error(
+          fmt::format("unknown unit \"{}\" in \"{}\" (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
+                      "Gbps; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s)",
+                      unit, s));
     q.value = number * found->factor;
     q.dim = found->dim;
     // 4.1 x 1e9 is 4099999999.9999995 in binary; the user meant 4.1e9. Round the product
@@ -177,10 +241,8 @@ Quantity parse_quantity_as(std::string_view text, DimSet accepted) {
   const Quantity q = parse_quantity(text);
   if (!has(accepted, q.dim)) {
     if (q.dim == Dim::Number)
-      throw Error(fmt::format("expected {}, got \"{}\" with no unit", describe_dims(accepted),
-                              trim(text)));
-    throw Error(fmt::format("expected {}, got {} \"{}\"", describe_dims(accepted),
-                            dim_name(q.dim), trim(text)));
+      throw Error(fmt::format("expected {}, got \"{}\" with no unit", describe_dims(accepted), trim(text)));
+    throw Error(fmt::format("expected {}, got {} \"{}\"", describe_dims(accepted), dim_name(q.dim), trim(text)));
   }
   return q;
 }
@@ -205,9 +267,12 @@ Scaled scale_si(double v, std::array<std::string_view, 6> units) {
 
 Scaled scale(double v, Dim dim) {
   switch (dim) {
-    case Dim::Size: return scale_si(v, {"B", "KB", "MB", "GB", "TB", "PB"});
-    case Dim::Rate: return scale_si(v, {"B/s", "KB/s", "MB/s", "GB/s", "TB/s", "PB/s"});
-    case Dim::Flop: return scale_si(v, {"FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"});
+    case Dim::Size:
+      return scale_si(v, {"B", "KB", "MB", "GB", "TB", "PB"});
+    case Dim::Rate:
+      return scale_si(v, {"B/s", "KB/s", "MB/s", "GB/s", "TB/s", "PB/s"});
+    case Dim::Flop:
+      return scale_si(v, {"FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"});
     case Dim::FlopRate:
       return scale_si(v, {"FLOPS", "KFLOPS", "MFLOPS", "GFLOPS", "TFLOPS", "PFLOPS"});
     case Dim::Duration: {
@@ -220,12 +285,16 @@ Scaled scale(double v, Dim dim) {
       if (a < 7200) return {v / 60, "min"};
       return {v / 3600, "h"};
     }
-    case Dim::SampleRate: return {v, "samples/s"};
-    case Dim::Money: return {v, "USD"};
-    case Dim::MoneyRate: return {v, "USD/h"};
+    case Dim::SampleRate:
+      return {v, "samples/s"};
+    case Dim::Money:
+      return {v, "USD"};
+    case Dim::MoneyRate:
+      return {v, "USD/h"};
     case Dim::Number:
     case Dim::Bool:
-    case Dim::Choice: break;
+    case Dim::Choice:
+      break;
   }
   return {v, ""};
 }

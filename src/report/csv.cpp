@@ -24,8 +24,10 @@ bool always(Field f) { return std::find(kAlwaysInputs.begin(), kAlwaysInputs.end
 
 // Numbers in base units, choices by name.
 void input_cell(Out& o, const Scenario& s, Field f) {
-  if (s.dim(f) == Dim::Choice) o.write(choice_name(spec(f), s.get(f)));
-  else o.num(s.get(f));
+  if (s.dim(f) == Dim::Choice)
+    o.write(choice_name(spec(f), s.get(f)));
+  else
+    o.num(s.get(f));
 }
 
 class CsvRenderer final : public Renderer {
@@ -51,12 +53,14 @@ class CsvRenderer final : public Renderer {
       for (Field f : kAlwaysInputs) o.print("{},", spec(f).key);
       for (Field f : layout.inputs)
         if (!always(f)) o.print("{},", spec(f).key);
-      o.write("storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
-              "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
-              "crossover,memory_needed_bytes,fits");
+      o.write(
+          "storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
+          "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
+          "crossover,memory_needed_bytes,fits");
       if (layout.first_epoch)
-        o.write(",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
-                "first_epoch_throughput_samples_per_s,first_epoch_time_s");
+        o.write(
+            ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
+            "first_epoch_throughput_samples_per_s,first_epoch_time_s");
       o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd\n" : "\n");
     }
     for (Field f : kAlwaysInputs) {
@@ -86,8 +90,7 @@ class CsvRenderer final : public Renderer {
     o.write(r.fits ? ",true" : ",false");
     if (layout.first_epoch) {
       if (r.cold) {
-        o.print(",{},{},{},{},", r.cold->step_s, walls_text(r.cold->binding), r.cold->utilization,
-                r.cold->throughput);
+        o.print(",{},{},{},{},", r.cold->step_s, walls_text(r.cold->binding), r.cold->utilization, r.cold->throughput);
         if (r.cold->epoch_s) o.print("{}", *r.cold->epoch_s);
       } else {
         o.write(",,,,,");
@@ -95,8 +98,10 @@ class CsvRenderer final : public Renderer {
     }
     if (layout.cost) {
       o.print(",{},", *r.price_per_hour);
-      if (r.cost_per_epoch) o.print("{},{}", *r.cost_per_epoch, *r.idle_cost_per_epoch);
-      else o.put(',');
+      if (r.cost_per_epoch)
+        o.print("{},{}", *r.cost_per_epoch, *r.idle_cost_per_epoch);
+      else
+        o.put(',');
       o.print(",{}", *r.samples_per_usd);
     }
     o.put('\n');

@@ -1,7 +1,7 @@
 // The one place that picks an output format by name. Adding a format: a file that defines its
 // Renderer and make_<name>_renderer(), one line in kFormats, and the file in CMakeLists.txt.
-#include <array>
 #include <fmt/format.h>
+#include <array>
 
 #include "core/error.hpp"
 #include "report/renderer.hpp"
@@ -23,9 +23,9 @@ struct FormatEntry {
 };
 
 constexpr std::array kFormats = {
-    FormatEntry{"table", make_table_renderer},         FormatEntry{"json", make_json_renderer},
-    FormatEntry{"csv", make_csv_renderer},             FormatEntry{"markdown", make_markdown_renderer},
-    FormatEntry{"md", make_markdown_renderer, true},   FormatEntry{"junit", make_junit_renderer},
+    FormatEntry{"table", make_table_renderer},       FormatEntry{"json", make_json_renderer},
+    FormatEntry{"csv", make_csv_renderer},           FormatEntry{"markdown", make_markdown_renderer},
+    FormatEntry{"md", make_markdown_renderer, true}, FormatEntry{"junit", make_junit_renderer},
 };
 
 }  // namespace

@@ -18,9 +18,12 @@ void walls(JsonWriter& j, unsigned binding) {
 
 // A field's value: true/false, a choice's name, or a number in base units.
 void field_value(JsonWriter& j, const FieldSpec& f, double v, Dim dim) {
-  if (dim == Dim::Bool) j.boolean(v != 0);
-  else if (dim == Dim::Choice) j.str(choice_name(f, v));
-  else j.num(v);
+  if (dim == Dim::Bool)
+    j.boolean(v != 0);
+  else if (dim == Dim::Choice)
+    j.str(choice_name(f, v));
+  else
+    j.num(v);
 }
 
 // Each input's `"key": value` text, for the fields a sweep does not vary (empty for the others).
@@ -33,8 +36,10 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
   for (const auto& f : all_fields()) {
     if (!s.has(f.field)) continue;
     const std::string* cached = cache ? &(*cache)[static_cast<std::size_t>(f.field)] : nullptr;
-    if (cached && !cached->empty()) j.raw_member(*cached);
-    else field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
+    if (cached && !cached->empty())
+      j.raw_member(*cached);
+    else
+      field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
   }
   j.end();
   j.key("stages").array();
@@ -83,13 +88,15 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
   if (r.memory_needed) j.kv("memory_needed_bytes", *r.memory_needed).kv_bool("fits", r.fits);
   if (r.epoch_s) j.kv("epoch_time_s", *r.epoch_s).kv("idle_time_per_epoch_s", *r.idle_per_epoch_s);
   if (r.samples_per_usd) j.kv("price_per_hour_usd", *r.price_per_hour).kv("samples_per_usd", *r.samples_per_usd);
-  if (r.cost_per_epoch) j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);
+  if (r.cost_per_epoch)
+    j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);
   if (d) {
     j.key("recommendations").array();
     for (const Fix& f : d->fixes) {
       j.object().kv_str("kind", fix_key(f.kind));
       j.key("changes").object();
-      for (const auto& ch : f.changes) field_value(j.key(spec(ch.field).key), spec(ch.field), ch.value.value, ch.value.dim);
+      for (const auto& ch : f.changes)
+        field_value(j.key(spec(ch.field).key), spec(ch.field), ch.value.value, ch.value.dim);
       j.end();
       j.kv("utilization", f.result.utilization)
           .kv("throughput_samples_per_s", f.result.throughput)

@@ -17,11 +17,21 @@ void append_json_string(Sink&& append, std::string_view s) {
     append(s.substr(run, i - run));
     run = i + 1;
     switch (c) {
-      case '"': append(std::string_view("\\\"")); break;
-      case '\\': append(std::string_view("\\\\")); break;
-      case '\n': append(std::string_view("\\n")); break;
-      case '\r': append(std::string_view("\\r")); break;
-      case '\t': append(std::string_view("\\t")); break;
+      case '"':
+        append(std::string_view("\\\""));
+        break;
+      case '\\':
+        append(std::string_view("\\\\"));
+        break;
+      case '\n':
+        append(std::string_view("\\n"));
+        break;
+      case '\r':
+        append(std::string_view("\\r"));
+        break;
+      case '\t':
+        append(std::string_view("\\t"));
+        break;
       default: {
         const std::string u = fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
         append(std::string_view(u));
@@ -53,8 +63,10 @@ void JsonWriter::before_value() {
   }
   if (levels_.empty()) return;
   Level& l = levels_.back();
-  if (!l.empty) o_.write(l.lines ? ",\n" : ", ");
-  else if (l.lines) o_.put('\n');
+  if (!l.empty)
+    o_.write(l.lines ? ",\n" : ", ");
+  else if (l.lines)
+    o_.put('\n');
   l.empty = false;
 }
 

@@ -11,11 +11,21 @@ std::string xml_escape(std::string_view s) {
   std::string out;
   for (const char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters; drop them.
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
@@ -38,9 +48,10 @@ class JunitRenderer final : public Renderer {
       tests += p.outcome.outcomes.size();
       failures += p.outcome.failures;
     }
-    o.print("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pipesim check\" tests=\"{}\" "
-            "failures=\"{}\">\n",
-            tests, failures);
+    o.print(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pipesim check\" tests=\"{}\" "
+        "failures=\"{}\">\n",
+        tests, failures);
     for (const auto& p : plans) {
       const bool ranged = p.loaded->plan.batch_sizes.has_value();
       o.print("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n", xml_escape(p.label),

@@ -1,9 +1,9 @@
 // Output is buffered and written to a FILE* in large chunks, or collected in a string.
 #pragma once
 
-#include <cstdio>
 #include <fmt/compile.h>
 #include <fmt/format.h>
+#include <cstdio>
 #include <string>
 #include <string_view>
 

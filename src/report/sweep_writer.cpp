@@ -1,5 +1,5 @@
-#include <algorithm>
 #include <malloc.h>
+#include <algorithm>
 
 #include "report/renderer.hpp"
 #include "util/ordered_chunks.hpp"

@@ -19,9 +19,9 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   o.print("{}{}\n", md ? "## " : "", loaded.name);
-  std::string inputs = fmt::format("batch {} | {} | {} per sample | {}", count(in.batch),
-                                   plural(in.workers, "worker", "workers"), format_compact(in.sample_bytes, Dim::Size),
-                                   plural(in.accelerators, "accelerator", "accelerators"));
+  std::string inputs =
+      fmt::format("batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
+                  format_compact(in.sample_bytes, Dim::Size), plural(in.accelerators, "accelerator", "accelerators"));
   if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
   if (in.transform.cores_per_accelerator)
     inputs += fmt::format(" | {} cores per accelerator for workers ({} on the node, {} reserved)",
@@ -30,8 +30,11 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                           format_compact(in.transform.reserved_cores, Dim::Number));
   o.print("{}\n\n", inputs);
 
-  TextTable stages({{"stage", false, 23}, {"time/batch", true, 12}, {"samples/s", true, 11},
-                    {"share of step", true, 13}, {"", false, 7}},
+  TextTable stages({{"stage", false, 23},
+                    {"time/batch", true, 12},
+                    {"samples/s", true, 11},
+                    {"share of step", true, 13},
+                    {"", false, 7}},
                    md);
   for (Stage st : kStages) {
     const auto& sr = r.stage(st);
@@ -46,8 +49,10 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   stages.render(o);
   o.write("\n");
   const auto kv = [&](std::string_view k, const std::string& v) {
-    if (md) o.print("- **{}**: {}\n", k, v);
-    else o.print("{:<14} {}\n", k, v);
+    if (md)
+      o.print("- **{}**: {}\n", k, v);
+    else
+      o.print("{:<14} {}\n", k, v);
   };
   kv("binding wall", wall_sentence(d));
   kv("step", fmt::format("{} ({})", dur(r.step_s),
@@ -58,15 +63,15 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
      fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(1 - r.utilization)));
   kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
   if (in.nodes > 1)
-    kv("throughput", fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
-                                 "accelerator",
-                                 samples(r.throughput), count(in.nodes),
-                                 plural(in.accelerators, "accelerator", "accelerators"), count(in.batch),
-                                 samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
+    kv("throughput",
+       fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
+                   "accelerator",
+                   samples(r.throughput), count(in.nodes), plural(in.accelerators, "accelerator", "accelerators"),
+                   count(in.batch), samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
   else if (in.accelerators > 1)
-    kv("throughput", fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator",
-                                 samples(r.throughput), count(in.accelerators), count(in.batch),
-                                 samples(r.throughput_per_accelerator)));
+    kv("throughput",
+       fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator", samples(r.throughput),
+                   count(in.accelerators), count(in.batch), samples(r.throughput_per_accelerator)));
   else
     kv("throughput", fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch)));
   std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
@@ -74,36 +79,38 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
   kv("data demand", demand);
   if (in.storage.cache_from_page_cache) {
-    std::string cache = fmt::format("{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
-                                    "cache",
-                                    percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
-                                    format_human(in.storage.page_cache_bytes, Dim::Size), percent(r.cache_hit));
+    std::string cache = fmt::format(
+        "{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
+        "cache",
+        percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
+        format_human(in.storage.page_cache_bytes, Dim::Size), percent(r.cache_hit));
     if (r.cold)
-      cache += fmt::format("; the first epoch reads everything from storage: storage {}, step {}, utilization "
-                           "{}, {} binding{}",
-                           dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization),
-                           walls_text(r.cold->binding),
-                           r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
+      cache += fmt::format(
+          "; the first epoch reads everything from storage: storage {}, step {}, utilization "
+          "{}, {} binding{}",
+          dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization), walls_text(r.cold->binding),
+          r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
     else
       cache += " (none of it: every epoch reads from storage)";
     kv("page cache", cache);
   }
   if (r.memory_needed) {
-    std::string mem = fmt::format("batch {} needs {} of {} ({}{})", count(in.batch),
-                                  format_human(*r.memory_needed, Dim::Size),
-                                  format_human(*in.compute.memory_capacity, Dim::Size),
-                                  in.compute.training ? "weights, gradients and optimizer state" : "weights",
-                                  in.compute.activation_bytes ? " and activations" : "; activations not given");
+    std::string mem =
+        fmt::format("batch {} needs {} of {} ({}{})", count(in.batch), format_human(*r.memory_needed, Dim::Size),
+                    format_human(*in.compute.memory_capacity, Dim::Size),
+                    in.compute.training ? "weights, gradients and optimizer state" : "weights",
+                    in.compute.activation_bytes ? " and activations" : "; activations not given");
     if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
     if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
     kv("memory", mem);
   }
   if (r.samples_per_usd) {
-    std::string cost = fmt::format("{} for the node, {:.0f} samples per USD", format_human(*r.price_per_hour, Dim::MoneyRate),
-                                   *r.samples_per_usd);
+    std::string cost = fmt::format("{} for the node, {:.0f} samples per USD",
+                                   format_human(*r.price_per_hour, Dim::MoneyRate), *r.samples_per_usd);
     if (r.cost_per_epoch)
-      cost += fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
-                          format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
+      cost +=
+          fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
+                      format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
     else
       cost += " (set workload.dataset_samples for the cost per epoch)";
     kv("cost", cost);
@@ -115,10 +122,11 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   o.print("\n{}What moves the wall\n", md ? "### " : "");
   const std::string bullet = md ? "- " : "  - ";
   if (d.fixes.empty() && !r.fits)
-    o.print("{}Nothing runs: the model's weights and state alone need {} of {} of accelerator memory; shard "
-            "them across accelerators or use an accelerator with more memory.\n",
-            bullet, format_human(in.compute.memory_static, Dim::Size),
-            format_human(*in.compute.memory_capacity, Dim::Size));
+    o.print(
+        "{}Nothing runs: the model's weights and state alone need {} of {} of accelerator memory; shard "
+        "them across accelerators or use an accelerator with more memory.\n",
+        bullet, format_human(in.compute.memory_static, Dim::Size),
+        format_human(*in.compute.memory_capacity, Dim::Size));
   else if (d.fixes.empty())
     o.print("{}Nothing to fix: the accelerator is the binding wall (utilization {}).\n", bullet,
             percent(r.utilization));
@@ -134,14 +142,16 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                               format_compact(*in.transform.cores_per_accelerator, Dim::Number))
                 : std::string());
   if (!in.storage.modelled)
-    o.print("{}Storage: not modelled; to keep up it must deliver {} per accelerator "
-            "(set storage.read_bandwidth to model it).\n",
-            bullet, rate(d.storage_bandwidth_needed_per_accelerator));
+    o.print(
+        "{}Storage: not modelled; to keep up it must deliver {} per accelerator "
+        "(set storage.read_bandwidth to model it).\n",
+        bullet, rate(d.storage_bandwidth_needed_per_accelerator));
   else if (d.first_epoch_storage_bandwidth_needed)
-    o.print("{}Storage: after the first epoch every read is a page-cache hit; the first epoch needs {} read "
-            "bandwidth to keep up (have {}).\n",
-            bullet, rate(*d.first_epoch_storage_bandwidth_needed),
-            in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
+    o.print(
+        "{}Storage: after the first epoch every read is a page-cache hit; the first epoch needs {} read "
+        "bandwidth to keep up (have {}).\n",
+        bullet, rate(*d.first_epoch_storage_bandwidth_needed),
+        in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
   else if (!has_fix(d, FixKind::StorageBandwidth))
     o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet, rate(d.storage_bandwidth_needed),
             in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
@@ -187,8 +197,8 @@ TextTable sweep_table(const SweepLayout& layout, bool md) {
   std::vector<Column> cols;
   for (Field f : layout.inputs) cols.push_back({short_key(f), true, f == Field::BatchSize ? 5u : 8u});
   for (Stage st : layout.stages) cols.push_back({std::string(stage_key(st)), true, kNumWidth});
-  cols.insert(cols.end(), {{"step", true, kNumWidth}, {"binding", false, 9}, {"utilization", true, 11},
-                           {"throughput", true, 17}});
+  cols.insert(cols.end(),
+              {{"step", true, kNumWidth}, {"binding", false, 9}, {"utilization", true, 11}, {"throughput", true, 17}});
   if (layout.cost) cols.insert(cols.end(), {{"cost/epoch", true, 10}, {"samples/USD", true, 11}});
   cols.push_back({"", false, 0});
   return TextTable(std::move(cols), md);
@@ -211,10 +221,12 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
     cells.push_back(r.fits ? fmt::format("{:.0f}", *r.samples_per_usd) : none);
   }
   if (!r.fits)
-    cells.push_back(fmt::format("<- does not fit: needs {} of accelerator memory", format_human(*r.memory_needed, Dim::Size)));
+    cells.push_back(
+        fmt::format("<- does not fit: needs {} of accelerator memory", format_human(*r.memory_needed, Dim::Size)));
   else
-    cells.push_back(p.crossed_from ? fmt::format("<- crossover ({} -> {})", walls_text(*p.crossed_from), binding_text(r))
-                                   : std::string());
+    cells.push_back(p.crossed_from
+                        ? fmt::format("<- crossover ({} -> {})", walls_text(*p.crossed_from), binding_text(r))
+                        : std::string());
   if (first) table.header(o);
   table.line(o, cells);
 }
@@ -227,12 +239,16 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
     std::string scope = fmt::format(", at batch {:.0f}", p.loaded->scenario.get(Field::BatchSize));
     if (ranged) {
       const Range& r = *p.loaded->plan.batch_sizes;
-      scope = fmt::format(", at every batch size from {:.0f} to {:.0f} ({} points)", r.at(0), r.at(r.size() - 1), r.size());
+      scope =
+          fmt::format(", at every batch size from {:.0f} to {:.0f} ({} points)", r.at(0), r.at(r.size() - 1), r.size());
     }
     o.print("{}{}: {}{}\n", md ? "### " : "", p.label, p.loaded->name, scope);
     if (md) o.write("\n");
-    TextTable table({{md ? "result" : "", false, 0}, {md ? "requirement" : "", false, 0}, {md ? "reached" : "", true, 0},
-                     {md ? "required" : "", false, 0}, {"", false, 0}},
+    TextTable table({{md ? "result" : "", false, 0},
+                     {md ? "requirement" : "", false, 0},
+                     {md ? "reached" : "", true, 0},
+                     {md ? "required" : "", false, 0},
+                     {"", false, 0}},
                     md, "  ");
     for (const auto& oc : p.outcome.outcomes) {
       const OutcomeLine l = outcome_line(oc, ranged);
@@ -247,13 +263,19 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md) {
   const auto show = [](CompareMetric m, double v) {
     switch (m) {
-      case CompareMetric::Throughput: return fmt::format("{:.1f} samples/s", v);
-      case CompareMetric::Utilization: return percent(v);
-      case CompareMetric::EpochTime: return format_human(v, Dim::Duration);
-      case CompareMetric::PricePerHour: return format_human(v, Dim::MoneyRate);
+      case CompareMetric::Throughput:
+        return fmt::format("{:.1f} samples/s", v);
+      case CompareMetric::Utilization:
+        return percent(v);
+      case CompareMetric::EpochTime:
+        return format_human(v, Dim::Duration);
+      case CompareMetric::PricePerHour:
+        return format_human(v, Dim::MoneyRate);
       case CompareMetric::CostPerEpoch:
-      case CompareMetric::IdleCostPerEpoch: return format_human(v, Dim::Money);
-      case CompareMetric::SamplesPerUsd: return fmt::format("{:.0f}", v);
+      case CompareMetric::IdleCostPerEpoch:
+        return format_human(v, Dim::Money);
+      case CompareMetric::SamplesPerUsd:
+        return fmt::format("{:.0f}", v);
     }
     return std::string();
   };

@@ -32,8 +32,10 @@ void TextTable::line(Out& o, const std::vector<std::string>& cells) const {
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::size_t w = i < widths_.size() ? widths_[i] : 0;
     const std::size_t pad = w > cells[i].size() ? w - cells[i].size() : 0;
-    if (markdown_) text += ' ';
-    else if (i) text += "  ";
+    if (markdown_)
+      text += ' ';
+    else if (i)
+      text += "  ";
     const bool right = i < columns_.size() && columns_[i].right;
     if (right) text.append(pad, ' ');
     text += cells[i];

@@ -12,7 +12,7 @@ namespace pipesim {
 
 struct Column {
   std::string header;
-  bool right = false;       // right-aligned (numbers)
+  bool right = false;  // right-aligned (numbers)
   std::size_t min_width = 0;
 };
 

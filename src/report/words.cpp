@@ -42,7 +42,8 @@ std::string gain(const Diagnosis& d, const Result& after) {
   if (!after.compute_bound()) {
     std::string walls;
     for (Stage s : kStages)
-      if (after.binds(s)) walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
+      if (after.binds(s))
+        walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
     out += fmt::format(" (then the {} binds)", walls);
   }
   if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
@@ -68,8 +69,9 @@ std::string wall_sentence(const Diagnosis& d) {
                         : st.limit == Limit::Network       ? "the node's network bandwidth"
                         : st.limit == Limit::NodeBandwidth ? "the per-node client bandwidth"
                                                            : "bandwidth";
-    parts.push_back(fmt::format("storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}",
-                                limit, rate(st.bytes_per_s), rate(st.demand_bytes_per_s)));
+    parts.push_back(
+        fmt::format("storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}", limit,
+                    rate(st.bytes_per_s), rate(st.demand_bytes_per_s)));
   }
   if (r.binds(Stage::Transform)) {
     const StageResult& st = r.stage(Stage::Transform);
@@ -77,11 +79,10 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
                                   samples(st.samples_per_s), samples(compute.samples_per_s)));
     else
-      parts.push_back(fmt::format("{}: {} x {} = {} per accelerator, compute would consume {}",
-                                  stage_name(Stage::Transform, r.transform_at),
-                                  r.serial ? std::string("the main process") : workers_text(r.effective_workers),
-                                  format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s),
-                                  rate(r.data_demand)));
+      parts.push_back(fmt::format(
+          "{}: {} x {} = {} per accelerator, compute would consume {}", stage_name(Stage::Transform, r.transform_at),
+          r.serial ? std::string("the main process") : workers_text(r.effective_workers),
+          format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand)));
   }
   if (r.binds(Stage::Transfer)) {
     const StageResult& st = r.stage(Stage::Transfer);
@@ -89,10 +90,11 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back(fmt::format(
           "host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it", dur(st.time_s)));
     else
-      parts.push_back(fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
-                                  "compute would take {}",
-                                  rate(in.transfer.bandwidth), format_compact(in.transfer.device_bytes, Dim::Size),
-                                  rate(st.demand_bytes_per_s)));
+      parts.push_back(
+          fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
+                      "compute would take {}",
+                      rate(in.transfer.bandwidth), format_compact(in.transfer.device_bytes, Dim::Size),
+                      rate(st.demand_bytes_per_s)));
   }
   if (r.binds(Stage::Compute)) {
     if (r.serial)
@@ -127,26 +129,28 @@ std::string storage_capacity_text(const Diagnosis& d) {
   const StorageCapacity& c = *d.storage_capacity;
   if (c.demand <= 0)
     return "Storage: after the first epoch every read is a page-cache hit, so storage limits no accelerator count";
-  std::string limits = c.by_bandwidth ? fmt::format("{} feeds {}", rate(*in.storage.read_bandwidth), count(*c.by_bandwidth))
-                                      : std::string("no aggregate bandwidth limit");
+  std::string limits = c.by_bandwidth
+                           ? fmt::format("{} feeds {}", rate(*in.storage.read_bandwidth), count(*c.by_bandwidth))
+                           : std::string("no aggregate bandwidth limit");
   if (c.by_iops)
     limits += fmt::format(", {} IOPS at {} per request feed {}", count(*in.storage.iops_total),
                           format_compact(in.storage.request_bytes, Dim::Size), count(*c.by_iops));
   if (!c.latency_ok)
-    limits += fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
-                          format_compact(in.storage.queue_depth, Dim::Number),
-                          format_compact(in.storage.request_bytes, Dim::Size), format_compact(c.request_time, Dim::Duration));
+    limits +=
+        fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
+                    format_compact(in.storage.queue_depth, Dim::Number),
+                    format_compact(in.storage.request_bytes, Dim::Size), format_compact(c.request_time, Dim::Duration));
   std::string fed = c.accelerators ? plural(*c.accelerators, "accelerator", "accelerators")
                                    : std::string("any number of accelerators");
   if (c.accelerators && *c.accelerators == 0) fed = "not even one accelerator";
-  std::string out = fmt::format(
-      "Storage: each accelerator reads {} at {} utilization; the storage feeds {} ({}){}; this {} has {}",
-      rate(c.demand), percent(c.target), fed, limits,
-      c.per_node ? fmt::format("; one node's {} of {} feeds {} of its own", 
-                               in.storage.node_cap_limit == Limit::Network ? "network" : "client limit",
-                               rate(*in.storage.node_cap), count(*c.per_node))
-                 : std::string(),
-      in.storage.scope == StorageScope::Cluster ? "cluster" : "node", count(c.have));
+  std::string out =
+      fmt::format("Storage: each accelerator reads {} at {} utilization; the storage feeds {} ({}){}; this {} has {}",
+                  rate(c.demand), percent(c.target), fed, limits,
+                  c.per_node ? fmt::format("; one node's {} of {} feeds {} of its own",
+                                           in.storage.node_cap_limit == Limit::Network ? "network" : "client limit",
+                                           rate(*in.storage.node_cap), count(*c.per_node))
+                             : std::string(),
+                  in.storage.scope == StorageScope::Cluster ? "cluster" : "node", count(c.have));
   return out;
 }
 
@@ -159,7 +163,8 @@ std::string cores_text(const Diagnosis& d) {
       plural(c.workers_full, "worker", "workers"), count(c.workers_target), percent(in.target_utilization),
       format_compact(c.reserved_per_accelerator, Dim::Number), count(c.node_full), count(c.node_target),
       percent(in.target_utilization));
-  if (in.transform.node_cores) out += fmt::format("; the node has {}", format_compact(*in.transform.node_cores, Dim::Number));
+  if (in.transform.node_cores)
+    out += fmt::format("; the node has {}", format_compact(*in.transform.node_cores, Dim::Number));
   return out;
 }
 
@@ -169,11 +174,11 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
   const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
   switch (fix.kind) {
     case FixKind::Overlap:
-      return fmt::format("Use {} (now 0) so loading overlaps compute: {}",
-                         plural(value(0), "worker", "workers"), gain(d, after));
+      return fmt::format("Use {} (now 0) so loading overlaps compute: {}", plural(value(0), "worker", "workers"),
+                         gain(d, after));
     case FixKind::Workers:
-      return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}",
-                         count(value(0)), count(in.workers), gain(d, after));
+      return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}", count(value(0)),
+                         count(in.workers), gain(d, after));
     case FixKind::WorkersAndCores:
       return fmt::format(
           "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator for workers; "
@@ -188,11 +193,11 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
           "Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}",
           format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
     case FixKind::Predecoded:
-      return fmt::format(
-          "Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
-          format_compact(value(0), Dim::Size), format_compact(in.sample_bytes, Dim::Size),
-          format_compact(value(1), Dim::SampleRate), gain(d, after),
-          in.dataset_samples ? fmt::format("; the dataset grows to {}", format_human(fix.dataset_bytes, Dim::Size))
+      return fmt::format("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
+                         format_compact(value(0), Dim::Size), format_compact(in.sample_bytes, Dim::Size),
+                         format_compact(value(1), Dim::SampleRate), gain(d, after),
+                         in.dataset_samples
+                             ? fmt::format("; the dataset grows to {}", format_human(fix.dataset_bytes, Dim::Size))
                              : std::string());
     case FixKind::FitMemory:
       return fmt::format("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}",
@@ -202,16 +207,15 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
       return fmt::format("All of the above but the batch size, together: {}", gain(d, after));
     case FixKind::StorageBandwidth:
       if (fix.changes.at(0).field == Field::NetworkBandwidth || fix.changes.at(0).field == Field::NodeStorageBandwidth)
-        return fmt::format("Storage: {} per node (now {}, {}){}: {}", rate(value(0)), rate(*in.storage.node_cap),
-                           fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network"
-                                                                              : "the per-node client limit",
-                           fix.changes.size() > 1 ? fmt::format(" and {}", aggregate_change(d, fix.changes[1]))
-                                                  : std::string(),
-                           gain(d, after));
+        return fmt::format(
+            "Storage: {} per node (now {}, {}){}: {}", rate(value(0)), rate(*in.storage.node_cap),
+            fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network" : "the per-node client limit",
+            fix.changes.size() > 1 ? fmt::format(" and {}", aggregate_change(d, fix.changes[1])) : std::string(),
+            gain(d, after));
       return fmt::format("Storage: {}: {}", aggregate_change(d, fix.changes[0]), gain(d, after));
     case FixKind::StorageIops:
-      return fmt::format("Storage: {} IOPS (now {}): {}", count(value(0)),
-                         count(*in.storage.iops_total), gain(d, after));
+      return fmt::format("Storage: {} IOPS (now {}): {}", count(value(0)), count(*in.storage.iops_total),
+                         gain(d, after));
     case FixKind::StorageQueueDepth:
       return fmt::format("Storage: {} outstanding requests per accelerator (now {}) to hide latency: {}",
                          count(value(0)), format_compact(in.storage.queue_depth, Dim::Number), gain(d, after));
@@ -236,13 +240,20 @@ namespace {
 // A requirement's value or threshold for people.
 std::string shown(Metric m, double v) {
   switch (m) {
-    case Metric::Utilization: return percent(v);
-    case Metric::Throughput: return fmt::format("{:.1f} samples/s", v);
-    case Metric::EpochTime: return format_human(v, Dim::Duration);
-    case Metric::CostPerEpoch: return format_human(v, Dim::Money);
-    case Metric::SamplesPerUsd: return fmt::format("{:.0f}", v);
-    case Metric::Memory: return format_human(v, Dim::Size);
-    case Metric::Walls: break;
+    case Metric::Utilization:
+      return percent(v);
+    case Metric::Throughput:
+      return fmt::format("{:.1f} samples/s", v);
+    case Metric::EpochTime:
+      return format_human(v, Dim::Duration);
+    case Metric::CostPerEpoch:
+      return format_human(v, Dim::Money);
+    case Metric::SamplesPerUsd:
+      return fmt::format("{:.0f}", v);
+    case Metric::Memory:
+      return format_human(v, Dim::Size);
+    case Metric::Walls:
+      break;
   }
   return {};
 }
@@ -251,9 +262,12 @@ std::string_view relation(Metric m) {
   switch (m) {
     case Metric::EpochTime:
     case Metric::CostPerEpoch:
-    case Metric::Memory: return "<=";
-    case Metric::Walls: return "in";
-    default: return ">=";
+    case Metric::Memory:
+      return "<=";
+    case Metric::Walls:
+      return "in";
+    default:
+      return ">=";
   }
 }
 

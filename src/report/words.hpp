@@ -11,11 +11,11 @@
 
 namespace pipesim {
 
-std::string dur(double seconds);           // "11.74 ms"
-std::string rate(double bytes_per_s);      // "10.90 GB/s"
-std::string samples(double per_s);         // "4000.0 samples/s"
-std::string count(double n);               // "44"
-std::string percent(double ratio);         // "18.3%"
+std::string dur(double seconds);                                            // "11.74 ms"
+std::string rate(double bytes_per_s);                                       // "10.90 GB/s"
+std::string samples(double per_s);                                          // "4000.0 samples/s"
+std::string count(double n);                                                // "44"
+std::string percent(double ratio);                                          // "18.3%"
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
 
 // Binding stages (bit per Stage) joined: "transform", "transform+compute".

@@ -36,8 +36,8 @@ void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& c
   std::mutex m;
   std::condition_variable free_cv;   // workers wait here for room in the window
   std::condition_variable ready_cv;  // the caller waits here for the next chunk in order
-  std::size_t next = 0;      // next chunk to claim
-  std::size_t consumed = 0;  // chunks handed on
+  std::size_t next = 0;              // next chunk to claim
+  std::size_t consumed = 0;          // chunks handed on
   bool stop = false;
   std::exception_ptr error;
 

@@ -68,7 +68,8 @@ class JsonCheck {
     const std::size_t start = i_;
     if (s_[i_] == '-') ++i_;
     if (i_ >= s_.size() || !std::isdigit(static_cast<unsigned char>(s_[i_]))) return fail("bad number");
-    if (s_[i_] == '0') ++i_;
+    if (s_[i_] == '0')
+      ++i_;
     else
       while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
     if (i_ < s_.size() && s_[i_] == '.') {

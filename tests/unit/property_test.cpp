@@ -62,8 +62,10 @@ Scenario random_scenario(Gen& g) {
   // transform
   const double where = g.uniform(0, 1);
   if (where < 0.6) {
-    if (g.coin()) s.set(Field::WorkerThroughput, {g.log_uniform(1e6, 1e10), Dim::Rate});
-    else s.set(Field::WorkerSampleRate, {g.log_uniform(1, 1e5), Dim::SampleRate});
+    if (g.coin())
+      s.set(Field::WorkerThroughput, {g.log_uniform(1e6, 1e10), Dim::Rate});
+    else
+      s.set(Field::WorkerSampleRate, {g.log_uniform(1, 1e5), Dim::SampleRate});
   } else if (where < 0.75) {
     s.set(Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice});
     s.set(Field::GpuTime, {g.log_uniform(1e-6, 1e-2), Dim::Duration});
@@ -78,8 +80,10 @@ Scenario random_scenario(Gen& g) {
   }
   // storage
   if (g.coin(0.7)) {
-    if (g.coin(0.85)) s.set(Field::ReadBandwidth, {g.log_uniform(1e6, 1e12), Dim::Rate});
-    else s.set(Field::NodeStorageBandwidth, {g.log_uniform(1e6, 1e11), Dim::Rate});
+    if (g.coin(0.85))
+      s.set(Field::ReadBandwidth, {g.log_uniform(1e6, 1e12), Dim::Rate});
+    else
+      s.set(Field::NodeStorageBandwidth, {g.log_uniform(1e6, 1e11), Dim::Rate});
     if (g.coin(0.3)) s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
     if (g.coin(0.3)) s.set(Field::NetworkBandwidth, {g.log_uniform(1e8, 1e12), Dim::Rate});
     if (g.coin(0.4)) s.set(Field::Iops, g.log_uniform(10, 1e7));
@@ -87,8 +91,10 @@ Scenario random_scenario(Gen& g) {
     if (g.coin(0.3)) s.set(Field::Latency, {g.log_uniform(1e-5, 0.5), Dim::Duration});
     if (g.coin(0.2)) s.set(Field::StreamBandwidth, {g.log_uniform(1e6, 1e10), Dim::Rate});
     if (g.coin(0.2) && s.has(Field::Latency)) s.set(Field::QueueDepth, g.whole(1, 256));
-    if (g.coin(0.3)) s.set(Field::PageCache, {g.log_uniform(1e9, 1e13), Dim::Size});
-    else if (g.coin(0.2)) s.set(Field::CacheHit, g.uniform(0, 0.99));
+    if (g.coin(0.3))
+      s.set(Field::PageCache, {g.log_uniform(1e9, 1e13), Dim::Size});
+    else if (g.coin(0.2))
+      s.set(Field::CacheHit, g.uniform(0, 0.99));
   }
   // transfer
   if (g.coin(0.6)) {
@@ -160,10 +166,10 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
       t.set(f, q);
       return t;
     };
-    for (Field f : {Field::Workers, Field::Cores, Field::ReadBandwidth, Field::NodeStorageBandwidth,
-                    Field::NetworkBandwidth, Field::Iops, Field::LinkBandwidth, Field::StreamBandwidth,
-                    Field::Efficiency, Field::WorkerThroughput, Field::WorkerSampleRate, Field::DecoderRate,
-                    Field::PageCache, Field::PeakFlops, Field::MemoryBandwidth}) {
+    for (Field f :
+         {Field::Workers, Field::Cores, Field::ReadBandwidth, Field::NodeStorageBandwidth, Field::NetworkBandwidth,
+          Field::Iops, Field::LinkBandwidth, Field::StreamBandwidth, Field::Efficiency, Field::WorkerThroughput,
+          Field::WorkerSampleRate, Field::DecoderRate, Field::PageCache, Field::PeakFlops, Field::MemoryBandwidth}) {
       if (!s.has(f) || (f == Field::Workers && s.get(f) == 0)) continue;
       CAPTURE(i);
       CAPTURE(spec(f).key);
@@ -213,8 +219,8 @@ TEST_CASE("properties: JSON parses with finite numbers, and table, CSV and JSON 
           std::string(stage_key(st)) + ",true," + std::string(limit_key(sr.limit)) + "," + json_number(sr.time_s) + ",";
       CHECK(csv.find(row) != std::string::npos);
       CHECK(table.find(format_human(sr.time_s, Dim::Duration)) != std::string::npos);
-      CHECK(json.find("\"name\": \"" + std::string(stage_key(st)) + "\", \"modelled\": true, \"time_s\": " +
-                      json_number(sr.time_s)) != std::string::npos);
+      CHECK(json.find("\"name\": \"" + std::string(stage_key(st)) +
+                      "\", \"modelled\": true, \"time_s\": " + json_number(sr.time_s)) != std::string::npos);
     }
   }
   CHECK(rendered > kScenarios / 4);

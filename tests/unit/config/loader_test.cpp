@@ -29,8 +29,7 @@ std::string set_error(const char* assignment) {
 
 TEST_CASE("a scenario uses presets and overrides their fields") {
   const LoadedScenario s = load_scenario_text(
-      "use = \"reference\"\n[pipeline]\nbatch_size = 64\n[storage]\nread_bandwidth = \"3.5 GB/s\"\n",
-      "s.toml", "");
+      "use = \"reference\"\n[pipeline]\nbatch_size = 64\n[storage]\nread_bandwidth = \"3.5 GB/s\"\n", "s.toml", "");
   CHECK(s.scenario.get(Field::BatchSize) == 64);
   CHECK(s.scenario.get(Field::Workers) == 8);  // from the preset
   CHECK(s.scenario.get(Field::ReadBandwidth) == 3.5e9);
@@ -59,13 +58,16 @@ TEST_CASE("bad files get one line with file:line:col") {
         "s.toml:2:14: error: pipeline.batch_size must be greater than zero, got 0");
   CHECK(load_error("[pipeline]\nbatch_size = 2.5\n") ==
         "s.toml:2:14: error: pipeline.batch_size must be a whole number, got 2.5");
-  CHECK(load_error("[pipeline]\nbatch_size = nan\n") == "s.toml:2:14: error: pipeline.batch_size: the value is not finite");
+  CHECK(load_error("[pipeline]\nbatch_size = nan\n") ==
+        "s.toml:2:14: error: pipeline.batch_size: the value is not finite");
   CHECK(load_error("batch_size = 8\n") ==
         "s.toml:1:1: error: unknown key 'batch_size'; did you mean 'pipeline.batch_size'?");
   CHECK(load_error("[pipeline\nbatch_size = 8\n").rfind("s.toml:1:", 0) == 0);
-  CHECK(load_error("[link]\npinned = \"maybe\"\n") == "s.toml:2:10: error: link.pinned: expected true or false, got \"maybe\"");
+  CHECK(load_error("[link]\npinned = \"maybe\"\n") ==
+        "s.toml:2:10: error: link.pinned: expected true or false, got \"maybe\"");
   CHECK(load_error("use = \"referense\"\n") ==
-        "s.toml:1:7: error: `use` names 'referense', which is neither a preset nor a readable file; did you mean 'reference'?");
+        "s.toml:1:7: error: `use` names 'referense', which is neither a preset nor a readable file; did you mean "
+        "'reference'?");
   CHECK(load_error("[storage]\nread_bandwidth = 2e9\n").find("got the bare number 2000000000; write it with a unit") !=
         std::string::npos);
 }
@@ -94,7 +96,8 @@ TEST_CASE("a later source replaces a field's alternatives, and one file may not 
   CHECK(load_error("[cpu]\nworker_throughput = \"1 GB/s\"\nworker_sample_rate = \"9 samples/s\"\n") ==
         "s.toml:2:21: error: cpu.worker_throughput and cpu.worker_sample_rate (line 3) say the same thing in two "
         "ways: keep one");
-  const LoadedScenario o = load_scenario_text("use = \"reference\"\n[workload]\ntransform_cost = \"2 ms\"\n", "s.toml", "");
+  const LoadedScenario o =
+      load_scenario_text("use = \"reference\"\n[workload]\ntransform_cost = \"2 ms\"\n", "s.toml", "");
   CHECK_FALSE(o.scenario.has(Field::WorkerThroughput));
 }
 
@@ -113,13 +116,17 @@ TEST_CASE("the TOML gate keeps toml++ 3.3 away from its undefined behaviour") {
   CHECK(load_error("[pipeline]\xc2\xa1\nbatch_size = 8\n") ==
         "s.toml:1:11: error: a non-ASCII character outside a string or comment (TOML keys and syntax are "
         "ASCII; quote the text)");
-  CHECK(load_error("\xcc\xaa") .rfind("s.toml:1:1: error: a non-ASCII character outside", 0) == 0);
-  CHECK(load_error("s = \"\"\"\\\n\xc2\xa7\"\"\"\n").rfind("s.toml:2:1: error: a non-ASCII character first on a line "
-                                                       "after a line-ending backslash", 0) == 0);
+  CHECK(load_error("\xcc\xaa").rfind("s.toml:1:1: error: a non-ASCII character outside", 0) == 0);
+  CHECK(load_error("s = \"\"\"\\\n\xc2\xa7\"\"\"\n")
+            .rfind("s.toml:2:1: error: a non-ASCII character first on a line "
+                   "after a line-ending backslash",
+                   0) == 0);
   // Found by scenario_fuzz: a quote inside a bare value does not open a string.
-  CHECK(load_error("ath = 05\"noe:p|\xef\xb7\xbb" "A\n").rfind("s.toml:1:16: error: a non-ASCII character outside", 0) == 0);
-  CHECK(load_error("uve =\"\"\"\\\\\\\xef\xbb\xaa" "at\n") ==
-        "s.toml:1:12: error: a backslash before a non-ASCII character is not a TOML escape");
+  CHECK(load_error("ath = 05\"noe:p|\xef\xb7\xbb"
+                   "A\n")
+            .rfind("s.toml:1:16: error: a non-ASCII character outside", 0) == 0);
+  CHECK(load_error("uve =\"\"\"\\\\\\\xef\xbb\xaa"
+                   "at\n") == "s.toml:1:12: error: a backslash before a non-ASCII character is not a TOML escape");
   CHECK(load_error("name = \"\xff\"\n") == "s.toml:1:9: error: the file is not valid UTF-8 here");
   // Non-ASCII inside strings and comments is fine.
   CHECK(load_error("name = \"Résumé \\\" ü\" # café\ndescription = '''naïve'''\n") == "(no error)");
@@ -130,16 +137,19 @@ TEST_CASE("the TOML gate keeps toml++ 3.3 away from its undefined behaviour") {
 TEST_CASE("the TOML gate follows keys and values: a quote inside a bare token opens no string") {
   // Found by scenario_fuzz: `31$[c[` is one bare value to toml++, quote and all, so the
   // non-ASCII code point after it reached toml++ 3.3's unreachable branch.
-  CHECK(load_error(std::string("us=31$[c[\"?\xef\xbb\xbb\0\0\n", 17)).rfind("s.toml:1:12: error: a non-ASCII character outside", 0) == 0);
+  CHECK(load_error(std::string("us=31$[c[\"?\xef\xbb\xbb\0\0\n", 17))
+            .rfind("s.toml:1:12: error: a non-ASCII character outside", 0) == 0);
   CHECK(load_error("a = 12=\"\xc3\xa9\"\n").rfind("s.toml:1:9: error: a non-ASCII character outside", 0) == 0);
   CHECK(load_error("k\"\xc3\xa9\" = 1\n").rfind("s.toml:1:3: error: a non-ASCII character outside", 0) == 0);
   // Found by scenario_fuzz: a backslash, white space, then a non-ASCII code point.
-  CHECK(load_error("name = \"\"\"r__p\\\\\\\\p\\\t\t\t\t\xef\xb3\xbf\n").rfind(
-            "s.toml:1:25: error: a backslash before a non-ASCII character is not a TOML escape", 0) == 0);
+  CHECK(load_error("name = \"\"\"r__p\\\\\\\\p\\\t\t\t\t\xef\xb3\xbf\n")
+            .rfind("s.toml:1:25: error: a backslash before a non-ASCII character is not a TOML escape", 0) == 0);
   CHECK(load_error("name = \"a\\ \xc3\xa9\"\n").rfind("s.toml:1:12: error: a backslash before a non-ASCII", 0) == 0);
   // Strings where TOML allows them still take any text.
   // Arrays and inline tables of strings pass the gate (then fail as unknown keys, by name).
-  CHECK(load_error("x = [\"\xc3\xa9\", {a = \"\xc3\xa9\"}, [\"\xc3\xa9\"]]\n").find("unknown key 'x'") != std::string::npos);
-  CHECK(load_error("name=\"\xc3\xa9\"\ndescription = '\xc3\xa9' # \xc3\xa9\n[pipeline]\nbatch_size = 8\n") == "(no error)");
+  CHECK(load_error("x = [\"\xc3\xa9\", {a = \"\xc3\xa9\"}, [\"\xc3\xa9\"]]\n").find("unknown key 'x'") !=
+        std::string::npos);
+  CHECK(load_error("name=\"\xc3\xa9\"\ndescription = '\xc3\xa9' # \xc3\xa9\n[pipeline]\nbatch_size = 8\n") ==
+        "(no error)");
   CHECK(load_error("\"name\" = \"\xc3\xa9\"\n[pipeline]\nbatch_size = 8 # \xc3\xa9\n") == "(no error)");
 }

@@ -27,7 +27,8 @@ TEST_CASE("every preset snapshot equals a fresh load of the preset's TOML") {
       if (!fresh.scenario.has(f.field)) continue;
       CHECK(loaded.scenario.get(f.field) == fresh.scenario.get(f.field));  // exact: hexadecimal floats
       CHECK(loaded.scenario.dim(f.field) == fresh.scenario.dim(f.field));
-      CHECK(loaded.origins[static_cast<std::size_t>(f.field)].str() == fresh.origins[static_cast<std::size_t>(f.field)].str());
+      CHECK(loaded.origins[static_cast<std::size_t>(f.field)].str() ==
+            fresh.origins[static_cast<std::size_t>(f.field)].str());
     }
   }
   CHECK(snapshots >= 40);

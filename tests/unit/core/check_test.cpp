@@ -38,7 +38,7 @@ TEST_CASE("cost arithmetic: price per hour, epoch cost, idle cost, samples per U
   const double epoch = 1281167 / throughput;  // 75.71 s
   CHECK(*r.epoch_s == doctest::Approx(epoch).epsilon(1e-12));
   CHECK(*r.cost_per_epoch == doctest::Approx(epoch / 3600 * 21.96).epsilon(1e-12));  // $0.4618
-  const double u = 11 * 192.3 / 2470;  // 85.6%
+  const double u = 11 * 192.3 / 2470;                                                // 85.6%
   CHECK(r.utilization == doctest::Approx(u).epsilon(1e-6));
   CHECK(*r.idle_cost_per_epoch == doctest::Approx(epoch / 3600 * 21.96 * (1 - r.utilization)).epsilon(1e-12));
 }
@@ -49,7 +49,7 @@ TEST_CASE("an amortised purchase price is a price per hour") {
   apply_assignment(s, "cost.amortization=3 years");
   const Result r = evaluate(resolve(s.scenario));
   CHECK(*r.price_per_hour == doctest::Approx(262800 / (3 * 365 * 24.0)).epsilon(1e-12));  // $10/h
-  CHECK_FALSE(r.cost_per_epoch);  // no dataset size
+  CHECK_FALSE(r.cost_per_epoch);                                                          // no dataset size
   LoadedScenario t = load_scenario("");
   apply_assignment(t, "cost.purchase_price=$262800");
   CHECK_THROWS_AS(resolve(t.scenario), FieldError);
@@ -86,8 +86,8 @@ TEST_CASE("requirements: thresholds, overrides and bad values") {
   CHECK(s.plan.requirements.size() == 3);
   CHECK(s.plan.requirements[0].threshold == 0.95);
   CHECK_FALSE(check_plan(s.scenario, s.plan).pass);
-  for (const char* bad : {"min_utilisation=90%", "min_utilization=120%", "min_utilization=0",
-                          "min_throughput=5 GB/s", "allowed_walls=gpu", "batch_sizes=64..32", "max_epoch_time=3"}) {
+  for (const char* bad : {"min_utilisation=90%", "min_utilization=120%", "min_utilization=0", "min_throughput=5 GB/s",
+                          "allowed_walls=gpu", "batch_sizes=64..32", "max_epoch_time=3"}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(apply_requirement(s, bad), Error);
   }

@@ -18,8 +18,7 @@ TEST_CASE("batch 1 is memory-bound: 5.04 ms") {
   // flop term 4.1e9 / 156e12 = 26.28 us < weight term 51.2 MB x 1.1 / 2039 GB/s = 27.62 us
   const Result r = evaluate(resolve(reference(1)));
   CHECK(r.memory_bound);
-  CHECK(r.stage(Stage::Compute).time_s ==
-        doctest::Approx(5.015e-3 + 25.6e6 * 2 * 1.1 / 2039e9).epsilon(1e-14));
+  CHECK(r.stage(Stage::Compute).time_s == doctest::Approx(5.015e-3 + 25.6e6 * 2 * 1.1 / 2039e9).epsilon(1e-14));
   CHECK(round2(ms(r.stage(Stage::Compute).time_s)) == 5.04);
   CHECK_FALSE(evaluate(resolve(reference(2))).memory_bound);
 }
@@ -40,9 +39,10 @@ TEST_CASE("training: three passes and three times the layer overhead") {
 }
 
 TEST_CASE("precision picks the peak and the bytes per weight, and training sets passes") {
-  LoadedScenario a = load_scenario_text("use = [\"a100-80gb-sxm\", \"resnet50-reference\"]\n"
-                                        "[pipeline]\nbatch_size = 256\nworkers = 8\n",
-                                        "s.toml", "");
+  LoadedScenario a = load_scenario_text(
+      "use = [\"a100-80gb-sxm\", \"resnet50-reference\"]\n"
+      "[pipeline]\nbatch_size = 256\nworkers = 8\n",
+      "s.toml", "");
   // fp16 (the reference): 4.1 GFLOP / (312 TFLOPS x 0.5) per sample.
   CHECK(resolve(a.scenario).compute.per_sample == doctest::Approx(4.1e9 / 156e12).epsilon(1e-14));
   apply_assignment(a, "model.precision=tf32");  // 156 TFLOPS, 4-byte weights

@@ -19,8 +19,7 @@ TEST_CASE("the reference table of DESIGN.md section 1, to the printed digits") {
   // compute = 0.015 + 50 x 0.10 ms + B x 4.1e9 / (312e12 x 0.5) = 5.015 ms + B x 0.026282 ms
   // transform = B x 500 KB / (8 x 250 MB/s) = B x 0.25 ms
   for (const Row row : {Row{32, 5.86, 8.00, 73.2}, Row{64, 6.70, 16.00, 41.9}, Row{128, 8.38, 32.00, 26.2},
-                        Row{256, 11.74, 64.00, 18.3}, Row{512, 18.47, 128.00, 14.4},
-                        Row{1024, 31.93, 256.00, 12.5}}) {
+                        Row{256, 11.74, 64.00, 18.3}, Row{512, 18.47, 128.00, 14.4}, Row{1024, 31.93, 256.00, 12.5}}) {
     CAPTURE(row.batch);
     const Result r = evaluate(resolve(reference(row.batch)));
     CHECK(round2(ms(r.stage(Stage::Compute).time_s)) == row.step_ms);
@@ -78,8 +77,8 @@ TEST_CASE("clusters: throughput per accelerator, node and cluster, and the price
   CHECK(r.throughput_per_accelerator == doctest::Approx(4000).epsilon(1e-14));
   CHECK(r.throughput_per_node == doctest::Approx(16000).epsilon(1e-14));
   CHECK(r.throughput == doctest::Approx(48000).epsilon(1e-14));
-  CHECK(*r.epoch_s == doctest::Approx(25).epsilon(1e-14));  // 1.2e6 / 48000
-  CHECK(*r.price_per_hour == doctest::Approx(30).epsilon(1e-14));  // 3 nodes x $10/h
+  CHECK(*r.epoch_s == doctest::Approx(25).epsilon(1e-14));                       // 1.2e6 / 48000
+  CHECK(*r.price_per_hour == doctest::Approx(30).epsilon(1e-14));                // 3 nodes x $10/h
   CHECK(*r.cost_per_epoch == doctest::Approx(25.0 / 3600 * 30).epsilon(1e-12));  // $0.2083
   CHECK(*r.samples_per_usd == doctest::Approx(48000 * 3600 / 30.0).epsilon(1e-12));
 }

@@ -45,13 +45,12 @@ TEST_CASE("a long linear range costs no memory") {
 }
 
 TEST_CASE("bad ranges are errors") {
-  for (const char* bad : {"", "1024..32", "..32", "32..", "32..1024:x1", "32..1024:x0.5", "1..16:+0",
-                          "1..16:-1", "1..16:+0.5", "0..16", "8,,16", "8,", "1.5..3:+1", "0",
-                          "32..1024:y2", "1..1e9:+1"}) {
+  for (const char* bad : {"", "1024..32", "..32", "32..", "32..1024:x1", "32..1024:x0.5", "1..16:+0", "1..16:-1",
+                          "1..16:+0.5", "0..16", "8,,16", "8,", "1.5..3:+1", "0", "32..1024:y2", "1..1e9:+1"}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(parse_range(bad, spec(Field::BatchSize)), Error);
   }
-  CHECK_THROWS_AS(parse_range("1MB..2MB", spec(Field::ReadBandwidth)), Error);  // sizes for a rate
+  CHECK_THROWS_AS(parse_range("1MB..2MB", spec(Field::ReadBandwidth)), Error);    // sizes for a rate
   CHECK_THROWS_AS(parse_range("100KB..1MB:+1", spec(Field::SampleSize)), Error);  // unitless step
 }
 

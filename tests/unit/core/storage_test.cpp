@@ -56,8 +56,8 @@ TEST_CASE("object storage: no aggregate limit, Little's law with latency and per
   CHECK(limit == Limit::Latency);
   // The fix: 256 x 101.3489 ms / 256 ms of compute = 101.35 -> 102 requests in flight.
   const Diagnosis d = diagnose(s);
-  const auto qd = std::find_if(d.fixes.begin(), d.fixes.end(),
-                               [](const Fix& f) { return f.kind == FixKind::StorageQueueDepth; });
+  const auto qd =
+      std::find_if(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.kind == FixKind::StorageQueueDepth; });
   REQUIRE(qd != d.fixes.end());
   CHECK(qd->changes[0].value.value == 102);
 }
@@ -78,7 +78,7 @@ TEST_CASE("page cache: later epochs hit cache / dataset, the first epoch reads e
   const Result r = run(s);
   const double hit = 100e9 / (1281167 * 114660.0);  // 0.68074
   CHECK(r.cache_hit == doctest::Approx(hit).epsilon(1e-14));
-  const double cold = 256 * 114660 / 50e6;  // 587.06 ms
+  const double cold = 256 * 114660 / 50e6;                                                    // 587.06 ms
   CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(cold * (1 - hit)).epsilon(1e-12));  // 187.42 ms
   CHECK(r.binds(Stage::Compute));
   REQUIRE(r.cold);

@@ -102,10 +102,10 @@ TEST_CASE("axes: unknown keys are suggested, two axes on one field or on alterna
   const Axis batch = parse_axis("pipeline.batch_size", "8,16");
   CHECK(grid_size({batch, parse_axis("pipeline.workers", "1..4:+1")}) == 8);
   CHECK_THROWS_AS(grid_size({batch, batch}), Error);
-  CHECK_THROWS_AS(grid_size({parse_axis("cpu.worker_throughput", "1GB/s,2GB/s"),
-                             parse_axis("cost.price_per_hour", "1,2"),
-                             parse_axis("workload.transform_cost", "1ms,2ms")}),
-                  Error);
+  CHECK_THROWS_AS(
+      grid_size({parse_axis("cpu.worker_throughput", "1GB/s,2GB/s"), parse_axis("cost.price_per_hour", "1,2"),
+                 parse_axis("workload.transform_cost", "1ms,2ms")}),
+      Error);
 }
 
 TEST_CASE("crossovers are decided on the binding stages along the inner axis") {
@@ -119,8 +119,8 @@ TEST_CASE("crossovers are decided on the binding stages along the inner axis") {
   REQUIRE(crossed.size() == 8);
   const unsigned compute = 1u << static_cast<unsigned>(Stage::Compute);
   // Not at the start of a run of the inner axis (index 4: the outer axis moved).
-  CHECK(crossed == std::vector<std::optional<unsigned>>{std::nullopt, std::nullopt, compute, std::nullopt,
-                                                        std::nullopt, std::nullopt, compute, std::nullopt});
+  CHECK(crossed == std::vector<std::optional<unsigned>>{std::nullopt, std::nullopt, compute, std::nullopt, std::nullopt,
+                                                        std::nullopt, compute, std::nullopt});
 }
 
 TEST_CASE("a sweep cut in slices gives the same points and crossovers as one pass") {

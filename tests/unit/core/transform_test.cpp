@@ -91,5 +91,6 @@ TEST_CASE("worker throughput in samples/s, or a transform cost per sample") {
   // Setting one rate replaces the others: the scenario never holds two.
   c.set(Field::WorkerThroughput, {250e6, Dim::Rate});
   CHECK_FALSE(c.has(Field::TransformCost));
-  CHECK(evaluate(resolve(c)).stage(Stage::Transform).time_s == doctest::Approx(256 * 500e3 / (8 * 250e6)).epsilon(1e-14));
+  CHECK(evaluate(resolve(c)).stage(Stage::Transform).time_s ==
+        doctest::Approx(256 * 500e3 / (8 * 250e6)).epsilon(1e-14));
 }

@@ -68,9 +68,9 @@ TEST_CASE("malformed quantities are errors") {
   CHECK_THROWS_AS(parse_quantity("inf"), Error);
   CHECK_THROWS_AS(parse_quantity("nan"), Error);
   CHECK_THROWS_AS(parse_quantity("1e400"), Error);
-  CHECK_THROWS_AS(parse_quantity("1e30 GB"), Error);   // above 1e21 base units
-  CHECK_THROWS_AS(parse_quantity("1e-30 s"), Error);   // below 1e-21
-  CHECK(parse_quantity("0 B").value == 0);              // zero parses; fields reject it
+  CHECK_THROWS_AS(parse_quantity("1e30 GB"), Error);  // above 1e21 base units
+  CHECK_THROWS_AS(parse_quantity("1e-30 s"), Error);  // below 1e-21
+  CHECK(parse_quantity("0 B").value == 0);            // zero parses; fields reject it
 }
 
 TEST_CASE("formatting for people picks a readable unit") {

@@ -27,7 +27,11 @@ TEST_CASE("ordered_chunks holds at most two chunks per job ahead of the caller")
   std::size_t consumed = 0;
   std::size_t most_ahead = 0;
   ordered_chunks(
-      200, 2, [&](std::size_t, std::string& text) { text = "x"; ++produced; },
+      200, 2,
+      [&](std::size_t, std::string& text) {
+        text = "x";
+        ++produced;
+      },
       [&](const std::string&) {
         most_ahead = std::max(most_ahead, produced.load() - consumed);
         ++consumed;
