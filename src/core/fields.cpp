@@ -167,6 +167,14 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "period the purchase price is spread over (\"3 years\")"},
 }};
 
+// spec(f) indexes kFields by f: each row must sit at its enumerator's position.
+constexpr bool rows_in_enum_order() {
+  for (std::size_t i = 0; i < kFields.size(); ++i)
+    if (static_cast<std::size_t>(kFields[i].field) != i) return false;
+  return true;
+}
+static_assert(rows_in_enum_order(), "kFields rows must be in the order of enum Field");
+
 }  // namespace
 
 std::span<const FieldSpec> all_fields() { return kFields; }

@@ -56,20 +56,6 @@ std::string json_number(double v) {
   return fmt::format("{}", v);
 }
 
-void JsonWriter::before_value() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
-  }
-  if (levels_.empty()) return;
-  Level& l = levels_.back();
-  if (!l.empty)
-    o_.write(l.lines ? ",\n" : ", ");
-  else if (l.lines)
-    o_.put('\n');
-  l.empty = false;
-}
-
 JsonWriter& JsonWriter::open(char c, bool lines) {
   before_value();
   o_.put(c);
@@ -85,30 +71,9 @@ JsonWriter& JsonWriter::end() {
   return *this;
 }
 
-JsonWriter& JsonWriter::key(std::string_view k) {
-  before_value();
-  o_.put('"');
-  o_.write(k);
-  o_.write("\": ");
-  after_key_ = true;
-  return *this;
-}
-
 JsonWriter& JsonWriter::str(std::string_view v) {
   before_value();
   append_json_string([&](std::string_view part) { o_.write(part); }, v);
-  return *this;
-}
-
-JsonWriter& JsonWriter::num(double v) {
-  before_value();
-  o_.num(v);
-  return *this;
-}
-
-JsonWriter& JsonWriter::boolean(bool v) {
-  before_value();
-  o_.write(v ? "true" : "false");
   return *this;
 }
 

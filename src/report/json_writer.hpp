@@ -27,11 +27,25 @@ class JsonWriter {
   JsonWriter& array(bool lines = false) { return open('[', lines); }
   JsonWriter& end();
   // Keys are pipesim's own names (field keys, stage names, stable result keys): plain ASCII
-  // that needs no escaping, written as given.
-  JsonWriter& key(std::string_view k);
+  // that needs no escaping, written as given. The calls below are the hot path of JSON
+  // sweeps (a hundred per row): inline, and a key is one append.
+  JsonWriter& key(std::string_view k) {
+    before_value();
+    o_.write_parts("\"", k, "\": ");
+    after_key_ = true;
+    return *this;
+  }
   JsonWriter& str(std::string_view v);
-  JsonWriter& num(double v);
-  JsonWriter& boolean(bool v);
+  JsonWriter& num(double v) {
+    before_value();
+    o_.num(v);
+    return *this;
+  }
+  JsonWriter& boolean(bool v) {
+    before_value();
+    o_.write(v ? "true" : "false");
+    return *this;
+  }
   // key and value in one call.
   JsonWriter& kv(std::string_view k, double v) { return key(k).num(v); }
   JsonWriter& kv_str(std::string_view k, std::string_view v) { return key(k).str(v); }
@@ -52,7 +66,19 @@ class JsonWriter {
     bool empty = true;
   };
   JsonWriter& open(char c, bool lines);
-  void before_value();
+  void before_value() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (levels_.empty()) return;
+    Level& l = levels_.back();
+    if (!l.empty)
+      o_.write(l.lines ? ",\n" : ", ");
+    else if (l.lines)
+      o_.put('\n');
+    l.empty = false;
+  }
   Out& o_;
   std::vector<Level> levels_;
   bool after_key_ = false;

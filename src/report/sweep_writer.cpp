@@ -26,7 +26,7 @@ void write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, cons
   const std::size_t total = grid_size(axes);
   const bool diagnose_points = renderer.sweep_recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
-  const std::size_t chunk = diagnose_points ? 32 : 128;
+  const std::size_t chunk = diagnose_points ? 64 : 128;
   const std::size_t chunks = (total + chunk - 1) / chunk;
   // The threads allocate little (rows go into reused buffers): one malloc arena for all of them
   // keeps a sweep's peak memory near that of a single diagnosis (glibc's default, an arena per
