@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/fields.hpp"
 #include "core/text.hpp"
+#include "report/text_report.hpp"
 
 namespace pipesim {
 
@@ -17,40 +18,6 @@ struct PresetsOptions {
   std::string format = "table";
 };
 
-std::string list_presets() {
-  std::string out;
-  for (const auto& p : embedded_presets()) {
-    // The description is the TOML `description = "..."` line, shown as written.
-    std::string desc;
-    const auto pos = p.text.find("description = \"");
-    if (pos != std::string_view::npos) {
-      const auto start = pos + 15;
-      desc = std::string(p.text.substr(start, p.text.find('"', start) - start));
-    }
-    out += fmt::format("{:<22} {:<44} {}\n", p.name, p.path, desc);
-  }
-  return out;
-}
-
-std::string list_keys(bool markdown) {
-  std::string out;
-  if (markdown) out += "| key | kind | default | meaning |\n|---|---|---|---|\n";
-  for (const auto& f : all_fields()) {
-    std::string kind = describe_dims(f.accepts);
-    kind = kind.substr(0, kind.find(" (e.g."));
-    if (markdown) {
-      std::string help(f.help);
-      for (std::size_t i = 0; (i = help.find('|', i)) != std::string::npos; i += 2) help.replace(i, 1, "\\|");
-      out += fmt::format("| `{}` | {} | {} | {} |\n", f.key, kind,
-                         f.default_text.empty() ? std::string("—") : std::string(f.default_text), help);
-      continue;
-    }
-    out += fmt::format("{:<32} {:<30} {:<40} {}\n", f.key, kind,
-                       f.default_text.empty() ? "-" : fmt::format("default {}", f.default_text), f.help);
-  }
-  return out;
-}
-
 }  // namespace
 
 void setup_presets(CLI::App& app) {
@@ -58,12 +25,22 @@ void setup_presets(CLI::App& app) {
   auto* cmd = app.add_subcommand("presets", "List the embedded presets, or print one");
   cmd->add_option("name", opts->name, "Preset to print");
   cmd->add_flag("--keys", opts->keys, "List every scenario field with its kind, default and meaning");
-  cmd->add_option("--format", opts->format, "With --keys: table or markdown")->capture_default_str();
+  cmd->add_option("--format", opts->format, "Output format: table or markdown")->capture_default_str();
   cmd->callback([opts] {
     if (opts->format != "table" && opts->format != "markdown")
       throw Error(Origin{"--format " + opts->format}, "presets lists as table or markdown");
-    if (opts->keys) return write_stdout(list_keys(opts->format == "markdown"));
-    if (opts->name.empty()) return write_stdout(list_presets());
+    const bool md = opts->format == "markdown";
+    std::string text;
+    if (opts->keys || opts->name.empty()) {
+      {
+        Out o(text);
+        if (opts->keys)
+          text_keys(o, md);
+        else
+          text_presets(o, md);
+      }
+      return write_stdout(text);
+    }
     const auto* p = find_preset(opts->name);
     if (!p) {
       std::vector<std::string_view> names;

@@ -21,4 +21,13 @@ const PresetSnapshot* find_snapshot(const EmbeddedPreset& p) {
   return nullptr;
 }
 
+std::string_view preset_description(const EmbeddedPreset& p) {
+  constexpr std::string_view kKey = "description = \"";
+  const auto pos = p.text.find(kKey);
+  if (pos == std::string_view::npos) return {};
+  const auto start = pos + kKey.size();
+  const auto end = p.text.find('"', start);
+  return end == std::string_view::npos ? std::string_view() : p.text.substr(start, end - start);
+}
+
 }  // namespace pipesim

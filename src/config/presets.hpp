@@ -41,6 +41,9 @@ std::span<const PresetSnapshot> preset_snapshots();
 // The snapshot of a preset, or nullptr (plans, which carry requirements, have none).
 const PresetSnapshot* find_snapshot(const EmbeddedPreset& p);
 
+// The `description = "..."` line of a preset, as written (empty when it has none).
+std::string_view preset_description(const EmbeddedPreset& p);
+
 // The scenario used when none is given.
 constexpr std::string_view kDefaultPreset = "reference";
 

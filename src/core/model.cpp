@@ -62,10 +62,6 @@ Inputs resolve(const Scenario& s) {
 
 bool Result::compute_bound() const { return stage(Stage::Compute).time_s >= step_s * (1 - kCoBinding); }
 
-double compute_time(const Inputs& in, double batch) {
-  return model_compute_time(in.compute, batch) + batch * in.transform.gpu_seconds_per_sample;
-}
-
 namespace {
 
 StageResult& at(Result& r, Stage s) { return r.stages[static_cast<std::size_t>(s)]; }
@@ -106,7 +102,7 @@ Result evaluate(const Inputs& in) {
   }
   compute.modelled = true;
   r.model_compute_s = model_compute_time(in.compute, B, &compute.limit);
-  compute.time_s = r.model_compute_s + B * in.transform.gpu_seconds_per_sample;
+  compute.time_s = r.model_compute_s + B * in.transform.gpu_seconds_per_sample;  // plus GPU decoding
   compute.bytes_per_batch = B * in.sample_bytes;
   r.memory_bound = compute.limit == Limit::MemoryBandwidth;
   r.effective_workers = in.transform.cpu_work ? effective_workers(in.transform, in) : 0;
@@ -147,6 +143,7 @@ Result evaluate(const Inputs& in) {
     rates(at(r, s), B, r.step_s, compute.time_s);
   }
   r.utilization = r.model_compute_s / r.step_s;
+  r.idle_fraction = 1 - r.utilization;
   r.slowdown = r.step_s / r.model_compute_s;
   r.throughput_per_accelerator = B / r.step_s;
   r.throughput_per_node = in.accelerators * r.throughput_per_accelerator;
@@ -160,7 +157,7 @@ Result evaluate(const Inputs& in) {
   }
   if (in.dataset_samples) {
     r.epoch_s = *in.dataset_samples / r.throughput;
-    r.idle_per_epoch_s = *r.epoch_s * (1 - r.utilization);
+    r.idle_per_epoch_s = *r.epoch_s * r.idle_fraction;
   }
   if (in.price_per_second) {
     const double cluster_per_second = *in.price_per_second * in.nodes;
@@ -168,7 +165,7 @@ Result evaluate(const Inputs& in) {
     r.samples_per_usd = r.throughput / cluster_per_second;
     if (r.epoch_s) {
       r.cost_per_epoch = *r.epoch_s * cluster_per_second;
-      r.idle_cost_per_epoch = *r.cost_per_epoch * (1 - r.utilization);
+      r.idle_cost_per_epoch = *r.cost_per_epoch * r.idle_fraction;
     }
   }
   if (in.storage.cold_cache_hit) {

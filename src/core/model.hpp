@@ -45,6 +45,7 @@ struct Result {
   double step_s = 0;
   double model_compute_s = 0;  // the compute stage less any GPU decoding: the useful work
   double utilization = 0;      // model compute / step
+  double idle_fraction = 0;    // of every step, the accelerator idles this share: 1 - utilization
   double slowdown = 0;         // step / model compute
   double throughput = 0;       // samples/s for the cluster: nodes * accelerators * B / step
   double throughput_per_node = 0;
@@ -78,9 +79,6 @@ struct Result {
   // The accelerator sets the step (within the co-binding tolerance).
   [[nodiscard]] bool compute_bound() const;
 };
-
-// The whole compute stage at a batch size: the model's work plus any GPU decoding.
-double compute_time(const Inputs& in, double batch);
 
 Result evaluate(const Inputs& in);
 

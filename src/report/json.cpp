@@ -62,6 +62,7 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
   j.kv("step_time_s", r.step_s);
   walls(j.key("binding"), r.binding);
   j.kv("utilization", r.utilization)
+      .kv("idle_fraction", r.idle_fraction)
       .kv("slowdown", r.slowdown)
       .kv("throughput_samples_per_s", r.throughput)
       .kv("throughput_per_node_samples_per_s", r.throughput_per_node)

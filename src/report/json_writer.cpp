@@ -6,50 +6,40 @@ namespace {
 
 bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
 
-// Appends s as a JSON string literal: runs without escapes in one piece.
-template <class Sink>
-void append_json_string(Sink&& append, std::string_view s) {
-  append(std::string_view("\""));
+// Writes s as a JSON string literal: runs without escapes in one piece.
+void write_json_string(Out& o, std::string_view s) {
+  o.put('"');
   std::size_t run = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     if (!needs_escape(c)) continue;
-    append(s.substr(run, i - run));
+    o.write(s.substr(run, i - run));
     run = i + 1;
     switch (c) {
       case '"':
-        append(std::string_view("\\\""));
+        o.write("\\\"");
         break;
       case '\\':
-        append(std::string_view("\\\\"));
+        o.write("\\\\");
         break;
       case '\n':
-        append(std::string_view("\\n"));
+        o.write("\\n");
         break;
       case '\r':
-        append(std::string_view("\\r"));
+        o.write("\\r");
         break;
       case '\t':
-        append(std::string_view("\\t"));
+        o.write("\\t");
         break;
-      default: {
-        const std::string u = fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        append(std::string_view(u));
-      }
+      default:
+        o.print("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
     }
   }
-  append(s.substr(run));
-  append(std::string_view("\""));
+  o.write(s.substr(run));
+  o.put('"');
 }
 
 }  // namespace
-
-std::string json_string(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  append_json_string([&](std::string_view part) { out.append(part); }, s);
-  return out;
-}
 
 std::string json_number(double v) {
   // Integral values print without a fraction ("256"), others in shortest round-trip form.
@@ -73,7 +63,7 @@ JsonWriter& JsonWriter::end() {
 
 JsonWriter& JsonWriter::str(std::string_view v) {
   before_value();
-  append_json_string([&](std::string_view part) { o_.write(part); }, v);
+  write_json_string(o_, v);
   return *this;
 }
 

@@ -14,8 +14,6 @@
 
 namespace pipesim {
 
-// A JSON string literal with quotes and escapes.
-std::string json_string(std::string_view s);
 // A JSON number: shortest text that reads back as the same double.
 std::string json_number(double v);
 

@@ -26,6 +26,13 @@ class Out {
     maybe_flush();
   }
   void write(std::string_view s) {
+    // A piece larger than a chunk (a sweep's block of rows) goes to the file as it is: copying it
+    // into the buffer first cost a second pass over every byte of a JSON sweep.
+    if (file_ && s.size() >= kChunk) {
+      flush();
+      std::fwrite(s.data(), 1, s.size(), file_);
+      return;
+    }
     buf_->append(s);
     maybe_flush();
   }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "config/presets.hpp"
 #include "report/text_table.hpp"
 #include "report/words.hpp"
 
@@ -60,7 +61,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                          : r.transfer_serialised ? "stages overlap, but the pageable copy adds to compute"
                                                  : "stages overlap: step = slowest stage"));
   kv("utilization",
-     fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(1 - r.utilization)));
+     fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(r.idle_fraction)));
   kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
   if (in.nodes > 1)
     kv("throughput",
@@ -298,6 +299,37 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   table.render(o);
   o.write("\n* best in its row\n");
   for (const auto& p : plans) o.print("{}{}: {} ({})\n", md ? "- " : "", p.label, p.loaded->name, p.loaded->source);
+}
+
+void text_presets(Out& o, bool md) {
+  TextTable table({{md ? "preset" : "", false, 0}, {md ? "file" : "", false, 0}, {md ? "description" : "", false, 0}},
+                  md);
+  for (const auto& p : embedded_presets())
+    table.add({std::string(p.name), std::string(p.path), std::string(preset_description(p))});
+  table.render(o);
+}
+
+void text_keys(Out& o, bool md) {
+  TextTable table({{md ? "key" : "", false, 0},
+                   {md ? "kind" : "", false, 0},
+                   {md ? "default" : "", false, 0},
+                   {md ? "meaning" : "", false, 0}},
+                  md);
+  for (const auto& f : all_fields()) {
+    std::string kind = describe_dims(f.accepts);
+    kind = kind.substr(0, kind.find(" (e.g."));
+    if (md) {
+      std::string help(f.help);
+      for (std::size_t i = 0; (i = help.find('|', i)) != std::string::npos; i += 2) help.replace(i, 1, "\\|");
+      table.add({fmt::format("`{}`", f.key), kind,
+                 f.default_text.empty() ? std::string("—") : std::string(f.default_text), help});
+    } else {
+      table.add({std::string(f.key), kind,
+                 f.default_text.empty() ? std::string("-") : fmt::format("default {}", f.default_text),
+                 std::string(f.help)});
+    }
+  }
+  table.render(o);
 }
 
 }  // namespace pipesim

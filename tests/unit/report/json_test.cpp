@@ -43,6 +43,7 @@ TEST_CASE("every figure the table shows is in the JSON diagnosis") {
   // The headline figures.
   CHECK(j["step_time_s"] == r.step_s);
   CHECK(j["utilization"] == r.utilization);
+  CHECK(j["idle_fraction"] == r.idle_fraction);
   CHECK(j["slowdown"] == r.slowdown);
   CHECK(j["throughput_samples_per_s"] == r.throughput);
   CHECK(j["throughput_per_node_samples_per_s"] == r.throughput_per_node);
