@@ -1,4 +1,5 @@
 // `pipesim sweep [SCENARIO] --batch R --workers R --sample-size R --vary KEY=R`: a cartesian grid.
+#include <fmt/format.h>
 #include <algorithm>
 #include <memory>
 #include <thread>
@@ -45,14 +46,30 @@ void run_sweep(const SweepOptions& o) {
   if (axes.empty()) throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
   grid_size(axes);
 
-  // Validate the scenario at the first point before writing anything: which fields are set
-  // is the same at every point, so a point that resolves here resolves everywhere.
-  const Scenario first = first_point(loaded.scenario, axes);
-  const Result first_result = with_origins(loaded, [&] { return evaluate(resolve(first)); });
-
-  if (o.cost && !first_result.price_per_hour)
-    throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
-  write_sweep(*renderer, stdout, loaded.scenario, axes, sweep_layout(axes, first, first_result, o.cost), o.jobs);
+  // Before anything is written: some point must be valid (otherwise the first point's error,
+  // located where its field was set), and the columns must fit every point of the grid.
+  std::size_t valid = 0;
+  try {
+    valid = with_origins(loaded, [&] { return first_valid_point(loaded.scenario, axes); });
+  } catch (const Error& e) {
+    if (grid_size(axes) == 1) throw;
+    std::string at;
+    for (const auto& a : axes)
+      at += fmt::format("{}{}={}", at.empty() ? "" : ", ", spec(a.field).key,
+                        format_value(spec(a.field), a.range.at(0), a.range.dim()));
+    throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}", at, e.what()));
+  }
+  if (o.cost) {
+    const Scenario at = first_point(loaded.scenario, axes);
+    if (!at.has(Field::PricePerHour) && !at.has(Field::PurchasePrice))
+      throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  }
+  const SweepLayout layout =
+      sweep_layout(axes, first_point(loaded.scenario, axes), grid_columns(loaded.scenario, axes, valid), o.cost);
+  const SweepSummary summary = write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs);
+  if (summary.invalid > 0)
+    fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
+               summary.invalid, grid_size(axes), summary.first_point, summary.first_reason);
 }
 
 }  // namespace

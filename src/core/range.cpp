@@ -49,6 +49,8 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
   const auto value = [&](std::string_view s) { return parse_field_value(field, trim(s)); };
 
   const auto dots = t.find("..");
+  if (dots != std::string_view::npos && t.find(',') != std::string_view::npos)
+    throw fail("a list and a range cannot be mixed: write a list (8,16,32) or a range (8..32)");
   if (dots != std::string_view::npos && (!field.choices.empty() || field.accepts == dims(Dim::Bool))) {
     const std::string names = field.choices.empty() ? std::string("true,false") : choice_names(field, ",");
     throw fail(fmt::format("this field takes a list of names, e.g. {}", names));

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <exception>
+
 #include "core/error.hpp"
 
 namespace pipesim {
@@ -30,6 +32,48 @@ std::size_t grid_size(const std::vector<Axis>& axes) {
   if (total > kMaxSweepPoints)
     throw Error(fmt::format("the sweep has {:.0f} points, more than the limit of {:.0f}", total, kMaxSweepPoints));
   return static_cast<std::size_t>(total);
+}
+
+std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axes) {
+  const std::size_t total = grid_size(axes);
+  std::exception_ptr first_error;
+  for (std::size_t i = 0; i < total; ++i) {
+    bool valid = false;
+    for_each_point(base, axes, i, i + 1, [&](const Scenario& s, std::size_t) {
+      try {
+        evaluate(resolve(s));
+        valid = true;
+      } catch (const Error&) {
+        if (!first_error) first_error = std::current_exception();
+      }
+    });
+    if (valid) return i;
+  }
+  std::rethrow_exception(first_error);
+}
+
+GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid) {
+  // Point `valid` of the grid, then the sub-grid of the name and true/false axes around it.
+  Scenario at = base;
+  for_each_point(base, axes, valid, valid + 1, [&](const Scenario& s, std::size_t) { at = s; });
+  std::vector<Axis> named;
+  for (const auto& a : axes)
+    if (a.range.dim() == Dim::Choice || a.range.dim() == Dim::Bool) named.push_back(a);
+  GridColumns c;
+  const auto add = [&](const Scenario& s, std::size_t) {
+    try {
+      const Result r = evaluate(resolve(s));
+      for (Stage st : kStages)
+        if (r.stage(st).modelled) c.stages |= stage_bit(st);
+      c.first_epoch |= r.cold.has_value();
+    } catch (const Error&) {
+    }
+  };
+  if (named.empty())
+    add(at, 0);
+  else
+    for_each_point(at, named, 0, grid_size(named), add);
+  return c;
 }
 
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes) {

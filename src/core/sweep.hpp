@@ -74,12 +74,30 @@ void for_each_point(const Scenario& base, const std::vector<Axis>& axes, Visit&&
 // One evaluated point of a sweep.
 struct SweepPoint {
   const Scenario& scenario;
-  const Result& result;
-  const Diagnosis* diagnosis;  // when the sweep was asked for recommendations
+  const Result& result;        // empty (all zero) for an invalid point
+  const Diagnosis* diagnosis;  // when the sweep was asked for recommendations (null when invalid)
   // The binding stages (bit per Stage) at the previous point when the wall changed between it
-  // and this one along the innermost axis, both points fitting in accelerator memory.
+  // and this one along the innermost axis, both points valid and fitting in accelerator memory.
   std::optional<unsigned> crossed_from;
+  // Why the model refuses this point (what `diagnose` would say of it), empty when it is valid.
+  std::string_view invalid;
 };
+
+// The index of the first point of the grid the model accepts. When no point is valid, rethrows
+// the first point's error (a FieldError the loader can locate), so nothing has been written.
+std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axes);
+
+// What a sweep's columns must hold, over every point of the grid: the stages modelled at any
+// valid point, and whether the first epoch differs (page cache) at any. Both depend only on
+// which fields are set, the same at every point, and on the values of name and true/false
+// fields (transform.device): the sub-grid of the axes over those, every other axis at the
+// values of point `valid`, decides them (tests/unit/core/sweep_test.cpp checks this against
+// every point of random grids).
+struct GridColumns {
+  unsigned stages = 0;  // bit per Stage
+  bool first_epoch = false;
+};
+GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid);
 
 // Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`) and
 // calls visit(const SweepPoint&) in grid order. Slices of one grid may run on several threads:
@@ -88,32 +106,48 @@ struct SweepPoint {
 template <class Visit>
 void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begin, std::size_t end,
            bool diagnose_points, Visit&& visit) {
-  unsigned previous = 0;
-  bool previous_fits = true;
+  static const Result kNone{};
+  // The previous point's binding stages, when it was valid and fitted (no crossover otherwise).
+  std::optional<unsigned> previous;
   bool seeded = false;
   const auto step = [&](const Scenario& s, std::size_t inner, const Result& r, const Diagnosis* d) {
     std::optional<unsigned> crossed;
-    if (inner > 0 && r.fits && previous_fits && r.binding != previous) crossed = previous;
-    visit(SweepPoint{s, r, d, crossed});
-    previous = r.binding;
-    previous_fits = r.fits;
+    if (inner > 0 && r.fits && previous && r.binding != *previous) crossed = previous;
+    visit(SweepPoint{s, r, d, crossed, {}});
+    previous = r.fits ? std::optional<unsigned>(r.binding) : std::nullopt;
+  };
+  const auto refused = [&](const Scenario& s, const Error& e) {
+    visit(SweepPoint{s, kNone, nullptr, std::nullopt, e.what()});
+    previous.reset();
   };
   for_each_point(base, axes, begin, end, [&](const Scenario& s, std::size_t inner) {
     if (!seeded) {
       seeded = true;
       if (inner > 0 && begin > 0)
         for_each_point(base, axes, begin - 1, begin, [&](const Scenario& before, std::size_t) {
-          const Result r = evaluate(resolve(before));
-          previous = r.binding;
-          previous_fits = r.fits;
+          try {
+            const Result r = evaluate(resolve(before));
+            if (r.fits) previous = r.binding;
+          } catch (const Error&) {
+          }
         });
     }
-    if (diagnose_points) {
-      const Diagnosis d = diagnose(s);
-      step(s, inner, d.result, &d);
-    } else {
-      const Result r = evaluate(resolve(s));
-      step(s, inner, r, nullptr);
+    // Only the model's refusal of this point is caught: an error from visit goes on. The result
+    // is built in place (this is the hot path of every sweep).
+    bool evaluated = false;
+    try {
+      if (diagnose_points) {
+        const Diagnosis d = diagnose(s);
+        evaluated = true;
+        step(s, inner, d.result, &d);
+      } else {
+        const Result r = evaluate(resolve(s));
+        evaluated = true;
+        step(s, inner, r, nullptr);
+      }
+    } catch (const Error& e) {
+      if (evaluated) throw;
+      refused(s, e);
     }
   });
 }

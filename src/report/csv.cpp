@@ -61,7 +61,8 @@ class CsvRenderer final : public Renderer {
         o.write(
             ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
             "first_epoch_throughput_samples_per_s,first_epoch_time_s");
-      o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd\n" : "\n");
+      o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd" : "");
+      o.write(",invalid\n");
     }
     for (Field f : kAlwaysInputs) {
       o.num(s.get(f));
@@ -72,6 +73,13 @@ class CsvRenderer final : public Renderer {
         input_cell(o, s, f);
         o.put(',');
       }
+    if (!p.invalid.empty()) {
+      // A point the model refuses: its inputs, every figure empty, and why in the last column.
+      const std::size_t empty = 13u + (layout.first_epoch ? 5u : 0u) + (layout.cost ? 4u : 0u);
+      for (std::size_t i = 0; i < empty; ++i) o.put(',');
+      o.print(",{}\n", csv_field(p.invalid));
+      return;
+    }
     for (Stage st : kStages) {
       if (r.stage(st).modelled) o.num(r.stage(st).time_s);
       o.put(',');
@@ -104,7 +112,7 @@ class CsvRenderer final : public Renderer {
         o.put(',');
       o.print(",{}", *r.samples_per_usd);
     }
-    o.put('\n');
+    o.write(",\n");
   }
 
   void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}

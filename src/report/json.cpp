@@ -31,7 +31,7 @@ using InputCache = std::array<std::string, kFieldCount>;
 
 // The members of one operating point's object: inputs, stages, step, binding, utilization, ...
 // and, given a diagnosis, its recommendations.
-void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d, const InputCache* cache = nullptr) {
+void inputs(JsonWriter& j, const Scenario& s, const InputCache* cache) {
   j.key("inputs").object();
   for (const auto& f : all_fields()) {
     if (!s.has(f.field)) continue;
@@ -42,6 +42,10 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
       field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
   }
   j.end();
+}
+
+void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d, const InputCache* cache = nullptr) {
+  inputs(j, s, cache);
   j.key("stages").array();
   for (Stage st : kStages) {
     const auto& sr = r.stage(st);
@@ -187,6 +191,12 @@ class JsonRenderer final : public Renderer {
     o.write(first ? "{\"rows\": [\n" : ",\n");
     JsonWriter j(o);
     j.object();
+    if (!p.invalid.empty()) {
+      // A point the model refuses: its inputs and why, nothing else.
+      inputs(j, p.scenario, &inputs_);
+      j.kv_str("invalid", p.invalid).end();
+      return;
+    }
     point(j, p.scenario, p.result, p.diagnosis, &inputs_);
     if (p.crossed_from) j.kv_bool("crossover", true);
     j.end();

@@ -23,13 +23,14 @@ enum class Output : std::uint8_t { Diagnosis, Sweep, Check, Compare };
 // The columns of a sweep, decided before its first row is written.
 struct SweepLayout {
   std::vector<Field> inputs;  // swept fields, each once, innermost first (as tables read)
-  std::vector<Stage> stages;  // stages modelled at the first point (table columns)
+  std::vector<Stage> stages;  // stages modelled at any point of the grid (table columns)
   bool cost = false;          // cost columns
-  bool first_epoch = false;   // the page cache makes the first epoch differ: CSV carries it
+  bool first_epoch = false;   // the page cache makes the first epoch differ at some point: CSV carries it
   Scenario first_point;       // the grid's first point: fields not swept hold these values throughout
   std::vector<Field> swept;   // every swept field
 };
-SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const Result& first, bool cost);
+SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
+                         bool cost);
 
 // A plan with its result at its own batch size, and its requirements' outcome (check only).
 struct PlanReport {
@@ -59,10 +60,17 @@ class Renderer {
 // The renderer for a format name ("table", "markdown", "json", "csv", "junit"); throws Error
 // for an unknown name or a format that does not render `what`.
 std::unique_ptr<Renderer> make_renderer(std::string_view format, Output what);
+// The points of a written sweep that the model refused (each is a row that says why).
+struct SweepSummary {
+  std::size_t invalid = 0;
+  std::size_t first_invalid = 0;  // index in the grid, when invalid > 0
+  std::string first_point;        // its swept values, "accelerator.count=16, pipeline.batch_size=32"
+  std::string first_reason;
+};
 // Writes a whole sweep to `file` as its rows are computed, the points split in chunks over
 // `jobs` threads (1: this thread alone); the output is the same for any number of jobs.
-void write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                 const SweepLayout& layout, unsigned jobs);
+SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
+                         const SweepLayout& layout, unsigned jobs);
 
 // A whole diagnosis in a format, as a string (nothing is written when something fails).
 inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d) {

@@ -1,12 +1,15 @@
+#include <fmt/format.h>
 #include <malloc.h>
 #include <algorithm>
+#include <mutex>
 
 #include "report/renderer.hpp"
 #include "util/ordered_chunks.hpp"
 
 namespace pipesim {
 
-SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const Result& first, bool cost) {
+SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
+                         bool cost) {
   SweepLayout l;
   l.first_point = first_point;
   for (const auto& a : axes) l.swept.push_back(a.field);
@@ -15,14 +18,14 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
   // Tables show the swept inputs innermost first, as people read left to right.
   std::reverse(l.inputs.begin(), l.inputs.end());
   for (Stage s : kStages)
-    if (first.stage(s).modelled) l.stages.push_back(s);
+    if (columns.stages & stage_bit(s)) l.stages.push_back(s);
   l.cost = cost;
-  l.first_epoch = first.cold.has_value();
+  l.first_epoch = columns.first_epoch;
   return l;
 }
 
-void write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                 const SweepLayout& layout, unsigned jobs) {
+SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
+                         const SweepLayout& layout, unsigned jobs) {
   const std::size_t total = grid_size(axes);
   const bool diagnose_points = renderer.sweep_recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
@@ -37,17 +40,33 @@ void write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, cons
   renderer.sweep_begin(layout);
   const Renderer& rows = renderer;
   Out out(file);
+  SweepSummary summary;
+  std::mutex m;  // guards summary: taken only at invalid points
   ordered_chunks(
       chunks, jobs,
       [&](std::size_t c, std::string& text) {
         Out o(text);
         const std::size_t begin = c * chunk;
         std::size_t i = begin;
-        sweep(base, axes, begin, std::min(total, begin + chunk), diagnose_points,
-              [&](const SweepPoint& p) { rows.sweep_row(o, layout, p, i++ == 0); });
+        sweep(base, axes, begin, std::min(total, begin + chunk), diagnose_points, [&](const SweepPoint& p) {
+          if (!p.invalid.empty()) {
+            std::lock_guard lock(m);
+            if (summary.invalid++ == 0 || i < summary.first_invalid) {
+              summary.first_invalid = i;
+              summary.first_point.clear();
+              for (const auto& a : axes)
+                summary.first_point +=
+                    fmt::format("{}{}={}", summary.first_point.empty() ? "" : ", ", spec(a.field).key,
+                                format_value(spec(a.field), p.scenario.get(a.field), a.range.dim()));
+              summary.first_reason = std::string(p.invalid);
+            }
+          }
+          rows.sweep_row(o, layout, p, i++ == 0);
+        });
       },
       [&](const std::string& text) { out.write(text); });
   rows.sweep_end(out, layout, total);
+  return summary;
 }
 
 }  // namespace pipesim

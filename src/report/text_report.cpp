@@ -210,9 +210,19 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
   const Result& r = p.result;
   std::vector<std::string> cells;
   for (Field f : layout.inputs) cells.push_back(format_value(spec(f), s.get(f), s.dim(f)));
+  const std::string none = "-";
+  if (!p.invalid.empty()) {
+    // A point the model refuses: its inputs, no figures, and why.
+    for (std::size_t i = 0; i < layout.stages.size(); ++i) cells.push_back(none);
+    cells.insert(cells.end(), {none, "invalid", none, none});
+    if (layout.cost) cells.insert(cells.end(), {none, none});
+    cells.push_back(fmt::format("<- invalid: {}", p.invalid));
+    if (first) table.header(o);
+    table.line(o, cells);
+    return;
+  }
   for (Stage st : layout.stages) cells.push_back(stage_cell(r, st));
   // A batch that does not fit in accelerator memory does not run: no step, no throughput.
-  const std::string none = "-";
   cells.push_back(r.fits ? dur(r.step_s) : none);
   cells.push_back(r.fits ? binding_text(r) : std::string("no fit"));
   cells.push_back(r.fits ? percent(r.utilization) : none);

@@ -9,6 +9,7 @@
 #include "../support/json_check.hpp"
 #include "config/loader.hpp"
 #include "core/diagnosis.hpp"
+#include "core/sweep.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 #include "report/words.hpp"
@@ -224,4 +225,49 @@ TEST_CASE("properties: JSON parses with finite numbers, and table, CSV and JSON 
     }
   }
   CHECK(rendered > kScenarios / 4);
+}
+
+TEST_CASE("properties: sweep columns (grid_columns) equal the union over every point of the grid") {
+  // Random scenarios swept over numeric axes (batch, workers, accelerators, page cache, dataset)
+  // and the name axis transform.device: the stages modelled at any valid point and whether any
+  // point has a distinct first epoch are what grid_columns says; invalid points are rows.
+  Gen g(4242);
+  int grids = 0;
+  for (int i = 0; i < 400; ++i) {
+    Scenario s = random_scenario(g);
+    if (!s.has(Field::GpuTime)) s.set(Field::GpuTime, {g.log_uniform(1e-6, 1e-2), Dim::Duration});
+    if (!s.has(Field::DecoderRate)) s.set(Field::DecoderRate, {g.log_uniform(100, 1e5), Dim::SampleRate});
+    std::vector<Axis> axes;
+    if (g.coin()) axes.push_back(parse_axis("transform.device", g.coin() ? "gpu,cpu,decoder" : "decoder,cpu"));
+    axes.push_back(parse_axis("pipeline.workers", g.coin() ? "0,4" : "8,2"));
+    if (g.coin()) axes.push_back(parse_axis("accelerator.count", "1,8,64"));
+    if (g.coin() && s.has(Field::PageCache)) axes.push_back(parse_axis("node.page_cache", "1GB,100TB"));
+    axes.push_back(parse_axis("pipeline.batch_size", "1,256"));
+    std::size_t valid = 0;
+    try {
+      valid = first_valid_point(s, axes);
+    } catch (const Error&) {
+      continue;
+    }
+    GridColumns all;
+    std::size_t index = 0;
+    std::optional<std::size_t> first_ok;
+    sweep(s, axes, false, [&](const SweepPoint& p) {
+      if (p.invalid.empty()) {
+        if (!first_ok) first_ok = index;
+        for (Stage st : kStages)
+          if (p.result.stage(st).modelled) all.stages |= stage_bit(st);
+        all.first_epoch |= p.result.cold.has_value();
+      }
+      ++index;
+    });
+    CAPTURE(i);
+    REQUIRE(first_ok.has_value());
+    CHECK(*first_ok == valid);
+    const GridColumns c = grid_columns(s, axes, valid);
+    CHECK(c.stages == all.stages);
+    CHECK(c.first_epoch == all.first_epoch);
+    ++grids;
+  }
+  CHECK(grids > 200);
 }

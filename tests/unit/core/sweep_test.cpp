@@ -145,3 +145,62 @@ TEST_CASE("a sweep cut in slices gives the same points and crossovers as one pas
     CHECK(parts == whole);
   }
 }
+
+TEST_CASE("invalid points are rows that say why, exactly where diagnose refuses the scenario") {
+  // 16 cores with one reserved per training process: 16 or more accelerators leave no core for
+  // workers, which the model refuses; 1, 4 and 15 accelerators are valid.
+  Scenario s = base();
+  s.set(Field::Cores, 16);
+  const std::vector<Axis> axes{parse_axis("accelerator.count", "1,16,4,32,15"),
+                               parse_axis("pipeline.batch_size", "64,128")};
+  std::vector<bool> invalid;
+  std::vector<std::optional<unsigned>> crossed;
+  sweep(s, axes, true, [&](const SweepPoint& p) {
+    bool refused = false;
+    try {
+      diagnose(p.scenario);
+    } catch (const Error&) {
+      refused = true;
+    }
+    CHECK(refused == !p.invalid.empty());
+    CHECK((p.diagnosis == nullptr) == refused);
+    if (refused) CHECK(std::string(p.invalid).find("leaves no core for workers") != std::string::npos);
+    invalid.push_back(!p.invalid.empty());
+    crossed.push_back(p.crossed_from);
+  });
+  CHECK(invalid == std::vector<bool>{false, false, true, true, false, false, true, true, false, false});
+  for (std::size_t i = 0; i < crossed.size(); ++i)
+    if (invalid[i]) CHECK_FALSE(crossed[i].has_value());
+}
+
+TEST_CASE("the first valid point is found before anything is written, and with none the first error is thrown") {
+  Scenario s = base();
+  s.set(Field::Cores, 16);
+  CHECK(first_valid_point(s, {parse_axis("accelerator.count", "32,16,8")}) == 2);
+  CHECK(first_valid_point(s, {parse_axis("accelerator.count", "8,32")}) == 0);
+  try {
+    first_valid_point(s, {parse_axis("accelerator.count", "16,32")});
+    FAIL("no error");
+  } catch (const FieldError& e) {
+    CHECK(e.field() == Field::Cores);
+  }
+}
+
+TEST_CASE("sweep columns hold every stage modelled at any point, not only at the first") {
+  // Decoding on the GPU (first value) models no transform stage; on the CPU it does. The columns
+  // must equal the union over every point, found by brute force.
+  Scenario s = base();
+  s.set(Field::GpuTime, {0.1e-3, Dim::Duration});
+  const std::vector<Axis> axes{parse_axis("pipeline.batch_size", "32,64"), parse_axis("transform.device", "gpu,cpu"),
+                               parse_axis("pipeline.workers", "4,8")};
+  unsigned all = 0;
+  sweep(s, axes, false, [&](const SweepPoint& p) {
+    for (Stage st : kStages)
+      if (p.result.stage(st).modelled) all |= stage_bit(st);
+  });
+  const Result first = run(first_point(s, axes));
+  CHECK_FALSE(first.stage(Stage::Transform).modelled);
+  const GridColumns c = grid_columns(s, axes, first_valid_point(s, axes));
+  CHECK(c.stages == all);
+  CHECK((c.stages & stage_bit(Stage::Transform)) != 0);
+}
