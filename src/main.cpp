@@ -1,7 +1,11 @@
 // pipesim: will the input pipeline keep the accelerators fed? Front end only.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 
 #include "cli/common.hpp"
@@ -23,7 +27,37 @@ constexpr std::array kCommands = {
 
 }  // namespace
 
+namespace {
+
+// Standard output that is closed (`>&-`) would lose every result, and a file pipesim opens
+// would take its descriptor and receive them: refuse at once. A closed standard input or error
+// is given /dev/null, so that no file opened later takes their place.
+bool standard_streams_ready() {
+  for (int fd : {0, 2})
+    if (fcntl(fd, F_GETFD) == -1 && open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd) return false;
+  if (fcntl(1, F_GETFD) == -1) {
+    fmt::print(stderr, "pipesim: error: cannot write standard output: it is closed\n");
+    return false;
+  }
+  return true;
+}
+
+// Everything written must have reached standard output: a full disk or a closed pipe found at
+// the last flush is an error, not a success.
+int finish(int code) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int err = errno;
+    fmt::print(stderr, "pipesim: error: cannot write standard output: {}\n",
+               err ? std::strerror(err) : "the write failed");
+    return pipesim::kExitUsage;
+  }
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (!standard_streams_ready()) return pipesim::kExitUsage;
   CLI::App app{"pipesim: bottleneck calculator for ML training input pipelines", "pipesim"};
   app.set_version_flag("--version", std::string("pipesim ") + PIPESIM_VERSION);
   app.require_subcommand(1);
@@ -37,16 +71,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return finish(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return finish(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return finish(app.exit(e));
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "pipesim: error: {} (see pipesim --help)\n", e.what());
     return pipesim::kExitUsage;
   } catch (const pipesim::ExitCode& e) {
-    return e.code;
+    return finish(e.code);
   } catch (const pipesim::Error& e) {
     fmt::print(stderr, "{}\n", e.line());
     return pipesim::kExitUsage;
@@ -54,5 +88,5 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "pipesim: internal error: {}\n", e.what());
     return pipesim::kExitInternal;
   }
-  return pipesim::kExitOk;
+  return finish(pipesim::kExitOk);
 }

@@ -1,5 +1,4 @@
 // `pipesim check PLAN...`: evaluates each plan's [require] table; exit 1 when any fails.
-#include <fstream>
 #include <memory>
 
 #include "cli/plans.hpp"
@@ -12,6 +11,12 @@ namespace {
 void run_check(const PlanOptions& o) {
   const auto renderer = make_renderer(o.format, Output::Check);
   const std::vector<LoadedScenario> loaded = load_plans(o);
+  const std::string junit_option = "--junit " + o.junit;
+  if (!o.junit.empty()) {
+    std::vector<std::string> inputs;
+    for (const auto& s : loaded) inputs.insert(inputs.end(), s.files.begin(), s.files.end());
+    refuse_input_as_output(o.junit, inputs, junit_option);
+  }
   std::vector<PlanReport> reports;
   bool all_pass = true;
   for (const auto& s : loaded) {
@@ -36,10 +41,7 @@ void run_check(const PlanOptions& o) {
       Out out(xml);
       make_renderer("junit", Output::Check)->check(out, reports);
     }
-    std::ofstream file(o.junit, std::ios::binary);
-    if (!file) throw Error(Origin{"--junit " + o.junit}, "cannot open the file for writing");
-    file << xml;
-    if (!file) throw Error(Origin{"--junit " + o.junit}, "cannot write the file");
+    write_file(o.junit, xml, junit_option);
   }
   write_stdout(text);
   if (!all_pass) throw ExitCode{kExitCheckFailed};

@@ -1,7 +1,15 @@
 #include "cli/common.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+
+#include "core/text.hpp"
 
 namespace pipesim {
 
@@ -24,8 +32,71 @@ LoadedScenario load_with_sets(const CommonOptions& o) {
 }
 
 void write_stdout(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  Out out(stdout);
+  out.write(text);
+  out.flush();
+}
+
+void write_file(const std::string& path, const std::string& text, const std::string& option) {
+  const Origin where{option};
+  const auto fail = [&](std::string_view what) {
+    const int err = errno;
+    return Error(where, fmt::format("cannot write {}: {}: {}", echo(path), what, std::strerror(err)));
+  };
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw Error(where, fmt::format("{} is a directory", echo(path)));
+  const auto put = [&](std::FILE* f) {
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+    const bool closed = std::fclose(f) == 0;
+    return ok && closed;
+  };
+  // A device or a pipe (/dev/stdout, /dev/full) is written in place: it cannot be renamed over.
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw fail("cannot open it");
+    if (!put(f)) throw fail("the write failed");
+    return;
+  }
+  // A file is written whole or not at all: a temporary file beside it, then renamed over it.
+  const std::filesystem::path target(path);
+  std::string tmp = (target.parent_path() / (".pipesim-" + target.filename().string() + ".XXXXXX")).string();
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) throw fail("cannot create a file beside it");
+  std::FILE* f = fdopen(fd, "wb");
+  if (!f) {
+    close(fd);
+    std::remove(tmp.c_str());
+    throw fail("cannot open it");
+  }
+  if (!put(f)) {
+    const Error e = fail("the write failed");
+    std::remove(tmp.c_str());
+    throw e;
+  }
+  // mkstemp makes the file private (0600); a report is as readable as any file the user writes.
+  const mode_t mask = umask(0);
+  umask(mask);
+  chmod(tmp.c_str(), 0666 & ~mask);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const Error e = fail("cannot rename the finished file onto it");
+    std::remove(tmp.c_str());
+    throw e;
+  }
+}
+
+void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs,
+                            const std::string& option) {
+  const Origin where{option};
+  if (path.size() > 5 && path.substr(path.size() - 5) == ".toml")
+    throw Error(where, fmt::format("{} names a TOML file: {} takes the report file to write (e.g. report.xml), "
+                                   "not a plan",
+                                   echo(path), option.substr(0, option.find(' '))));
+  std::error_code ec;
+  for (const auto& in : inputs)
+    if (std::filesystem::equivalent(path, in, ec))
+      throw Error(where,
+                  fmt::format("{} is one of the inputs ({}): write the report to another file", echo(path), echo(in)));
 }
 
 std::string plan_label(const LoadedScenario& s) {

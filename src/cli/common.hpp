@@ -25,8 +25,14 @@ void add_format_option(CLI::App& cmd, std::string& format, Output what);
 // Loads the scenario and applies --set in order.
 LoadedScenario load_with_sets(const CommonOptions& o);
 
-// Writes a finished result to stdout in one piece.
+// Writes a finished result to stdout in one piece; throws Error when it cannot be written.
 void write_stdout(const std::string& text);
+// Writes `text` to the file `path` whole or not at all (a temporary file beside it, renamed over
+// it); a device or pipe is written in place. Throws Error "cannot write PATH: ..." naming `option`.
+void write_file(const std::string& path, const std::string& text, const std::string& option);
+// Refuses an output path that is one of the input files, or that names a TOML file (a plan
+// swallowed as the option's value: `check --junit a.toml b.toml`).
+void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, const std::string& option);
 
 // The label of a loaded plan: its file stem or preset name.
 std::string plan_label(const LoadedScenario& s);

@@ -16,6 +16,7 @@ struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
   std::vector<std::string> vary;
   bool cost = false;
+  bool force = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Given on the command line (an empty range is an error, not "not given").
   CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
@@ -44,7 +45,12 @@ void run_sweep(const SweepOptions& o) {
   if (o.workers_opt->count() > 0) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
   if (o.batch_opt->count() > 0) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
   if (axes.empty()) throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
-  grid_size(axes);
+  const std::size_t points = grid_size(axes);
+  if (static_cast<double>(points) > kLargeSweepPoints && !o.force)
+    throw Error(fmt::format(
+        "the sweep has {} points, more than {:.0f}: at about 1 us per point it would take {:.0f} s or more; "
+        "narrow a range, or pass --force to run it",
+        points, kLargeSweepPoints, static_cast<double>(points) * 1e-6));
 
   // Before anything is written: some point must be valid (otherwise the first point's error,
   // located where its field was set), and the columns must fit every point of the grid.
@@ -93,6 +99,7 @@ void setup_sweep(CLI::App& app) {
   cmd->add_option("--jobs", opts->jobs, "Threads that compute rows (default: one per core); the output is the same")
       ->check(CLI::Range(1u, 256u))
       ->type_name("N");
+  cmd->add_flag("--force", opts->force, "Run a sweep of more than 10,000,000 points (up to 1,000,000,000)");
   cmd->add_flag("--cost", opts->cost,
                 "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
   cmd->callback([opts] { run_sweep(*opts); });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -179,12 +180,46 @@ std::string requirement_text(const toml::node& v, const std::string& source, std
   throw Error(at(source, v.source()), fmt::format("require.{}: expected a string, a number or a list", key));
 }
 
+// Applies what one file (with everything it uses) set, in the order it would have been set:
+// fields replace their alternatives, requirements replace those of the same key.
+void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
+  if (!frag.name.empty()) out.name = frag.name;
+  if (!frag.description.empty()) out.description = frag.description;
+  for (std::size_t i = 0; i < kFieldCount; ++i) {
+    const auto f = static_cast<Field>(i);
+    if (!frag.scenario.has(f)) continue;
+    if (const auto alt = out.scenario.set_alternative(f)) out.origins[static_cast<std::size_t>(*alt)] = {};
+    out.scenario.set(f, {frag.scenario.get(f), frag.scenario.dim(f)});
+    out.origins[i] = frag.origins[i];
+  }
+  for (const auto& req : frag.plan.requirements) {
+    bool replaced = false;
+    for (auto& r : out.plan.requirements)
+      if (r.metric == req.metric) {
+        r = req;
+        replaced = true;
+      }
+    if (!replaced) out.plan.requirements.push_back(req);
+  }
+  if (frag.plan.batch_sizes) {
+    out.plan.batch_sizes = frag.plan.batch_sizes;
+    out.plan.batch_sizes_origin = frag.plan.batch_sizes_origin;
+  }
+  for (const auto& f : frag.files)
+    if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
+}
+
 struct Loader {
   int depth = 0;
+  // Each file or preset is read and parsed once, however often it is used: later uses apply
+  // what it set (a few hundred bytes of files that use each other several times each would
+  // otherwise load millions of times). Keyed by canonical path or "preset:PATH".
+  std::map<std::string, LoadedScenario> loaded;
+  std::vector<std::string> loading;  // the chain of uses being loaded (a cycle returns to one)
 
   void load_into(LoadedScenario& out, std::string_view text, const std::string& source, const std::string& base_dir) {
     if (++depth > kMaxUseDepth)
-      throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels (a cycle?)", kMaxUseDepth));
+      throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels", kMaxUseDepth));
     gate_toml_text(text, source);
     toml::table root;
     try {
@@ -247,16 +282,44 @@ struct Loader {
       std::error_code ec;
       if (std::filesystem::is_regular_file(p, ec)) {
         const std::string path = p.lexically_normal().string();
-        load_into(out, read_file(path), path, p.parent_path().string());
+        const auto canonical = std::filesystem::weakly_canonical(p, ec);
+        const std::string key = ec ? path : canonical.string();
+        use_once(out, key, name, where, [&](LoadedScenario& frag) {
+          frag.files.push_back(path);
+          load_into(frag, read_file(path), path, p.parent_path().string());
+        });
         return;
       }
     }
     if (const auto* preset = find_preset(name)) {
-      load_into(out, preset->text, "preset:" + std::string(preset->path), "");
+      const std::string source = "preset:" + std::string(preset->path);
+      use_once(out, source, name, where, [&](LoadedScenario& frag) { load_into(frag, preset->text, source, ""); });
       return;
     }
-    throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}", name,
+    throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}", echo(name),
                                    preset_hint(name)));
+  }
+
+  // Loads `key` once (through load), then applies what it set to `out`. An error inside it says
+  // which `use` pulled it in.
+  template <class Load>
+  void use_once(LoadedScenario& out, const std::string& key, std::string_view name, const Origin& where, Load&& load) {
+    if (std::find(loading.begin(), loading.end(), key) != loading.end())
+      throw Error(where, fmt::format("`use` of '{}' forms a cycle: that file is already being loaded", echo(name)));
+    auto it = loaded.find(key);
+    if (it == loaded.end()) {
+      LoadedScenario frag;
+      loading.push_back(key);
+      try {
+        load(frag);
+      } catch (const Error& e) {
+        if (e.origin().source == where.source) throw;
+        throw Error(e.origin(), fmt::format("{} (in a file used at {})", e.what(), where.str()));
+      }
+      loading.pop_back();
+      it = loaded.emplace(key, std::move(frag)).first;
+    }
+    apply_fragment(out, it->second);
   }
 
   static std::string preset_hint(std::string_view name) {
@@ -273,6 +336,12 @@ LoadedScenario load_scenario_text(std::string_view text, const std::string& sour
   LoadedScenario out;
   out.source = source;
   Loader loader;
+  // The file itself heads the chain of uses, so a cycle back to it is named where it closes.
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(source, ec)) {
+    const auto canonical = std::filesystem::weakly_canonical(source, ec);
+    if (!ec) loader.loading.push_back(canonical.string());
+  }
   loader.load_into(out, text, source, base_dir);
   return out;
 }
@@ -305,15 +374,23 @@ LoadedScenario load_scenario(std::string_view arg) {
   const std::string name(arg.empty() ? kDefaultPreset : arg);
   std::error_code ec;
   LoadedScenario out;
+  // A name with a '/' or ending in .toml is a path; any other name is a preset first, so that a
+  // file or folder in the current directory that happens to share a preset's name never
+  // shadows it (write ./NAME for the file). A directory is never a scenario.
+  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".toml");
+  const EmbeddedPreset* preset = is_path ? nullptr : find_preset(name);
   if (arg.empty()) {
     out = load_preset(*find_preset(kDefaultPreset));
+  } else if (preset) {
+    out = load_preset(*preset);
+  } else if (std::filesystem::is_directory(name, ec)) {
+    throw Error(Origin{echo(name)}, "a directory is not a scenario: name a TOML file or a preset");
   } else if (std::filesystem::exists(name, ec)) {
     const std::filesystem::path p(name);
     out = load_scenario_text(read_file(name), name, p.parent_path().string());
-  } else if (const auto* preset = find_preset(name)) {
-    out = load_preset(*preset);
+    out.files.insert(out.files.begin(), name);
   } else {
-    throw Error(fmt::format("no scenario file or preset named '{}'{}", name, Loader::preset_hint(name)));
+    throw Error(fmt::format("no scenario file or preset named '{}'{}", echo(name), Loader::preset_hint(name)));
   }
   if (out.name.empty()) out.name = name;
   return out;

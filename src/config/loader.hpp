@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/check.hpp"
 #include "core/error.hpp"
@@ -19,6 +20,7 @@ struct LoadedScenario {
   Scenario scenario;
   std::array<Origin, kFieldCount> origins{};  // where each set field was set
   Plan plan;                                  // the [require] table, if any
+  std::vector<std::string> files;             // every file read for it (itself and what it uses), once each
 };
 
 // Loads a scenario from TOML text; `source` names it in errors. `use = [...]` entries

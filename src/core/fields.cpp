@@ -310,8 +310,8 @@ std::string suggest_field(std::string_view key) {
 
 std::string unknown_key_message(std::string_view key) {
   const std::string near = suggest_field(key);
-  if (near.empty()) return fmt::format("unknown key '{}' (see `pipesim presets --keys` for the list)", key);
-  return fmt::format("unknown key '{}'{}", key, did_you_mean(near));
+  if (near.empty()) return fmt::format("unknown key '{}' (see `pipesim presets --keys` for the list)", echo(key));
+  return fmt::format("unknown key '{}'{}", echo(key), did_you_mean(near));
 }
 
 void check_value(const FieldSpec& s, const Quantity& q) {

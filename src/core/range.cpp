@@ -1,4 +1,5 @@
 #include "core/range.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 #include <cmath>
@@ -42,7 +43,7 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
     return Error(
         fmt::format("{}: bad range \"{}\": {} (forms: 32..1024 doubles, 1..16:+1 steps, "
                     "32..1024:x4 multiplies, 8,16,32 lists)",
-                    field.key, text, why));
+                    field.key, echo(text), why));
   };
   const std::string_view t = trim(text);
   if (t.empty()) throw fail("empty range");
@@ -118,7 +119,12 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
     factor = f.value;
   }
   if (!(start.value > 0)) throw fail("a multiplying range cannot start at 0: use 0..16:+1 or a list");
+  // Counted before anything is built: x1.0000001 from 1 KB to 1e15 B would be 2e8 values.
+  const double count = std::floor(std::log(end.value * (1 + kSlack) / start.value) / std::log(factor)) + 1;
+  if (!(count <= static_cast<double>(kMaxRangeValues)))
+    throw fail(fmt::format("about {:.3g} values, more than the limit of {}", count, kMaxRangeValues));
   std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(count) + 1);
   for (double v = start.value; v <= end.value * (1 + kSlack); v *= factor) {
     if (values.size() >= kMaxRangeValues) throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
     check_value(field, {v, start.dim});

@@ -31,7 +31,7 @@ class Range {
 };
 
 // Most values one range may hold.
-constexpr std::size_t kMaxRangeValues = 100'000'000;
+constexpr std::size_t kMaxRangeValues = 10'000'000;
 
 // Parses a range for a field; every value is checked against the field's kind and
 // constraint. Throws Error (no origin).

@@ -18,8 +18,10 @@ struct Axis {
   Range range;
 };
 
-// Most points one sweep may have.
+// Most points one sweep may have; above kLargeSweepPoints it needs --force (at about 1 us per
+// point, ten million points take seconds and a billion a quarter of an hour or more).
 constexpr double kMaxSweepPoints = 1e9;
+constexpr double kLargeSweepPoints = 1e7;
 
 // An axis from a key and range text ("storage.read_bandwidth", "1GB/s..8GB/s"). Throws Error
 // (no origin) for an unknown key, with "did you mean", or a bad range.

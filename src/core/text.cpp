@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace pipesim {
@@ -25,15 +26,19 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::string closest(std::string_view word, std::span<const std::string_view> candidates) {
   std::string best;
   std::size_t best_distance = 0;
+  // Plausible typo: at most a third of the word changed (and at least 2 edits allowed).
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   for (const auto c : candidates) {
+    // Lengths further apart than the limit cannot be within it: the work stays bounded by the
+    // candidates' lengths, whatever the length of the word.
+    const std::size_t gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (gap > limit) continue;
     const std::size_t d = edit_distance(word, c);
     if (best.empty() || d < best_distance) {
       best = std::string(c);
       best_distance = d;
     }
   }
-  // Plausible typo: at most a third of the word changed (and at least 2 edits allowed).
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   return best_distance <= limit ? best : std::string();
 }
 
@@ -43,6 +48,111 @@ std::string did_you_mean(std::string_view suggestion) {
 
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
   return did_you_mean(closest(word, candidates));
+}
+
+namespace {
+
+// The code point at s[i] and its length in bytes; length 0 for a byte that does not start a
+// valid UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF are invalid).
+std::pair<char32_t, std::size_t> decode(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return {c, 1};
+  std::size_t n = 0;
+  char32_t cp = 0;
+  char32_t min = 0;
+  if ((c & 0xE0) == 0xC0) {
+    n = 2, cp = c & 0x1Fu, min = 0x80;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3, cp = c & 0x0Fu, min = 0x800;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4, cp = c & 0x07u, min = 0x10000;
+  } else {
+    return {0, 0};
+  }
+  if (i + n > s.size()) return {0, 0};
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return {0, 0};
+    cp = (cp << 6) | (b(i + k) & 0x3Fu);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0, 0};
+  return {cp, n};
+}
+
+bool noncharacter(char32_t cp) { return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE; }
+
+// Shown escaped on a terminal: C0, DEL, C1, bidirectional controls, noncharacters.
+bool unsafe(char32_t cp) {
+  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+         cp == 0x200E || cp == 0x200F || cp == 0x061C || noncharacter(cp);
+}
+
+bool all_plain_ascii(std::string_view s) {
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7F) return false;
+  }
+  return true;
+}
+
+// Walks `text`, calling keep(bytes) for what shows as it is and bad(code point, bytes, valid)
+// for the rest; stops (returning false) once `max` code points were passed on.
+template <class Keep, class Bad>
+bool walk(std::string_view text, std::size_t max, Keep&& keep, Bad&& bad) {
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < text.size(); ++shown) {
+    if (shown == max) return false;
+    const auto [cp, n] = decode(text, i);
+    if (n == 0) {
+      bad(char32_t{0}, text.substr(i, 1), false);
+      ++i;
+      continue;
+    }
+    if (unsafe(cp))
+      bad(cp, text.substr(i, n), true);
+    else
+      keep(text.substr(i, n));
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  if (all_plain_ascii(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [cp, n] = decode(text, i);
+    if (n == 0 || noncharacter(cp)) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      i += n == 0 ? 1 : n;
+      continue;
+    }
+    out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+std::string printable(std::string_view text) { return echo(text, std::string_view::npos); }
+
+std::string echo(std::string_view text, std::size_t max) {
+  if (text.size() <= max && all_plain_ascii(text)) return std::string(text);
+  std::string out;
+  const bool whole = walk(
+      text, max, [&](std::string_view bytes) { out.append(bytes); },
+      [&](char32_t cp, std::string_view bytes, bool valid) {
+        if (!valid)
+          out += fmt::format("\\x{:02x}", static_cast<unsigned>(static_cast<unsigned char>(bytes[0])));
+        else if (cp < 0x100)
+          out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
+        else
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
+      });
+  if (!whole) out += fmt::format("... ({} bytes)", text.size());
+  return out;
 }
 
 }  // namespace pipesim

@@ -18,4 +18,19 @@ std::string did_you_mean(std::string_view suggestion);
 // The same for the candidate closest to `word` (see closest()).
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
+// Text from the user, made safe to show. Each decodes UTF-8; what it cannot show as it is
+// (control characters C0, DEL and C1; bidirectional overrides and isolates, which can reorder
+// a terminal line; noncharacters; bytes that are not UTF-8) it escapes or replaces.
+//
+// `text` as valid UTF-8: every invalid byte and every noncharacter becomes U+FFFD. For machine
+// output (JSON, CSV, XML), which must parse whatever the input held.
+std::string valid_utf8(std::string_view text);
+// `text` for a terminal: valid UTF-8 with control characters, bidirectional controls and
+// noncharacters escaped ("\x1b", "\u202e") and invalid bytes as "\xff". Nothing it prints can
+// move the cursor, recolour or reorder the line.
+std::string printable(std::string_view text);
+// printable(), bounded: at most `max` code points of `text`, then "... (N bytes)". For every
+// piece of input an error message repeats.
+std::string echo(std::string_view text, std::size_t max = 80);
+
 }  // namespace pipesim

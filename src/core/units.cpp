@@ -1,9 +1,11 @@
 #include "core/units.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -208,20 +210,31 @@ Quantity parse_quantity(std::string_view text) {
   if (*first == '+') ++first;
   double number = 0;
   const auto [ptr, ec] = std::from_chars(first, last, number);
-  if (ec == std::errc::result_out_of_range) throw Error(fmt::format("the number in \"{}\" is out of range", s));
-  if (ec != std::errc() || ptr == first) throw Error(fmt::format("\"{}\" does not start with a number", s));
-  if (!std::isfinite(number)) throw Error(fmt::format("\"{}\" is not a finite number", s));
+  if (ec == std::errc::result_out_of_range) throw Error(fmt::format("the number in \"{}\" is out of range", echo(s)));
+  if (ec != std::errc() || ptr == first) throw Error(fmt::format("\"{}\" does not start with a number", echo(s)));
+  if (!std::isfinite(number)) throw Error(fmt::format("\"{}\" is not a finite number", echo(s)));
   const std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
   Quantity q{number, Dim::Number};
   if (!unit.empty()) {
     const Unit* found = nullptr;
     for (const auto& u : kUnits)
       if (u.name == unit) found = &u;
-    if (found == nullptr)
+    if (found == nullptr) {
+      // A lowercase b before /s is bits in most people's writing, bytes in none of pipesim's.
+      std::string hint;
+      if (unit.size() >= 3 && unit.substr(unit.size() - 3) == "b/s")
+        hint = fmt::format("; a lowercase b is bits: write {}bps for bits/s or {}B/s for bytes/s",
+                           echo(unit.substr(0, unit.size() - 3), 8), echo(unit.substr(0, unit.size() - 3), 8));
+      else {
+        std::vector<std::string_view> names;
+        for (const auto& u : kUnits) names.push_back(u.name);
+        hint = did_you_mean(unit, names);
+      }
       throw Error(
-          fmt::format("unknown unit \"{}\" in \"{}\" (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
+          fmt::format("unknown unit \"{}\" in \"{}\"{} (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
                       "Gbps; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s)",
-                      unit, s));
+                      echo(unit), echo(s), hint));
+    }
     q.value = number * found->factor;
     q.dim = found->dim;
     // 4.1 x 1e9 is 4099999999.9999995 in binary; the user meant 4.1e9. Round the product
@@ -233,7 +246,7 @@ Quantity parse_quantity(std::string_view text) {
   }
   const double mag = std::fabs(q.value);
   if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))
-    throw Error(fmt::format("\"{}\" is out of the accepted range (1e-21 to 1e21 in base units)", s));
+    throw Error(fmt::format("\"{}\" is out of the accepted range (1e-21 to 1e21 in base units)", echo(s)));
   return q;
 }
 
@@ -241,8 +254,8 @@ Quantity parse_quantity_as(std::string_view text, DimSet accepted) {
   const Quantity q = parse_quantity(text);
   if (!has(accepted, q.dim)) {
     if (q.dim == Dim::Number)
-      throw Error(fmt::format("expected {}, got \"{}\" with no unit", describe_dims(accepted), trim(text)));
-    throw Error(fmt::format("expected {}, got {} \"{}\"", describe_dims(accepted), dim_name(q.dim), trim(text)));
+      throw Error(fmt::format("expected {}, got \"{}\" with no unit", describe_dims(accepted), echo(trim(text))));
+    throw Error(fmt::format("expected {}, got {} \"{}\"", describe_dims(accepted), dim_name(q.dim), echo(trim(text))));
   }
   return q;
 }

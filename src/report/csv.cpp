@@ -1,4 +1,5 @@
 // CSV: for programs. One header line, SI base units, full precision, stable column names.
+#include "core/text.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 #include "report/words.hpp"
@@ -8,8 +9,9 @@ namespace pipesim {
 namespace {
 
 // A CSV field, quoted when it holds a comma, quote or newline.
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+std::string csv_field(std::string_view text) {
+  const std::string s = valid_utf8(text);  // names and file names come from the user
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
   for (const char c : s) {
     if (c == '"') out += '"';

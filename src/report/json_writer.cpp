@@ -1,5 +1,7 @@
 #include "report/json_writer.hpp"
 
+#include "core/text.hpp"
+
 namespace pipesim {
 
 namespace {
@@ -7,7 +9,17 @@ namespace {
 bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
 
 // Writes s as a JSON string literal: runs without escapes in one piece.
-void write_json_string(Out& o, std::string_view s) {
+void write_json_string(Out& o, std::string_view text) {
+  // Valid UTF-8 whatever the input held (names and file names come from the user); pipesim's
+  // own strings are ASCII and pass through as they are.
+  std::string owned;
+  std::string_view s = text;
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      owned = valid_utf8(text);
+      s = owned;
+      break;
+    }
   o.put('"');
   std::size_t run = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {

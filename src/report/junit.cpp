@@ -1,5 +1,6 @@
 // JUnit XML for `check`: one test case per plan and requirement, so CI systems show a plan's
 // failed requirements as failed tests.
+#include "core/text.hpp"
 #include "report/renderer.hpp"
 #include "report/words.hpp"
 
@@ -7,9 +8,18 @@ namespace pipesim {
 
 namespace {
 
-std::string xml_escape(std::string_view s) {
+// Escapes markup, and keeps the document well-formed whatever the text holds: valid UTF-8, and
+// the control characters XML 1.0 forbids (all below U+0020 but tab, newline and return) shown
+// as "\\xNN".
+std::string xml_escape(std::string_view text) {
+  const std::string s = valid_utf8(text);
   std::string out;
   for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";

@@ -11,6 +11,9 @@
 
 namespace pipesim {
 
+// Throws Error "cannot write standard output: <reason>" (or "the output") after a failed write.
+[[noreturn]] void fail_write(std::FILE* file);
+
 class Out {
  public:
   // Buffered writes to a file, in chunks of about 64 KiB.
@@ -19,7 +22,14 @@ class Out {
   explicit Out(std::string& s) : buf_(&s) {}
   Out(const Out&) = delete;
   Out& operator=(const Out&) = delete;
-  ~Out() { flush(); }
+  // A write that failed before is reported by the next flush(); the destructor cannot report it
+  // (the command's final flush did, or the error that unwound past it is reported instead).
+  ~Out() {
+    try {
+      flush();
+    } catch (...) {
+    }
+  }
   template <class... Args>
   void print(fmt::format_string<Args...> f, Args&&... args) {
     fmt::format_to(std::back_inserter(*buf_), f, std::forward<Args>(args)...);
@@ -30,7 +40,7 @@ class Out {
     // into the buffer first cost a second pass over every byte of a JSON sweep.
     if (file_ && s.size() >= kChunk) {
       flush();
-      std::fwrite(s.data(), 1, s.size(), file_);
+      put_file(s);
       return;
     }
     buf_->append(s);
@@ -59,15 +69,20 @@ class Out {
       end = fmt::format_to(digits, FMT_COMPILE("{}"), v);
     buf_->append(digits, static_cast<std::size_t>(end - digits));
   }
+  // Writes what is buffered; throws Error ("cannot write standard output: No space left on
+  // device") when the file refuses it, so a long sweep stops at its first lost byte.
   void flush() {
-    if (!file_ || own_.empty()) return;
-    std::fwrite(own_.data(), 1, own_.size(), file_);
-    std::fflush(file_);
+    if (!file_) return;
+    if (!own_.empty()) put_file(own_);
     own_.clear();
+    if (std::fflush(file_) != 0) fail_write(file_);
   }
 
  private:
   static constexpr std::size_t kChunk = 1u << 15;
+  void put_file(std::string_view s) {
+    if (std::fwrite(s.data(), 1, s.size(), file_) != s.size()) fail_write(file_);
+  }
   void maybe_flush() {
     if (file_ && own_.size() > kChunk) flush();
   }

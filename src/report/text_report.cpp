@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "config/presets.hpp"
+#include "core/text.hpp"
 #include "report/text_table.hpp"
 #include "report/words.hpp"
 
@@ -19,7 +20,7 @@ std::string stage_cell(const Result& r, Stage s) {
 void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool md) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
-  o.print("{}{}\n", md ? "## " : "", loaded.name);
+  o.print("{}{}\n", md ? "## " : "", printable(loaded.name));
   std::string inputs =
       fmt::format("batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
                   format_compact(in.sample_bytes, Dim::Size), plural(in.accelerators, "accelerator", "accelerators"));
@@ -253,7 +254,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
       scope =
           fmt::format(", at every batch size from {:.0f} to {:.0f} ({} points)", r.at(0), r.at(r.size() - 1), r.size());
     }
-    o.print("{}{}: {}{}\n", md ? "### " : "", p.label, p.loaded->name, scope);
+    o.print("{}{}: {}{}\n", md ? "### " : "", printable(p.label), printable(p.loaded->name), scope);
     if (md) o.write("\n");
     TextTable table({{md ? "result" : "", false, 0},
                      {md ? "requirement" : "", false, 0},
@@ -291,7 +292,7 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
     return std::string();
   };
   std::vector<Column> cols{{"", false, 0}};
-  for (const auto& p : plans) cols.push_back({p.label, true, 0});
+  for (const auto& p : plans) cols.push_back({printable(p.label), true, 0});
   TextTable table(std::move(cols), md);
   for (const auto& row : rows) {
     if (row.any) {
@@ -308,7 +309,9 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   }
   table.render(o);
   o.write("\n* best in its row\n");
-  for (const auto& p : plans) o.print("{}{}: {} ({})\n", md ? "- " : "", p.label, p.loaded->name, p.loaded->source);
+  for (const auto& p : plans)
+    o.print("{}{}: {} ({})\n", md ? "- " : "", printable(p.label), printable(p.loaded->name),
+            printable(p.loaded->source));
 }
 
 void text_presets(Out& o, bool md) {
