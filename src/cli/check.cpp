@@ -11,11 +11,10 @@ namespace {
 void run_check(const PlanOptions& o) {
   const auto renderer = make_renderer(o.format, Output::Check);
   const std::vector<LoadedScenario> loaded = load_plans(o);
-  const std::string junit_option = "--junit " + o.junit;
   if (!o.junit.empty()) {
     std::vector<std::string> inputs;
     for (const auto& s : loaded) inputs.insert(inputs.end(), s.files.begin(), s.files.end());
-    refuse_input_as_output(o.junit, inputs, junit_option);
+    refuse_input_as_output(o.junit, inputs, "--junit");
   }
   std::vector<PlanReport> reports;
   bool all_pass = true;
@@ -41,7 +40,7 @@ void run_check(const PlanOptions& o) {
       Out out(xml);
       make_renderer("junit", Output::Check)->check(out, reports);
     }
-    write_file(o.junit, xml, junit_option);
+    write_file(o.junit, xml, "--junit");
   }
   write_stdout(text);
   if (!all_pass) throw ExitCode{kExitCheckFailed};

@@ -37,8 +37,8 @@ void write_stdout(const std::string& text) {
   out.flush();
 }
 
-void write_file(const std::string& path, const std::string& text, const std::string& option) {
-  const Origin where{option};
+void write_file(const std::string& path, const std::string& text, std::string_view option) {
+  const Origin where{fmt::format("{} {}", option, path)};
   const auto fail = [&](std::string_view what) {
     const int err = errno;
     return Error(where, fmt::format("cannot write {}: {}: {}", echo(path), what, std::strerror(err)));
@@ -85,13 +85,12 @@ void write_file(const std::string& path, const std::string& text, const std::str
   }
 }
 
-void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs,
-                            const std::string& option) {
-  const Origin where{option};
-  if (path.size() > 5 && path.substr(path.size() - 5) == ".toml")
+void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option) {
+  const Origin where{fmt::format("{} {}", option, path)};
+  if (path.ends_with(".toml"))
     throw Error(where, fmt::format("{} names a TOML file: {} takes the report file to write (e.g. report.xml), "
                                    "not a plan",
-                                   echo(path), option.substr(0, option.find(' '))));
+                                   echo(path), option));
   std::error_code ec;
   for (const auto& in : inputs)
     if (std::filesystem::equivalent(path, in, ec))

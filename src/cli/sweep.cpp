@@ -54,28 +54,23 @@ void run_sweep(const SweepOptions& o) {
 
   // Before anything is written: some point must be valid (otherwise the first point's error,
   // located where its field was set), and the columns must fit every point of the grid.
+  const Scenario first = first_point(loaded.scenario, axes);
   std::size_t valid = 0;
   try {
     valid = with_origins(loaded, [&] { return first_valid_point(loaded.scenario, axes); });
   } catch (const Error& e) {
-    if (grid_size(axes) == 1) throw;
-    std::string at;
-    for (const auto& a : axes)
-      at += fmt::format("{}{}={}", at.empty() ? "" : ", ", spec(a.field).key,
-                        format_value(spec(a.field), a.range.at(0), a.range.dim()));
-    throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}", at, e.what()));
+    if (points == 1) throw;
+    throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}",
+                                        point_label(axes, first), e.what()));
   }
-  if (o.cost) {
-    const Scenario at = first_point(loaded.scenario, axes);
-    if (!at.has(Field::PricePerHour) && !at.has(Field::PurchasePrice))
-      throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
-  }
-  const SweepLayout layout =
-      sweep_layout(axes, first_point(loaded.scenario, axes), grid_columns(loaded.scenario, axes, valid), o.cost);
-  const SweepSummary summary = write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs);
+  const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
+  if (o.cost && !columns.priced)
+    throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  const SweepSummary summary =
+      write_sweep(*renderer, stdout, loaded.scenario, axes, sweep_layout(axes, first, columns, o.cost), o.jobs);
   if (summary.invalid > 0)
     fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
-               summary.invalid, grid_size(axes), summary.first_point, summary.first_reason);
+               summary.invalid, points, summary.first_point, summary.first_reason);
 }
 
 }  // namespace

@@ -22,6 +22,16 @@ namespace {
 constexpr int kMaxUseDepth = 16;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
+// A name with a '/' or ending in .toml names a file; any other name is a preset first.
+bool names_a_file(std::string_view name) { return name.find('/') != std::string_view::npos || name.ends_with(".toml"); }
+
+// The key a file is loaded once under: its canonical path (as given when that cannot be had).
+std::string file_key(const std::filesystem::path& p) {
+  std::error_code ec;
+  const auto canonical = std::filesystem::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal().string() : canonical.string();
+}
+
 Origin at(const std::string& source, const toml::source_region& r) {
   return Origin{source, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
 }
@@ -275,16 +285,12 @@ struct Loader {
   }
 
   void include(LoadedScenario& out, const std::string& name, const Origin& where, const std::string& base_dir) {
-    const bool is_path =
-        name.find('/') != std::string::npos || (name.size() > 5 && name.substr(name.size() - 5) == ".toml");
-    if (is_path) {
+    if (names_a_file(name)) {
       const std::filesystem::path p = std::filesystem::path(base_dir) / name;
       std::error_code ec;
       if (std::filesystem::is_regular_file(p, ec)) {
         const std::string path = p.lexically_normal().string();
-        const auto canonical = std::filesystem::weakly_canonical(p, ec);
-        const std::string key = ec ? path : canonical.string();
-        use_once(out, key, name, where, [&](LoadedScenario& frag) {
+        use_once(out, file_key(p), name, where, [&](LoadedScenario& frag) {
           frag.files.push_back(path);
           load_into(frag, read_file(path), path, p.parent_path().string());
         });
@@ -338,10 +344,7 @@ LoadedScenario load_scenario_text(std::string_view text, const std::string& sour
   Loader loader;
   // The file itself heads the chain of uses, so a cycle back to it is named where it closes.
   std::error_code ec;
-  if (std::filesystem::is_regular_file(source, ec)) {
-    const auto canonical = std::filesystem::weakly_canonical(source, ec);
-    if (!ec) loader.loading.push_back(canonical.string());
-  }
+  if (std::filesystem::is_regular_file(source, ec)) loader.loading.push_back(file_key(source));
   loader.load_into(out, text, source, base_dir);
   return out;
 }
@@ -374,11 +377,9 @@ LoadedScenario load_scenario(std::string_view arg) {
   const std::string name(arg.empty() ? kDefaultPreset : arg);
   std::error_code ec;
   LoadedScenario out;
-  // A name with a '/' or ending in .toml is a path; any other name is a preset first, so that a
-  // file or folder in the current directory that happens to share a preset's name never
-  // shadows it (write ./NAME for the file). A directory is never a scenario.
-  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".toml");
-  const EmbeddedPreset* preset = is_path ? nullptr : find_preset(name);
+  // A preset's name is never shadowed by a file or folder of that name in the current directory
+  // (write ./NAME for the file). A directory is never a scenario.
+  const EmbeddedPreset* preset = names_a_file(name) ? nullptr : find_preset(name);
   if (arg.empty()) {
     out = load_preset(*find_preset(kDefaultPreset));
   } else if (preset) {

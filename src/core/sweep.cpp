@@ -66,6 +66,7 @@ GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, st
       for (Stage st : kStages)
         if (r.stage(st).modelled) c.stages |= stage_bit(st);
       c.first_epoch |= r.cold.has_value();
+      c.priced |= r.price_per_hour.has_value();
     } catch (const Error&) {
     }
   };
@@ -74,6 +75,14 @@ GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, st
   else
     for_each_point(at, named, 0, grid_size(named), add);
   return c;
+}
+
+std::string point_label(const std::vector<Axis>& axes, const Scenario& point) {
+  std::string label;
+  for (const auto& a : axes)
+    label += fmt::format("{}{}={}", label.empty() ? "" : ", ", spec(a.field).key,
+                         format_value(spec(a.field), point.get(a.field), a.range.dim()));
+  return label;
 }
 
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes) {

@@ -31,6 +31,9 @@ Axis parse_axis(std::string_view key, std::string_view range_text);
 // axes set the same field or two alternatives of one (the grid would be ambiguous).
 std::size_t grid_size(const std::vector<Axis>& axes);
 
+// A point's swept values, for messages: "accelerator.count=16, pipeline.batch_size=32".
+std::string point_label(const std::vector<Axis>& axes, const Scenario& point);
+
 // The scenario at the first point of the grid.
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes);
 
@@ -98,6 +101,7 @@ std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axe
 struct GridColumns {
   unsigned stages = 0;  // bit per Stage
   bool first_epoch = false;
+  bool priced = false;  // a price is set (cost columns can be filled)
 };
 GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid);
 

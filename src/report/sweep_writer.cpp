@@ -1,4 +1,3 @@
-#include <fmt/format.h>
 #include <malloc.h>
 #include <algorithm>
 #include <mutex>
@@ -53,11 +52,7 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
             std::lock_guard lock(m);
             if (summary.invalid++ == 0 || i < summary.first_invalid) {
               summary.first_invalid = i;
-              summary.first_point.clear();
-              for (const auto& a : axes)
-                summary.first_point +=
-                    fmt::format("{}{}={}", summary.first_point.empty() ? "" : ", ", spec(a.field).key,
-                                format_value(spec(a.field), p.scenario.get(a.field), a.range.dim()));
+              summary.first_point = point_label(axes, p.scenario);
               summary.first_reason = std::string(p.invalid);
             }
           }
