@@ -10,6 +10,7 @@
 
 #include "cli/common.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace {
 
@@ -66,6 +67,17 @@ int main(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   bool named = false;
   for (const auto& c : kCommands) named |= c.name == first;
+  if (!named && !first.empty() && first.front() != '-') {
+    std::array<std::string_view, kCommands.size()> names{};
+    std::string list;
+    for (std::size_t i = 0; i < kCommands.size(); ++i) {
+      names[i] = kCommands[i].name;
+      list += fmt::format("{}{}", i ? ", " : "", kCommands[i].name);
+    }
+    fmt::print(stderr, "pipesim: error: unknown command '{}'{} (commands: {}; see pipesim --help)\n",
+               pipesim::echo(first), pipesim::did_you_mean(first, names), list);
+    return pipesim::kExitUsage;
+  }
   for (const auto& c : kCommands)
     if (!named || c.name == first) c.setup(app);
   try {

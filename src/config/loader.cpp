@@ -48,9 +48,16 @@ std::string read_file(const std::string& path) {
   if (ec || size > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(Origin{path}, "cannot open the file for reading");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  // Read to the end rather than trust the size: files under /proc and /sys say 0 bytes and
+  // hold more, and a file may grow while it is read. One byte past the limit tells.
+  std::string text;
+  char buffer[65536];
+  while (in && text.size() <= kMaxFileBytes) {
+    in.read(buffer, sizeof buffer);
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw Error(Origin{path}, "cannot read the file: a read failed");
+  if (text.size() > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
   return text;
 }
 
@@ -219,6 +226,17 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
     if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
 }
 
+// Why a TOML key is not a field. A key whose name holds a dot was quoted ("a.b" = 1 is one
+// key named a.b, not a.b inside [a]): say so rather than suggest the very name written.
+std::string key_message(const std::string& written, const std::string& full) {
+  if (written.find('.') != std::string::npos && find_field(full))
+    return fmt::format(
+        "the quoted key \"{}\" is one name with a dot in it, not a key inside a table: write {} = … "
+        "without the quotes",
+        echo(written), full);
+  return unknown_key_message(full);
+}
+
 struct Loader {
   int depth = 0;
   // Each file or preset is read and parsed once, however often it is used: later uses apply
@@ -230,6 +248,8 @@ struct Loader {
   void load_into(LoadedScenario& out, std::string_view text, const std::string& source, const std::string& base_dir) {
     if (++depth > kMaxUseDepth)
       throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels", kMaxUseDepth));
+    // A UTF-8 byte-order mark, as some Windows editors write, is not part of the text.
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     gate_toml_text(text, source);
     toml::table root;
     try {
@@ -262,7 +282,7 @@ struct Loader {
         continue;
       }
       const auto* table = v.as_table();
-      if (!table) throw Error(at(source, k.source()), unknown_key_message(key));
+      if (!table) throw Error(at(source, k.source()), key_message(key, key));
       if (key == "require") {
         // In the order written (toml++ iterates keys sorted), so reports follow the file.
         std::vector<std::pair<std::string, const toml::node*>> entries;
@@ -277,7 +297,7 @@ struct Loader {
       for (const auto& [k2, v2] : *table) {
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
-        if (!field) throw Error(at(source, k2.source()), unknown_key_message(full));
+        if (!field) throw Error(at(source, k2.source()), key_message(std::string(k2.str()), full));
         set_field(out, field->field, node_value(*field, v2, source), at(source, v2.source()));
       }
     }

@@ -325,7 +325,7 @@ void check_value(const FieldSpec& s, const Quantity& q) {
   }
   if (s.constraint == Constraint::None) return;
   const double v = q.value;
-  const auto shown = format_compact(v, q.dim);
+  const auto shown = format_exact(v, q.dim);
   switch (s.constraint) {
     case Constraint::Positive:
       if (!(v > 0)) throw Error(fmt::format("{} must be greater than zero, got {}", s.key, shown));

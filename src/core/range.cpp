@@ -2,7 +2,9 @@
 #include "core/text.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "core/error.hpp"
 
@@ -15,8 +17,28 @@ Range Range::list(std::vector<double> values, Dim dim) {
   return r;
 }
 
+namespace {
+
+// Digits after the decimal point in the shortest text that reads back as x: 0.1 -> 1,
+// 2.5e-3 -> 4, 100000 -> 0; 99 when it has too many to round on (1/3).
+int decimals(double x) {
+  const std::string s = fmt::format("{}", x);
+  const auto e = s.find_first_of("eE");
+  const std::string mantissa = s.substr(0, e);
+  const auto dot = mantissa.find('.');
+  int digits = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+  if (e != std::string::npos) digits -= std::stoi(s.substr(e + 1));
+  return std::max(digits, 0);
+}
+
+}  // namespace
+
 Range Range::linear(double start, double step, std::size_t count, Dim dim) {
   Range r;
+  const int places = std::max(decimals(start), decimals(step));
+  const double last = std::fabs(start) + static_cast<double>(count) * std::fabs(step);
+  // Rounding is exact only while value * 10^places stays an integer a double holds.
+  if (places > 0 && places <= 15 && last * std::pow(10.0, places) < 0x1p52) r.grid_ = std::pow(10.0, places);
   r.linear_ = true;
   r.start_ = start;
   r.step_ = step;
@@ -101,9 +123,9 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
       throw fail(fmt::format("{:.0f} values, more than the limit of {}", n, kMaxRangeValues));
     const auto count = static_cast<std::size_t>(n);
     // Monotone: checking the last value checks them all.
-    const double last = start.value + static_cast<double>(count - 1) * step.value;
-    check_value(field, {last, start.dim});
-    return Range::linear(start.value, step.value, count, start.dim);
+    Range r = Range::linear(start.value, step.value, count, start.dim);
+    check_value(field, {r.at(count - 1), start.dim});
+    return r;
   }
 
   double factor = 2;
@@ -127,8 +149,10 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
   values.reserve(static_cast<std::size_t>(count) + 1);
   for (double v = start.value; v <= end.value * (1 + kSlack); v *= factor) {
     if (values.size() >= kMaxRangeValues) throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
-    check_value(field, {v, start.dim});
-    values.push_back(v);
+    // To 12 significant digits, so 0.3..3:x3 gives 0.9 and 2.7, not 0.8999999999999999.
+    const double shown = std::stod(fmt::format("{:.12g}", v));
+    check_value(field, {shown, start.dim});
+    values.push_back(shown);
   }
   return Range::list(std::move(values), start.dim);
 }

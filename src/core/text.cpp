@@ -8,38 +8,47 @@
 namespace pipesim {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  // Three rows of the optimal-string-alignment table: insertions, deletions, substitutions and
+  // swaps of two neighbours ("corse" is one edit from "cores"), each costing one.
+  std::vector<std::size_t> before(b.size() + 1), prev(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-      diag = up;
+      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
     }
+    std::swap(before, prev);
+    std::swap(prev, row);
   }
-  return row[b.size()];
+  return prev[b.size()];
 }
 
 std::string closest(std::string_view word, std::span<const std::string_view> candidates) {
   std::string best;
   std::size_t best_distance = 0;
-  // Plausible typo: at most a third of the word changed (and at least 2 edits allowed).
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   for (const auto c : candidates) {
+    // Judged on what follows a shared section ("storage."): "storage.xyz" is not close to
+    // "storage.iops" because both start with "storage.".
+    std::size_t shared = 0;
+    for (std::size_t i = 0; i < std::min(word.size(), c.size()) && word[i] == c[i]; ++i)
+      if (word[i] == '.') shared = i + 1;
+    const std::string_view w = word.substr(shared), rest = c.substr(shared);
+    // A plausible typo: at most a third of the word changed, and at least one edit allowed.
+    const std::size_t limit = std::max<std::size_t>(1, w.size() / 3);
     // Lengths further apart than the limit cannot be within it: the work stays bounded by the
     // candidates' lengths, whatever the length of the word.
-    const std::size_t gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    const std::size_t gap = w.size() > rest.size() ? w.size() - rest.size() : rest.size() - w.size();
     if (gap > limit) continue;
-    const std::size_t d = edit_distance(word, c);
+    const std::size_t d = edit_distance(w, rest);
+    if (d > limit) continue;
     if (best.empty() || d < best_distance) {
       best = std::string(c);
       best_distance = d;
     }
   }
-  return best_distance <= limit ? best : std::string();
+  return best;
 }
 
 std::string did_you_mean(std::string_view suggestion) {

@@ -337,4 +337,16 @@ std::string format_compact(double value, Dim dim) {
   return fmt::format("{} {}", num, s.unit);
 }
 
+std::string format_exact(double value, Dim dim) {
+  std::string compact = format_compact(value, dim);
+  if (dim == Dim::Bool || dim == Dim::Money || dim == Dim::MoneyRate) return compact;
+  try {
+    if (parse_quantity(compact).value == value) return compact;
+  } catch (const Error&) {
+  }
+  const Scaled s = scale(value, dim);
+  if (s.unit.empty()) return fmt::format("{}", s.value);
+  return fmt::format("{} {}", s.value, s.unit);
+}
+
 }  // namespace pipesim

@@ -59,5 +59,8 @@ Quantity parse_quantity_as(std::string_view text, DimSet accepted);
 std::string format_human(double value, Dim dim, int decimals = 2);
 // As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
 std::string format_compact(double value, Dim dim);
+// As format_compact when that reads back as the same value, else with every digit needed:
+// for messages about a value's limits ("got 1.0000000001", never "got 1").
+std::string format_exact(double value, Dim dim);
 
 }  // namespace pipesim

@@ -31,6 +31,19 @@ TEST_CASE("linear steps, factors and lists") {
   CHECK(values("0.1..0.3:+0.1", Field::CacheHit).size() == 3);
 }
 
+TEST_CASE("stepped values are the decimals they stand for") {
+  // start + i * step drifts (0.1 + 2 * 0.1 is 0.30000000000000004); values are the decimals.
+  CHECK(values("0.1..0.7:+0.1", Field::CacheHit) == std::vector<double>{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7});
+  CHECK(values("0.01..0.1:x3", Field::CacheHit) == std::vector<double>{0.01, 0.03, 0.09});
+  // The end is reached within rounding and is the value given, inside a bounded interval.
+  CHECK(values("0.7..1:+0.1", Field::Efficiency) == std::vector<double>{0.7, 0.8, 0.9, 1});
+  CHECK(values("0.001..1:x10", Field::Efficiency) == std::vector<double>{0.001, 0.01, 0.1, 1});
+  CHECK(values("70%..100%:+5%", Field::Efficiency).back() == 1);
+  // Steps with many digits are left as computed.
+  const auto third = values("0..0.9:+0.3333333333333333", Field::CacheHit);
+  CHECK(third.size() == 3);
+}
+
 TEST_CASE("ranges with units") {
   CHECK(values("100KB..1MB", Field::SampleSize) == std::vector<double>{100e3, 200e3, 400e3, 800e3});
   CHECK(values("100KB..300KB:+100KB", Field::SampleSize) == std::vector<double>{100e3, 200e3, 300e3});

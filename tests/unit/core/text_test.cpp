@@ -1,0 +1,48 @@
+#include <doctest/doctest.h>
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "core/text.hpp"
+
+using namespace pipesim;
+
+TEST_CASE("edit distance counts a swap of neighbours as one edit") {
+  CHECK(edit_distance("", "") == 0);
+  CHECK(edit_distance("abc", "") == 3);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(edit_distance("corse", "cores") == 1);
+  CHECK(edit_distance("fp33", "fp32") == 1);
+  CHECK(edit_distance("ab", "ba") == 1);
+  CHECK(edit_distance("abc", "ca") == 3);  // optimal string alignment: no edit of a swapped pair
+}
+
+TEST_CASE("closest suggests typos, not names that share a section") {
+  constexpr std::array<std::string_view, 4> keys{"storage.iops", "storage.read_bandwidth", "cpu.cores", "cpu.tdp"};
+  CHECK(closest("cpu.corse", keys) == "cpu.cores");
+  CHECK(closest("storage.read_bandwith", keys) == "storage.read_bandwidth");
+  CHECK(closest("storage.iosp", keys) == "storage.iops");
+  CHECK(closest("storage.xyz", keys).empty());
+  CHECK(closest("cpu.x", keys).empty());
+  CHECK(closest("zzzzzzzzz", keys).empty());
+  constexpr std::array<std::string_view, 3> names{"fp32", "fp16", "bf16"};
+  CHECK(closest("fp33", names) == "fp32");
+  CHECK(closest("int4", names).empty());
+  CHECK(did_you_mean("fp33", names) == "; did you mean 'fp32'?");
+  CHECK(did_you_mean("int4", names).empty());
+}
+
+TEST_CASE("a long word costs no more than the candidates") {
+  constexpr std::array<std::string_view, 1> keys{"cpu.cores"};
+  CHECK(closest(std::string(1'000'000, 'a'), keys).empty());
+}
+
+TEST_CASE("echo bounds and escapes what it repeats") {
+  CHECK(echo("plain") == "plain");
+  CHECK(printable("a\x1b[31mb") == "a\\x1b[31mb");
+  CHECK(valid_utf8("a\xff") == "a\xEF\xBF\xBD");
+  const std::string shown = echo(std::string(1000, 'k'));
+  CHECK(shown.size() < 120);
+  CHECK(shown.find("1000 bytes") != std::string::npos);
+}
