@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "../tests/support/csv_check.hpp"
 #include "../tests/support/json_check.hpp"
+#include "../tests/support/xml_check.hpp"
 #include "config/loader.hpp"
 #include "core/check.hpp"
 #include "core/compare.hpp"
@@ -19,13 +21,50 @@ namespace pipesim::fuzz {
   std::abort();
 }
 
-inline void expect_clean(const std::string& text, bool json) {
-  const std::string& own = text;
-  if (test::has_non_finite_word(own)) die("inf or nan in output", text);
-  if (json) {
+// Output in a format: JSON, CSV and JUnit that parse strictly, and (unless the output holds the
+// user's own names, which may say anything) no inf or nan.
+inline void expect_clean(const std::string& text, std::string_view format, bool own_words_only = true) {
+  if (own_words_only && test::has_non_finite_word(text)) die("inf or nan in output", text);
+  if (format == "json") {
     test::JsonCheck j;
     if (!j.parse(text)) die(("invalid JSON: " + j.error).c_str(), text);
+  } else if (format == "csv") {
+    test::CsvCheck c;
+    if (!c.parse(text)) die(("invalid CSV: " + c.error).c_str(), text);
+  } else if (format == "junit") {
+    test::XmlCheck x;
+    if (!x.parse(text)) die(("invalid XML: " + x.error).c_str(), text);
   }
+}
+
+// A requirement's outcome agrees with its value and threshold, and the plan's verdict with
+// its outcomes.
+inline void expect_consistent(const PlanOutcome& outcome) {
+  std::size_t failures = 0;
+  for (const auto& o : outcome.outcomes) {
+    failures += o.pass ? 0 : 1;
+    const Requirement& r = *o.requirement;
+    bool pass = o.pass;
+    switch (r.metric) {
+      case Metric::Utilization:
+      case Metric::Throughput:
+      case Metric::SamplesPerUsd:
+        pass = o.value >= r.threshold;
+        break;
+      case Metric::EpochTime:
+      case Metric::CostPerEpoch:
+        pass = o.value <= r.threshold;
+        break;
+      case Metric::Walls:
+        pass = (o.walls & ~r.walls) == 0;
+        break;
+      case Metric::Memory:
+        break;
+    }
+    if (pass != o.pass) die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));
+  }
+  if (failures != outcome.failures || outcome.pass != (failures == 0))
+    die("a plan's verdict disagrees with its requirements", std::to_string(failures));
 }
 
 inline void exercise(const LoadedScenario& given) {
@@ -44,13 +83,14 @@ inline void exercise(const LoadedScenario& given) {
         Out o(text);
         call(*make_renderer(format, what), o);
       }
-      expect_clean(text, format == "json");
+      expect_clean(text, format);
     };
     for (std::string_view f : {"table", "json", "csv", "markdown"})
       render(f, Output::Diagnosis, [&](Renderer& rr, Out& o) { rr.diagnosis(o, s, d); });
     std::vector<PlanReport> reports{{"fuzz", &s, r, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);
+      expect_consistent(reports[0].outcome);
       for (std::string_view f : {"table", "json", "csv", "markdown", "junit"})
         render(f, Output::Check, [&](Renderer& rr, Out& o) { rr.check(o, reports); });
     }

@@ -11,8 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const Quantity q = parse_quantity(text);
     if (!std::isfinite(q.value)) fuzz::die("non-finite quantity", std::string(text));
-    fuzz::expect_clean(format_human(q.value, q.dim), false);
-    fuzz::expect_clean(format_compact(q.value, q.dim), false);
+    fuzz::expect_clean(format_human(q.value, q.dim), "text");
+    fuzz::expect_clean(format_compact(q.value, q.dim), "text");
   } catch (const Error&) {
   }
   for (const auto& f : all_fields()) {

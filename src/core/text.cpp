@@ -10,16 +10,20 @@ namespace pipesim {
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // Three rows of the optimal-string-alignment table: insertions, deletions, substitutions and
   // swaps of two neighbours ("corse" is one edit from "cores"), each costing one.
-  std::vector<std::size_t> before(b.size() + 1), prev(b.size() + 1), row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  const std::size_t w = b.size() + 1;
+  std::vector<std::size_t> cells(3 * w);  // one allocation for the three rows
+  std::size_t* before = cells.data();
+  std::size_t* prev = before + w;
+  std::size_t* row = prev + w;
+  for (std::size_t j = 0; j < w; ++j) prev[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
+    for (std::size_t j = 1; j < w; ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
     }
-    std::swap(before, prev);
+    std::swap(before, prev);  // the rows rotate: before <- prev <- row <- (old before)
     std::swap(prev, row);
   }
   return prev[b.size()];
