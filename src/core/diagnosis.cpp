@@ -148,14 +148,17 @@ Diagnosis diagnose(const Scenario& s) {
   if (r.serial) add(FixKind::Overlap, {{Field::Workers, {std::max(1.0, d.workers_needed.value_or(1)), Dim::Number}}});
 
   const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
-  if (transform_slow && !r.serial && in.transform.cpu_work && r.stage(Stage::Transform).limit != Limit::Decoder) {
+  // Only when some number of workers keeps up (the scaling law may peak below the need).
+  if (transform_slow && !r.serial && in.transform.cpu_work && r.stage(Stage::Transform).limit != Limit::Decoder &&
+      d.cores->reachable) {
     const double need = *d.workers_needed;
-    if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= need)
+    const double logical = need * in.transform.threads_per_core;  // a whole core for each worker
+    if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
       add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else  // more workers alone add nothing: the cores cap them
       add(FixKind::WorkersAndCores,
           {{Field::Workers, {need, Dim::Number}},
-           {Field::Cores, {need * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+           {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).

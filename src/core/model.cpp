@@ -31,6 +31,9 @@ Workload resolve_workload(const Scenario& s) {
   w.sample_bytes = s.get(Field::SampleSize);
   w.dataset_samples = s.opt(Field::DatasetSamples);
   w.target_utilization = s.opt(Field::TargetUtilization).value_or(0.9);
+  w.loop_overhead = s.opt(Field::LoopOverhead).value_or(0);
+  w.persistent_workers = s.opt(Field::PersistentWorkers).value_or(0) != 0;
+  w.worker_start_time = s.opt(Field::WorkerStartTime).value_or(0);
   if (s.has(Field::DatasetSize))
     w.dataset_bytes = s.get(Field::DatasetSize);
   else if (w.dataset_samples)
@@ -60,7 +63,9 @@ Inputs resolve(const Scenario& s) {
   return in;
 }
 
-bool Result::compute_bound() const { return stage(Stage::Compute).time_s >= step_s * (1 - kCoBinding); }
+bool Result::compute_bound() const {
+  return stage(Stage::Compute).time_s + loop_overhead_s >= step_s * (1 - kCoBinding);
+}
 
 namespace {
 
@@ -76,6 +81,33 @@ void rates(StageResult& st, double batch, double step_s, double compute_s) {
 }
 
 }  // namespace
+
+EpochStart epoch_start(const Inputs& in, const Result& r) {
+  EpochStart e;
+  e.steps = in.dataset_samples.value_or(0) / (in.batch * in.accelerators * in.nodes);
+  if (r.serial || e.steps <= 0) return e;  // the main process alone: no pipeline to fill
+  const double W = in.workers;
+  // One worker's whole batch while all W build theirs: W times the input stage's time per batch.
+  double input = 0;
+  for (Stage s : {Stage::Storage, Stage::Transform})
+    if (r.stage(s).modelled) input = std::max(input, r.stage(s).time_s);
+  const double tw = W * input;
+  // What the training loop needs per step when never starved.
+  double loop = r.loop_overhead_s + r.stage(Stage::Compute).time_s;
+  if (r.stage(Stage::Transfer).modelled)
+    loop = r.transfer_serialised ? loop + r.stage(Stage::Transfer).time_s
+                                 : std::max(loop, r.stage(Stage::Transfer).time_s);
+  const double start = in.persistent_workers ? 0 : in.worker_start_time;
+  // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the
+  // first burst plus N steps of the loop (the loop is the slower), or after N / W bursts plus
+  // the last burst's steps (the workers are).
+  const double n = e.steps;
+  const double loop_paced = tw + n * loop;
+  const double worker_paced = std::max(n / W, 1.0) * tw + std::min(W, n) * loop;
+  e.first_batch_s = start + tw + loop;
+  e.extra_s = std::max(0.0, start + std::max(loop_paced, worker_paced) - n * r.step_s);
+  return e;
+}
 
 Result evaluate(const Inputs& in) {
   Result r;
@@ -111,9 +143,11 @@ Result evaluate(const Inputs& in) {
   r.transfer_serialised = in.transfer.modelled && !in.transfer.pinned && !r.serial;
   r.cache_hit = in.storage.cache_hit;
   r.transform_at = in.transform.at;
+  r.loop_overhead_s = in.loop_overhead;
 
   if (r.serial) {
     double largest = 0;
+    r.step_s = in.loop_overhead;
     for (const auto& st : r.stages) {
       if (!st.modelled) continue;
       r.step_s += st.time_s;
@@ -122,7 +156,8 @@ Result evaluate(const Inputs& in) {
     for (Stage s : kStages)
       if (r.stage(s).modelled && r.stage(s).time_s >= largest * (1 - kCoBinding)) r.binding |= stage_bit(s);
   } else {
-    const double device_side = compute.time_s + (r.transfer_serialised ? transfer.time_s : 0);
+    // The training process's chain: its own loop time, then (unless pinned) the copy, then compute.
+    const double device_side = in.loop_overhead + compute.time_s + (r.transfer_serialised ? transfer.time_s : 0);
     r.step_s = device_side;
     for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer}) {
       if (s == Stage::Transfer && r.transfer_serialised) continue;
@@ -133,8 +168,10 @@ Result evaluate(const Inputs& in) {
       const auto& st = r.stage(s);
       if (!st.modelled) continue;
       bool binds = st.time_s >= cut;
-      // A serialised transfer binds when the copy-then-compute chain sets the step.
+      // A serialised transfer binds when the copy-then-compute chain sets the step; compute binds
+      // with the loop's own time, which runs in turn with it.
       if (s == Stage::Transfer && r.transfer_serialised) binds = device_side >= cut;
+      if (s == Stage::Compute) binds = in.loop_overhead + st.time_s >= cut;
       if (binds) r.binding |= stage_bit(s);
     }
   }
@@ -158,6 +195,10 @@ Result evaluate(const Inputs& in) {
   if (in.dataset_samples) {
     r.epoch_s = *in.dataset_samples / r.throughput;
     r.idle_per_epoch_s = *r.epoch_s * r.idle_fraction;
+    const EpochStart e = epoch_start(in, r);
+    r.epoch_start_s = e.extra_s;
+    r.first_batch_s = e.first_batch_s;
+    r.epoch_utilization = r.model_compute_s * e.steps / (*r.epoch_s + e.extra_s);
   }
   if (in.price_per_second) {
     const double cluster_per_second = *in.price_per_second * in.nodes;

@@ -65,8 +65,15 @@ struct Result {
   // Accelerator memory, when modelled: bytes needed at this batch, and whether they fit.
   std::optional<double> memory_needed;
   bool fits = true;
-  std::optional<double> epoch_s;
+  std::optional<double> epoch_s;           // steady state: dataset / throughput
   std::optional<double> idle_per_epoch_s;  // of the epoch, the accelerator idles this long
+  // The epoch's start (needs the dataset size): time it adds to the steady-state epoch (worker
+  // start-up unless persistent, one worker's whole batch, the last burst), time to the first
+  // step's end, and utilization over the whole epoch (model compute over epoch_s + start).
+  std::optional<double> epoch_start_s;
+  std::optional<double> first_batch_s;
+  std::optional<double> epoch_utilization;
+  double loop_overhead_s = 0;  // the training loop's own time per step (pipeline.loop_overhead)
   // Cost, when the node has a price: USD per hour for the cluster, USD per epoch (needs the
   // dataset size), the part of it paid for idle accelerator time, and samples per USD.
   std::optional<double> price_per_hour;
@@ -81,6 +88,16 @@ struct Result {
 };
 
 Result evaluate(const Inputs& in);
+
+// An epoch's start with W prefetching workers (DESIGN.md section 6): the W workers start
+// together (after pipeline.worker_start_time unless persistent) and each builds a whole batch,
+// so the first W batches arrive together after one worker's batch time; steps: per accelerator.
+struct EpochStart {
+  double steps = 0;          // steps per epoch per accelerator
+  double first_batch_s = 0;  // from the epoch's start to the end of its first step
+  double extra_s = 0;        // added to steps x step_s
+};
+EpochStart epoch_start(const Inputs& in, const Result& r);
 
 // Co-binding tolerance: stages within 1% of the largest bind together.
 constexpr double kCoBinding = 0.01;

@@ -49,6 +49,10 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   }
   in.modelled = in.cpu_work || in.decoder_seconds_per_sample > 0;
 
+  in.threads_per_core = s.opt(Field::ThreadsPerCore).value_or(1);
+  in.smt_yield = s.opt(Field::SmtYield).value_or(0.3);
+  in.sigma = s.opt(Field::ScalingContention).value_or(0);
+  in.kappa = s.opt(Field::ScalingCoherency).value_or(0);
   in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.accelerators);
   if (s.has(Field::Cores)) {
     in.node_cores = s.get(Field::Cores);
@@ -67,10 +71,27 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   return in;
 }
 
+double usl_workers(const TransformInputs& in, double workers) {
+  // Below one worker's worth of parallelism (a fraction of a core) there is nothing to contend.
+  if ((in.sigma == 0 && in.kappa == 0) || workers <= 1) return workers;
+  return workers / (1 + in.sigma * (workers - 1) + in.kappa * workers * (workers - 1));
+}
+
+double core_capacity(const TransformInputs& in, double workers, double logical) {
+  const double physical = logical / in.threads_per_core;
+  const double extra = std::clamp(workers - physical, 0.0, logical - physical);
+  return std::min(workers, physical) + in.smt_yield * extra;
+}
+
 double effective_workers(const TransformInputs& in, const Workload& w) {
   // With W = 0 the main process transforms, on its own (reserved) core.
   if (w.workers < 1) return 1;
-  return in.cores_per_accelerator ? std::min(w.workers, *in.cores_per_accelerator) : w.workers;
+  // The cores set how much of the W workers runs at once, in whole-core workers (core_capacity);
+  // the scaling law then takes its loss over that parallelism. Workers past the logical CPUs
+  // wait their turn and add nothing (what oversubscribing costs is a separate mechanism).
+  const double parallel =
+      in.cores_per_accelerator ? core_capacity(in, w.workers, *in.cores_per_accelerator) : w.workers;
+  return usl_workers(in, parallel);
 }
 
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w) {
@@ -85,7 +106,7 @@ double transform_time(const TransformInputs& in, const Workload& w, double batch
       *limit = Limit::Decoder;
     else if (w.workers < 1)
       *limit = Limit::MainProcess;
-    else if (in.cores_per_accelerator && *in.cores_per_accelerator < w.workers)
+    else if (in.cores_per_accelerator && core_capacity(in, w.workers, *in.cores_per_accelerator) < w.workers)
       *limit = Limit::Cores;
     else
       *limit = Limit::Workers;
@@ -95,14 +116,51 @@ double transform_time(const TransformInputs& in, const Workload& w, double batch
 
 double ceil_count(double x) { return std::ceil(x * (1 - 1e-12)); }
 
+namespace {
+
+// Smallest whole W whose scaling-law rate reaches `need` single-worker rates; nullopt when the
+// law peaks below it. W >= need(1 + sigma(W-1) + kappa W(W-1)) is a quadratic in W:
+// a W^2 + b W + c <= 0 with a = need kappa, b = need (sigma - kappa) - 1, c = need (1 - sigma).
+std::optional<double> workers_for(const TransformInputs& in, double need) {
+  if (need <= 0) return 0.0;
+  const double a = need * in.kappa, b = need * (in.sigma - in.kappa) - 1, c = need * (1 - in.sigma);
+  double root = 0;
+  if (a == 0) {
+    if (!(b < 0)) return std::nullopt;  // sigma * need >= 1: the asymptote 1/sigma is below the need
+    root = -c / b;
+  } else {
+    const double disc = b * b - 4 * a * c;
+    if (disc < 0) return std::nullopt;
+    root = (-b - std::sqrt(disc)) / (2 * a);
+  }
+  const double w = std::max(1.0, ceil_count(root));
+  if (usl_workers(in, w) < need * (1 - 1e-12)) return std::nullopt;  // the peak falls between integers
+  return w;
+}
+
+// The whole W where the scaling law peaks (kappa > 0): about sqrt((1 - sigma) / kappa).
+double peak_workers(const TransformInputs& in) {
+  const double x = std::sqrt(std::max(0.0, 1 - in.sigma) / in.kappa);
+  const double lo = std::max(1.0, std::floor(x)), hi = std::max(1.0, std::ceil(x));
+  return usl_workers(in, hi) > usl_workers(in, lo) ? hi : lo;
+}
+
+}  // namespace
+
 CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s) {
   CoreNeeds c;
-  c.workers_full = ceil_count(w.batch * in.worker_seconds_per_sample / compute_s);
-  c.workers_target = ceil_count(w.target_utilization * w.batch * in.worker_seconds_per_sample / compute_s);
+  const double need = w.batch * in.worker_seconds_per_sample / compute_s;  // in single-worker rates
+  const auto full = workers_for(in, need);
+  const auto target = workers_for(in, w.target_utilization * need);
+  c.reachable = full.has_value();
+  const double best = in.kappa > 0 ? peak_workers(in) : ceil_count(need);
+  c.workers_full = full.value_or(best);
+  c.workers_target = target.value_or(best);
   c.reserved_per_accelerator = in.reserved_cores / w.accelerators;
-  c.cores_per_accelerator = c.workers_full + c.reserved_per_accelerator;
-  c.node_full = c.workers_full * w.accelerators + in.reserved_cores;
-  c.node_target = c.workers_target * w.accelerators + in.reserved_cores;
+  // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
+  c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;
+  c.node_full = c.workers_full * in.threads_per_core * w.accelerators + in.reserved_cores;
+  c.node_target = c.workers_target * in.threads_per_core * w.accelerators + in.reserved_cores;
   return c;
 }
 

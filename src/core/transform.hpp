@@ -19,11 +19,25 @@ struct TransformInputs {
   std::optional<double> node_cores;             // cpu.cores
   double reserved_cores = 0;                    // of the node, for the training processes
   std::optional<double> cores_per_accelerator;  // for workers: (cores - reserved) / accelerators
+  double threads_per_core = 1;                  // cpu.threads_per_core: cores count logical CPUs
+  double smt_yield = 0.3;                       // what a core's second thread adds (cpu.smt_yield)
+  double sigma = 0, kappa = 0;                  // Universal Scalability Law (cpu.scaling_*)
 };
+
+// Universal Scalability Law: what a parallelism of N workers delivers, in single-worker rates:
+// N / (1 + sigma (N - 1) + kappa N (N - 1)); N itself when sigma = kappa = 0 or N <= 1.
+double usl_workers(const TransformInputs& in, double workers);
+// What W workers can run at on `logical` CPUs with `threads_per_core` threads per core, in
+// single-worker rates: a whole core each up to the physical cores, then smt_yield for each
+// worker on a core's further threads, never more than the logical CPUs. min(W, logical) when
+// threads_per_core = 1.
+double core_capacity(const TransformInputs& in, double workers, double logical);
 
 TransformInputs resolve_transform(const Scenario& s, const Workload& w);
 
-// Workers that add throughput: W capped by the cores per accelerator; 1 for the main process.
+// Workers that add throughput, in single-worker rates: the scaling law (usl_workers) over the
+// parallelism the cores give the W workers (core_capacity; W itself with no core limit); 1 for
+// the main process.
 double effective_workers(const TransformInputs& in, const Workload& w);
 // Bytes/s of workload.sample_size one worker transforms.
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w);
@@ -32,6 +46,9 @@ double transform_time(const TransformInputs& in, const Workload& w, double batch
 
 // "How many cores per accelerator does this workload need?"
 struct CoreNeeds {
+  // False when no number of workers keeps up (the scaling law peaks below what is needed):
+  // workers_full is then the count at the peak.
+  bool reachable = true;
   double workers_full = 0;    // workers per accelerator for the transform to keep up with compute
   double workers_target = 0;  // ... for the target utilization
   double reserved_per_accelerator = 0;

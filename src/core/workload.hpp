@@ -14,6 +14,9 @@ struct Workload {
   std::optional<double> dataset_samples;
   double dataset_bytes = 0;  // stored for one epoch (0: unknown)
   double target_utilization = 0.9;
+  double loop_overhead = 0;         // the training loop's own time per step, not overlapped (s)
+  bool persistent_workers = false;  // workers live across epochs
+  double worker_start_time = 0;     // starting the workers at an epoch's start (s)
 };
 
 class Scenario;

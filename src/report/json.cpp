@@ -92,6 +92,11 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
   }
   if (r.memory_needed) j.kv("memory_needed_bytes", *r.memory_needed).kv_bool("fits", r.fits);
   if (r.epoch_s) j.kv("epoch_time_s", *r.epoch_s).kv("idle_time_per_epoch_s", *r.idle_per_epoch_s);
+  if (r.epoch_utilization)
+    j.kv("epoch_start_s", *r.epoch_start_s)
+        .kv("first_batch_s", *r.first_batch_s)
+        .kv("epoch_utilization", *r.epoch_utilization);
+  j.kv("loop_overhead_s", r.loop_overhead_s);
   if (r.samples_per_usd) j.kv("price_per_hour_usd", *r.price_per_hour).kv("samples_per_usd", *r.samples_per_usd);
   if (r.cost_per_epoch)
     j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);
@@ -121,6 +126,7 @@ class JsonRenderer final : public Renderer {
     point(j, loaded.scenario, d.result, &d);
     j.key("needs").object();
     if (d.workers_needed) j.kv("workers", *d.workers_needed);
+    if (d.cores) j.kv_bool("workers_reachable", d.cores->reachable);
     j.kv("storage_read_bandwidth_bytes_per_s", d.storage_bandwidth_needed)
         .kv("storage_read_bandwidth_per_accelerator_bytes_per_s", d.storage_bandwidth_needed_per_accelerator);
     if (d.first_epoch_storage_bandwidth_needed)

@@ -120,6 +120,14 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   if (r.epoch_s)
     kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
                             count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));
+  if (r.epoch_utilization && !r.serial)
+    kv("epoch start",
+       fmt::format("+{} per epoch ({}first step done at {}): utilization {} over the whole epoch",
+                   dur(*r.epoch_start_s),
+                   in.persistent_workers      ? "persistent workers; "
+                   : in.worker_start_time > 0 ? fmt::format("workers start in {}; ", dur(in.worker_start_time))
+                                              : std::string(),
+                   dur(*r.first_batch_s), percent(*r.epoch_utilization)));
 
   o.print("\n{}What moves the wall\n", md ? "### " : "");
   const std::string bullet = md ? "- " : "  - ";
@@ -135,8 +143,13 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
 
   // Figures for the stages that are not binding or not modelled.
-  if (d.workers_needed && !has_fix(d, FixKind::Workers) && !has_fix(d, FixKind::Overlap) &&
-      !has_fix(d, FixKind::WorkersAndCores))
+  if (d.cores && !d.cores->reachable)
+    o.print(
+        "{}Workers: no number keeps the transform at or under compute: the scaling law (cpu.scaling_*) "
+        "caps them at {} single-worker rates.\n",
+        bullet, format_compact(usl_workers(in.transform, d.cores->workers_full), Dim::Number));
+  else if (d.workers_needed && !has_fix(d, FixKind::Workers) && !has_fix(d, FixKind::Overlap) &&
+           !has_fix(d, FixKind::WorkersAndCores))
     o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n", bullet,
             count(*d.workers_needed), count(in.workers),
             in.transform.cores_per_accelerator && *in.transform.cores_per_accelerator < *d.workers_needed

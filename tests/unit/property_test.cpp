@@ -78,7 +78,15 @@ Scenario random_scenario(Gen& g) {
   if (g.coin(0.5)) {
     const double count = s.get(Field::AcceleratorCount);
     s.set(Field::Cores, count + g.whole(1, 256));
+    if (g.coin(0.3)) s.set(Field::ThreadsPerCore, g.whole(1, 4));
+    if (g.coin(0.2)) s.set(Field::SmtYield, g.uniform(0.01, 1));
   }
+  // fidelity (DESIGN.md section 6)
+  if (g.coin(0.3)) s.set(Field::ScalingContention, g.uniform(0, 0.5));
+  if (g.coin(0.2)) s.set(Field::ScalingCoherency, g.log_uniform(1e-5, 0.1));
+  if (g.coin(0.3)) s.set(Field::LoopOverhead, {g.log_uniform(1e-6, 0.1), Dim::Duration});
+  if (g.coin(0.3)) s.set(Field::WorkerStartTime, {g.log_uniform(1e-3, 30), Dim::Duration});
+  if (g.coin(0.2)) s.set(Field::PersistentWorkers, {1, Dim::Bool});
   // storage
   if (g.coin(0.7)) {
     if (g.coin(0.85))
@@ -172,6 +180,9 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
           Field::Iops, Field::LinkBandwidth, Field::StreamBandwidth, Field::Efficiency, Field::WorkerThroughput,
           Field::WorkerSampleRate, Field::DecoderRate, Field::PageCache, Field::PeakFlops, Field::MemoryBandwidth}) {
       if (!s.has(f) || (f == Field::Workers && s.get(f) == 0)) continue;
+      // Past the scaling law's peak more workers (or the cores to run them) deliver less: that is
+      // what coherency models.
+      if ((f == Field::Workers || f == Field::Cores) && s.has(Field::ScalingCoherency)) continue;
       CAPTURE(i);
       CAPTURE(spec(f).key);
       const double after = evaluate(resolve(scaled(f, 2))).throughput;
@@ -181,6 +192,39 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
     CAPTURE(i);
     const double smaller = evaluate(resolve(scaled(Field::SampleSize, 0.5))).throughput;
     CHECK(smaller >= before * (1 - 1e-12));
+  }
+  CHECK(compared > kScenarios);
+}
+
+TEST_CASE("properties: more contention, coherency, loop time or start-up never raise throughput") {
+  Gen g(9191);
+  int compared = 0;
+  for (int i = 0; i < kScenarios; ++i) {
+    const Scenario s = random_scenario(g);
+    Result before;
+    try {
+      before = evaluate(resolve(s));
+    } catch (const FieldError&) {
+      continue;
+    }
+    CAPTURE(i);
+    CHECK(before.utilization > 0);
+    CHECK(before.utilization <= 1);
+    if (before.epoch_utilization) {
+      CHECK(*before.epoch_utilization > 0);
+      CHECK(*before.epoch_utilization <= before.utilization * (1 + 1e-12));
+    }
+    for (const auto& [f, v] : {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
+                               std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0}}) {
+      Scenario t = s;
+      t.set(f, {t.opt(f).value_or(0) + v,
+                f == Field::LoopOverhead || f == Field::WorkerStartTime ? Dim::Duration : Dim::Number});
+      CAPTURE(spec(f).key);
+      const Result after = evaluate(resolve(t));
+      CHECK(after.throughput <= before.throughput * (1 + 1e-12));
+      if (before.epoch_utilization) CHECK(*after.epoch_utilization <= *before.epoch_utilization * (1 + 1e-12));
+      ++compared;
+    }
   }
   CHECK(compared > kScenarios);
 }

@@ -1,0 +1,138 @@
+// The mechanisms of DESIGN.md section 6 that real loaders have, each a closed form worked by
+// hand in the comments. With every key at its default the reference table stays exact
+// (model_test.cpp).
+#include <doctest/doctest.h>
+
+#include "../../support/scenarios.hpp"
+#include "core/diagnosis.hpp"
+#include "core/model.hpp"
+
+using namespace pipesim;
+
+namespace {
+
+// A measured-compute scenario: batch 10, W workers, compute 1 ms per sample (10 ms per step),
+// the transform `transform_ms` per sample on one worker.
+Scenario loader(double workers, double transform_ms) {
+  Scenario s;
+  s.set(Field::BatchSize, 10);
+  s.set(Field::Workers, workers);
+  s.set(Field::SampleSize, {100e3, Dim::Size});
+  s.set(Field::MeasuredPerSample, {1e-3, Dim::Duration});
+  s.set(Field::TransformCost, {transform_ms * 1e-3, Dim::Duration});
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("Universal Scalability Law: W workers deliver W / (1 + sigma (W-1) + kappa W (W-1))") {
+  TransformInputs in;
+  CHECK(usl_workers(in, 8) == 8);  // defaults: linear
+  in.sigma = 0.1;
+  CHECK(usl_workers(in, 4) == doctest::Approx(4 / 1.3));  // 4 / (1 + 0.1 x 3) = 3.0769
+  in.sigma = 0.05;
+  in.kappa = 0.01;
+  CHECK(usl_workers(in, 8) == doctest::Approx(8 / 1.91));  // 8 / (1 + 0.35 + 0.56) = 4.1885
+  CHECK(usl_workers(in, 1) == 1);
+
+  // In the model: 4 workers at 4 ms per sample, sigma 0.1: 3.0769 worker rates, so the
+  // transform takes 10 x 4 ms / 3.0769 = 13 ms per batch.
+  Scenario s = loader(4, 4);
+  s.set(Field::ScalingContention, 0.1);
+  const Result r = test::run(s);
+  CHECK(r.effective_workers == doctest::Approx(4 / 1.3));
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.013));
+  CHECK(r.utilization == doctest::Approx(10.0 / 13));
+}
+
+TEST_CASE("hardware threads: a core's second thread adds smt_yield of a worker") {
+  TransformInputs in;
+  CHECK(core_capacity(in, 6, 4) == 4);  // one thread per core: min(W, logical)
+  in.threads_per_core = 2;
+  in.smt_yield = 0.3;
+  // 8 logical CPUs are 4 cores: 4 workers get a core each; 6 workers: 4 + 0.3 x 2 = 4.6; from
+  // 8 workers on, 4 + 0.3 x 4 = 5.2.
+  CHECK(core_capacity(in, 4, 8) == 4);
+  CHECK(core_capacity(in, 6, 8) == doctest::Approx(4.6));
+  CHECK(core_capacity(in, 10, 8) == doctest::Approx(5.2));
+
+  // 6 workers, 9 logical CPUs with 1 reserved: 8 for workers, as above 4.6 worker rates.
+  Scenario s = loader(6, 4);
+  s.set(Field::Cores, 9);
+  s.set(Field::ThreadsPerCore, 2);
+  const Result r = test::run(s);
+  CHECK(r.effective_workers == doctest::Approx(4.6));
+  CHECK(r.stage(Stage::Transform).limit == Limit::Cores);
+}
+
+TEST_CASE("workers needed follow the scaling law, and say when none suffice") {
+  // Need 5 worker rates with sigma 0.1: W >= 5 x 0.9 / (1 - 0.5) = 9, and 9 / 1.8 = 5 exactly.
+  Scenario s = loader(2, 5);  // 10 x 5 ms = 50 ms of one worker per 10 ms step: 5 worker rates
+  s.set(Field::ScalingContention, 0.1);
+  Diagnosis d = diagnose(s);
+  REQUIRE(d.cores);
+  CHECK(d.cores->reachable);
+  CHECK(*d.workers_needed == 9);
+  // sigma 0.2: at most 1 / 0.2 = 5 worker rates, approached but never reached.
+  s.set(Field::ScalingContention, 0.2);
+  d = diagnose(s);
+  CHECK_FALSE(d.cores->reachable);
+  // kappa 0.01, sigma 0: the peak is at sqrt(1 / 0.01) = 10 workers, 10 / 1.9 = 5.26 rates; 6 are
+  // needed (10 x 6 ms per 10 ms step): no count reaches it, 10 is the best.
+  s = loader(2, 6);
+  s.set(Field::ScalingCoherency, 0.01);
+  d = diagnose(s);
+  CHECK_FALSE(d.cores->reachable);
+  CHECK(d.cores->workers_full == 10);
+  for (const auto& f : d.fixes) CHECK(f.kind != FixKind::Workers);
+}
+
+TEST_CASE("the training loop's own time adds to compute, not overlapped") {
+  // Reference case at batch 32: compute 5.856 ms, transform 8 ms. With 3 ms of loop time per step
+  // the loop's chain is 8.856 ms and sets the step: utilization 5.856 / 8.856 = 0.6613.
+  Scenario s = test::reference(32);
+  s.set(Field::LoopOverhead, {3e-3, Dim::Duration});
+  const Result r = test::run(s);
+  const double compute = 5.015e-3 + 32 * 0.0262821e-3;
+  CHECK(r.step_s == doctest::Approx(compute + 3e-3));
+  CHECK(r.utilization == doctest::Approx(compute / (compute + 3e-3)));
+  CHECK(r.binds(Stage::Compute));
+  CHECK_FALSE(r.binds(Stage::Transform));
+  CHECK(r.loop_overhead_s == 3e-3);
+}
+
+TEST_CASE("epoch start: the first burst of W batches and worker start-up") {
+  // Input-bound: 2 workers at 4 ms per sample build a batch of 10 in 40 ms each, a step every
+  // 20 ms; compute 10 ms. 200 samples = 20 steps, steady 20 x 20 = 400 ms. Batches come in
+  // bursts of 2 every 40 ms: 10 bursts, the last done 2 x 10 ms after it, 420 ms: +20 ms.
+  Scenario s = loader(2, 4);
+  s.set(Field::DatasetSamples, 200);
+  Result r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.020));
+  CHECK(*r.epoch_start_s == doctest::Approx(0.020));
+  CHECK(*r.first_batch_s == doctest::Approx(0.050));  // 40 ms for the batch, 10 ms of compute
+  CHECK(*r.epoch_utilization == doctest::Approx(20 * 0.010 / 0.420));
+  // Workers that start in 0.5 s at every epoch add it; persistent workers do not.
+  s.set(Field::WorkerStartTime, {0.5, Dim::Duration});
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == doctest::Approx(0.520));
+  s.set(Field::PersistentWorkers, {1, Dim::Bool});
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == doctest::Approx(0.020));
+
+  // Compute-bound: 1 ms per sample, 10 ms per worker batch, a step of 10 ms: the first batch
+  // arrives after 10 ms and compute never waits again: 10 + 20 x 10 = 210 ms, +10 ms.
+  s = loader(2, 1);
+  s.set(Field::DatasetSamples, 200);
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == doctest::Approx(0.010));
+  CHECK(*r.epoch_utilization == doctest::Approx(0.200 / 0.210));
+  CHECK(r.utilization == doctest::Approx(1));
+
+  // The main process alone (W = 0) has no pipeline to fill.
+  s = loader(0, 1);
+  s.set(Field::DatasetSamples, 200);
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == 0);
+  CHECK(*r.epoch_utilization == doctest::Approx(r.utilization));
+}
