@@ -63,7 +63,8 @@ class Out {
     const char* end = nullptr;
     // Whole numbers below 1e15 (counts, bytes, most inputs) print as fmt prints them, all their
     // digits, without the search for the shortest decimal; -0 keeps its sign the slow way.
-    if (v == static_cast<double>(static_cast<long long>(v)) && v < 1e15 && v > -1e15 && (v != 0 || !std::signbit(v)))
+    // The range is checked first: converting a double past 2^63 to long long is undefined.
+    if (v < 1e15 && v > -1e15 && v == static_cast<double>(static_cast<long long>(v)) && (v != 0 || !std::signbit(v)))
       end = fmt::format_to(digits, FMT_COMPILE("{}"), static_cast<long long>(v));
     else
       end = fmt::format_to(digits, FMT_COMPILE("{}"), v);
