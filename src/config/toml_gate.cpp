@@ -2,34 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 namespace pipesim {
 
 namespace {
-
-// Length of the UTF-8 sequence starting at s[i], or 0 when it is malformed.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned cp = 0;
-  if (b < 0x80) return 1;
-  if ((b & 0xE0) == 0xC0)
-    n = 2, cp = b & 0x1Fu;
-  else if ((b & 0xF0) == 0xE0)
-    n = 3, cp = b & 0x0Fu;
-  else if ((b & 0xF8) == 0xF0)
-    n = 4, cp = b & 0x07u;
-  else
-    return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (c & 0x3Fu);
-  }
-  const bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
 
 enum class State { Normal, Comment, Basic, Literal, MultiBasic, MultiLiteral };
 
@@ -48,7 +25,7 @@ void gate_toml_text(std::string_view s, const std::string& source) {
   bool bare_is_value = false;
   std::string nesting;  // '[' for arrays, '{' for inline tables
   for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = utf8_length(s, i);
+    const std::size_t n = decode_utf8(s, i).second;
     if (n == 0) fail("the file is not valid UTF-8 here");
     const char c = s[i];
     const bool ascii = n == 1;
@@ -113,7 +90,7 @@ void gate_toml_text(std::string_view s, const std::string& source) {
             column += static_cast<int>(j - i);
             fail("a backslash before a non-ASCII character is not a TOML escape");
           }
-          step = 1 + utf8_length(s, i + 1);
+          step = 1 + decode_utf8(s, i + 1).second;
         } else if (c == '"' || c == '\n')
           state = State::Normal;  // unterminated: toml++ reports it
         break;
@@ -142,7 +119,7 @@ void gate_toml_text(std::string_view s, const std::string& source) {
               column += static_cast<int>(j - i);
               fail("a backslash before a non-ASCII character is not a TOML escape");
             }
-            step = 1 + utf8_length(s, i + 1);
+            step = 1 + decode_utf8(s, i + 1).second;
           }
         } else if (starts("\"\"\"")) {
           // Up to two more quotes may belong to the string ("""a""""" ends with two quotes).
@@ -163,7 +140,7 @@ void gate_toml_text(std::string_view s, const std::string& source) {
     }
     // Advance, keeping line and column (in code points) for messages.
     for (std::size_t k = 0; k < step && i < s.size();) {
-      const std::size_t len = std::max<std::size_t>(utf8_length(s, i), 1);
+      const std::size_t len = std::max<std::size_t>(decode_utf8(s, i).second, 1);
       if (s[i] == '\n') {
         ++line;
         column = 1;

@@ -63,11 +63,7 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
   return did_you_mean(closest(word, candidates));
 }
 
-namespace {
-
-// The code point at s[i] and its length in bytes; length 0 for a byte that does not start a
-// valid UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF are invalid).
-std::pair<char32_t, std::size_t> decode(std::string_view s, std::size_t i) {
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i) {
   const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = b(i);
   if (c < 0x80) return {c, 1};
@@ -92,6 +88,8 @@ std::pair<char32_t, std::size_t> decode(std::string_view s, std::size_t i) {
   return {cp, n};
 }
 
+namespace {
+
 bool noncharacter(char32_t cp) { return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE; }
 
 // Shown escaped on a terminal: C0, DEL, C1, bidirectional controls, noncharacters.
@@ -115,7 +113,7 @@ bool walk(std::string_view text, std::size_t max, Keep&& keep, Bad&& bad) {
   std::size_t shown = 0;
   for (std::size_t i = 0; i < text.size(); ++shown) {
     if (shown == max) return false;
-    const auto [cp, n] = decode(text, i);
+    const auto [cp, n] = decode_utf8(text, i);
     if (n == 0) {
       bad(char32_t{0}, text.substr(i, 1), false);
       ++i;
@@ -137,7 +135,7 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const auto [cp, n] = decode(text, i);
+    const auto [cp, n] = decode_utf8(text, i);
     if (n == 0 || noncharacter(cp)) {
       out += "\xEF\xBF\xBD";  // U+FFFD
       i += n == 0 ? 1 : n;

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace pipesim {
 
@@ -17,6 +18,10 @@ std::string closest(std::string_view word, std::span<const std::string_view> can
 std::string did_you_mean(std::string_view suggestion);
 // The same for the candidate closest to `word` (see closest()).
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+
+// The code point at s[i] and its length in bytes; length 0 for a byte that does not start a
+// valid UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF are invalid).
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i);
 
 // Text from the user, made safe to show. Each decodes UTF-8; what it cannot show as it is
 // (control characters C0, DEL and C1; bidirectional overrides and isolates, which can reorder
