@@ -154,6 +154,7 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   const auto target = workers_for(in, w.target_utilization * need);
   c.reachable = full.has_value();
   const double best = in.kappa > 0 ? peak_workers(in) : ceil_count(need);
+  if (!c.reachable) c.most_rates = in.kappa > 0 ? usl_workers(in, best) : 1 / in.sigma;
   c.workers_full = full.value_or(best);
   c.workers_target = target.value_or(best);
   c.reserved_per_accelerator = in.reserved_cores / w.accelerators;

@@ -49,6 +49,9 @@ struct CoreNeeds {
   // False when no number of workers keeps up (the scaling law peaks below what is needed):
   // workers_full is then the count at the peak.
   bool reachable = true;
+  // When unreachable: the most the workers deliver, in single-worker rates (the scaling law at
+  // its peak, or its limit 1 / sigma, approached but never reached, when kappa = 0).
+  double most_rates = 0;
   double workers_full = 0;    // workers per accelerator for the transform to keep up with compute
   double workers_target = 0;  // ... for the target utilization
   double reserved_per_accelerator = 0;

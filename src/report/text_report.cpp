@@ -147,7 +147,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
     o.print(
         "{}Workers: no number keeps the transform at or under compute: the scaling law (cpu.scaling_*) "
         "caps them at {} single-worker rates.\n",
-        bullet, format_compact(usl_workers(in.transform, d.cores->workers_full), Dim::Number));
+        bullet, format_compact(d.cores->most_rates, Dim::Number));
   else if (d.workers_needed && !has_fix(d, FixKind::Workers) && !has_fix(d, FixKind::Overlap) &&
            !has_fix(d, FixKind::WorkersAndCores))
     o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n", bullet,

@@ -162,7 +162,7 @@ std::string cores_text(const Diagnosis& d) {
         "Cores: no number of workers keeps up with compute: with cpu.scaling_contention = {} and "
         "cpu.scaling_coherency = {}, workers deliver at most {} single-worker rates{}",
         format_compact(in.transform.sigma, Dim::Number), format_compact(in.transform.kappa, Dim::Number),
-        format_compact(usl_workers(in.transform, c.workers_full), Dim::Number),
+        format_compact(c.most_rates, Dim::Number),
         in.transform.kappa > 0 ? fmt::format(" (at {})", plural(c.workers_full, "worker", "workers"))
                                : std::string(" (approached as workers are added)"));
   std::string out = fmt::format(

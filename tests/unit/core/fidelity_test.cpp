@@ -77,6 +77,7 @@ TEST_CASE("workers needed follow the scaling law, and say when none suffice") {
   s.set(Field::ScalingContention, 0.2);
   d = diagnose(s);
   CHECK_FALSE(d.cores->reachable);
+  CHECK(d.cores->most_rates == doctest::Approx(5));
   // kappa 0.01, sigma 0: the peak is at sqrt(1 / 0.01) = 10 workers, 10 / 1.9 = 5.26 rates; 6 are
   // needed (10 x 6 ms per 10 ms step): no count reaches it, 10 is the best.
   s = loader(2, 6);
@@ -84,6 +85,7 @@ TEST_CASE("workers needed follow the scaling law, and say when none suffice") {
   d = diagnose(s);
   CHECK_FALSE(d.cores->reachable);
   CHECK(d.cores->workers_full == 10);
+  CHECK(d.cores->most_rates == doctest::Approx(10 / 1.9));
   for (const auto& f : d.fixes) CHECK(f.kind != FixKind::Workers);
 }
 
