@@ -80,6 +80,13 @@ void rates(StageResult& st, double batch, double step_s, double compute_s) {
   st.demand_bytes_per_s = st.bytes_per_batch / compute_s;
 }
 
+// The training process's chain per step: its own loop time, then (unless pinned) the copy, then
+// compute. Needs the stages and transfer_serialised of `r`.
+double device_chain(const Result& r) {
+  return r.loop_overhead_s + r.stage(Stage::Compute).time_s +
+         (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+}
+
 }  // namespace
 
 EpochStart epoch_start(const Inputs& in, const Result& r) {
@@ -92,11 +99,10 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   for (Stage s : {Stage::Storage, Stage::Transform})
     if (r.stage(s).modelled) input = std::max(input, r.stage(s).time_s);
   const double tw = W * input;
-  // What the training loop needs per step when never starved.
-  double loop = r.loop_overhead_s + r.stage(Stage::Compute).time_s;
-  if (r.stage(Stage::Transfer).modelled)
-    loop = r.transfer_serialised ? loop + r.stage(Stage::Transfer).time_s
-                                 : std::max(loop, r.stage(Stage::Transfer).time_s);
+  // What the training loop needs per step when never starved (an overlapped copy may set it).
+  double loop = device_chain(r);
+  if (r.stage(Stage::Transfer).modelled && !r.transfer_serialised)
+    loop = std::max(loop, r.stage(Stage::Transfer).time_s);
   const double start = in.persistent_workers ? 0 : in.worker_start_time;
   // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the
   // first burst plus N steps of the loop (the loop is the slower), or after N / W bursts plus
@@ -156,8 +162,7 @@ Result evaluate(const Inputs& in) {
     for (Stage s : kStages)
       if (r.stage(s).modelled && r.stage(s).time_s >= largest * (1 - kCoBinding)) r.binding |= stage_bit(s);
   } else {
-    // The training process's chain: its own loop time, then (unless pinned) the copy, then compute.
-    const double device_side = in.loop_overhead + compute.time_s + (r.transfer_serialised ? transfer.time_s : 0);
+    const double device_side = device_chain(r);
     r.step_s = device_side;
     for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer}) {
       if (s == Stage::Transfer && r.transfer_serialised) continue;

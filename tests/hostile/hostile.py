@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import xml.dom.minidom
 
 TIME_LIMIT = 30.0  # seconds per run, generous for the sanitizer build on a shared machine
@@ -70,7 +71,6 @@ class Suite:
     def run(self, args, cwd=None, stdout=None, stdin=subprocess.DEVNULL, pass_fds=()):
         argv = [self.binary] + list(args)
         start = resource.getrusage(resource.RUSAGE_CHILDREN)
-        import time
         t0 = time.monotonic()
         try:
             p = subprocess.run(argv, cwd=cwd or self.tmp, stdin=stdin,
