@@ -34,10 +34,20 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::LoopOverhead, "pipeline.loop_overhead", kTime, C::NonNegative, false, "0 s",
      "the training loop's own time per step that does not overlap compute (receiving the batch, launching work, "
      "logging)"},
+    {Field::ReceiveTime, "pipeline.receive_time", kTime, C::NonNegative, false, "0 s",
+     "with workers, the training process's time per step to take a batch from them (receive it, map its shared "
+     "memory, free the last one, send the next index); adds to pipeline.loop_overhead"},
+    {Field::ReceiveTimePerSample, "pipeline.receive_time_per_sample", kTime, C::NonNegative, false, "0 s",
+     "the part of pipeline.receive_time that grows with the batch, per sample"},
+    {Field::LoopCpuShare, "pipeline.loop_cpu_share", kNum, C::Share, false, "",
+     "share of the compute time the training process keeps a core busy (1: it spins or launches work all step; "
+     "0: it sleeps); set, the cores are shared by time with the workers instead of reserved"},
     {Field::PersistentWorkers, "pipeline.persistent_workers", kBool, C::None, false, "false",
      "workers live across epochs (PyTorch persistent_workers); false starts them at every epoch"},
     {Field::WorkerStartTime, "pipeline.worker_start_time", kTime, C::NonNegative, false, "0 s",
-     "time to start the workers at an epoch's start (unless persistent)"},
+     "time to start one worker at an epoch's start, unless persistent (the training process starts them in turn)"},
+    {Field::EpochOverhead, "pipeline.epoch_overhead", kTime, C::NonNegative, false, "0 s",
+     "fixed time per epoch of a loader with non-persistent workers (creating its iterator, stopping the workers)"},
     {Field::TargetUtilization, "pipeline.target_utilization", kNum, C::UnitInterval, false, "90%",
      "utilization the capacity answers aim for (MLPerf Storage: 90%, 70% for cosmoflow)"},
     {Field::Nodes, "cluster.nodes", kNum, C::Positive, true, "1",
@@ -140,6 +150,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "Universal Scalability Law sigma: W workers deliver W r1 / (1 + sigma (W-1) + kappa W (W-1))"},
     {Field::ScalingCoherency, "cpu.scaling_coherency", kNum, C::NonNegative, false, "0",
      "Universal Scalability Law kappa (coherency): past its peak, more workers deliver less"},
+    {Field::MemcpyBandwidth, "cpu.memcpy_bandwidth", kRate, C::Positive, false, "",
+     "one thread's copy rate into newly allocated memory, page faults included (collate into shared memory, "
+     "the pin thread); omit: batch assembly not modelled"},
     {Field::NodeMemory, "node.memory", kSize, C::Positive, false, "", "RAM of one node"},
     {Field::PageCache, "node.page_cache", kSize, C::Positive, false, "node.memory",
      "RAM of one node available to cache the dataset (page cache)"},
@@ -355,6 +368,9 @@ void check_value(const FieldSpec& s, const Quantity& q) {
       break;
     case Constraint::HitRatio:
       if (!(v >= 0 && v < 1)) throw Error(fmt::format("{} must be in [0, 1), got {}", s.key, shown));
+      break;
+    case Constraint::Share:
+      if (!(v >= 0 && v <= 1)) throw Error(fmt::format("{} must be in [0, 1], got {}", s.key, shown));
       break;
     case Constraint::None:
       break;

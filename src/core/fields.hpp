@@ -17,8 +17,12 @@ enum class Field : std::uint8_t {
   BatchSize,
   Workers,
   LoopOverhead,
+  ReceiveTime,
+  ReceiveTimePerSample,
+  LoopCpuShare,
   PersistentWorkers,
   WorkerStartTime,
+  EpochOverhead,
   TargetUtilization,
   Nodes,
   AcceleratorCount,
@@ -65,6 +69,7 @@ enum class Field : std::uint8_t {
   SmtYield,
   ScalingContention,
   ScalingCoherency,
+  MemcpyBandwidth,
   NodeMemory,
   PageCache,
   NetworkBandwidth,
@@ -96,6 +101,7 @@ enum class Constraint : std::uint8_t {
   NonNegative,   // >= 0
   UnitInterval,  // 0 < x <= 1
   HitRatio,      // 0 <= x < 1
+  Share,         // 0 <= x <= 1
   None,          // booleans
 };
 

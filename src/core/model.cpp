@@ -34,6 +34,10 @@ Workload resolve_workload(const Scenario& s) {
   w.loop_overhead = s.opt(Field::LoopOverhead).value_or(0);
   w.persistent_workers = s.opt(Field::PersistentWorkers).value_or(0) != 0;
   w.worker_start_time = s.opt(Field::WorkerStartTime).value_or(0);
+  w.receive_time = s.opt(Field::ReceiveTime).value_or(0);
+  w.receive_time_per_sample = s.opt(Field::ReceiveTimePerSample).value_or(0);
+  w.loop_cpu_share = s.opt(Field::LoopCpuShare);
+  w.epoch_overhead = s.opt(Field::EpochOverhead).value_or(0);
   if (s.has(Field::DatasetSize))
     w.dataset_bytes = s.get(Field::DatasetSize);
   else if (w.dataset_samples)
@@ -63,6 +67,19 @@ Inputs resolve(const Scenario& s) {
   return in;
 }
 
+Field unmodelled_key(Stage s, TransformAt at) {
+  switch (s) {
+    case Stage::Storage:
+      return Field::ReadBandwidth;
+    case Stage::Transform:
+      return at == TransformAt::Cpu ? Field::WorkerThroughput : Field::HostCost;
+    case Stage::Transfer:
+    case Stage::Compute:
+      break;
+  }
+  return Field::LinkBandwidth;
+}
+
 bool Result::compute_bound() const {
   return stage(Stage::Compute).time_s + loop_overhead_s >= step_s * (1 - kCoBinding);
 }
@@ -87,6 +104,33 @@ double device_chain(const Result& r) {
          (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
 }
 
+// The pin thread's copy of one batch into pinned memory (0 unless pinned with a copy rate).
+double pin_time(const Inputs& in, double batch) {
+  if (!in.transfer.pinned || !in.transform.memcpy_bandwidth) return 0;
+  return batch * in.transfer.device_bytes / *in.transform.memcpy_bandwidth;
+}
+
+// Shared by time (pipeline.loop_cpu_share set), every CPU second of a step comes from the cores
+// of one accelerator: the workers' batch, the training process's own time and its share of the
+// compute (plus a pageable copy it makes itself), the pin thread's copy. The transform stage
+// cannot be faster than that work over the cores (processor sharing, as a fluid).
+void shared_cores(const Inputs& in, Result& r) {
+  const TransformInputs& t = in.transform;
+  if (!t.time_shared || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
+  const double B = in.batch;
+  const double training = r.loop_overhead_s + *in.loop_cpu_share * r.stage(Stage::Compute).time_s +
+                          (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+  const double work = worker_batch_time(t, in, B) + training + (in.transfer.modelled ? pin_time(in, B) : 0);
+  const double cores = core_capacity(t, *t.cores_per_accelerator, *t.cores_per_accelerator);
+  r.shared_cpu_s = work;
+  r.shared_cores = cores;
+  StageResult& transform = at(r, Stage::Transform);
+  if (work / cores > transform.time_s) {
+    transform.time_s = work / cores;
+    transform.limit = Limit::SharedCores;
+  }
+}
+
 }  // namespace
 
 EpochStart epoch_start(const Inputs& in, const Result& r) {
@@ -103,13 +147,15 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   double loop = device_chain(r);
   if (r.stage(Stage::Transfer).modelled && !r.transfer_serialised)
     loop = std::max(loop, r.stage(Stage::Transfer).time_s);
-  const double start = in.persistent_workers ? 0 : in.worker_start_time;
+  // The training process starts the workers one after another, unless they persist.
+  const double start = in.persistent_workers ? 0 : in.epoch_overhead + W * in.worker_start_time;
   // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the
   // first burst plus N steps of the loop (the loop is the slower), or after N / W bursts plus
   // the last burst's steps (the workers are).
   const double n = e.steps;
   const double loop_paced = tw + n * loop;
   const double worker_paced = std::max(n / W, 1.0) * tw + std::min(W, n) * loop;
+  e.start_s = start;
   e.first_batch_s = start + tw + loop;
   e.extra_s = std::max(0.0, start + std::max(loop_paced, worker_paced) - n * r.step_s);
   return e;
@@ -137,6 +183,12 @@ Result evaluate(const Inputs& in) {
     transfer.bytes_per_batch = B * in.transfer.device_bytes;
     transfer.limit = in.transfer.pinned ? Limit::Link : Limit::PageableLink;
     transfer.time_s = transfer_time(in.transfer, B);
+    // With pinned memory one thread first copies every batch into pinned memory.
+    const double pin = pin_time(in, B);
+    if (pin > transfer.time_s) {
+      transfer.time_s = pin;
+      transfer.limit = Limit::PinThread;
+    }
   }
   compute.modelled = true;
   r.model_compute_s = model_compute_time(in.compute, B, &compute.limit);
@@ -149,11 +201,14 @@ Result evaluate(const Inputs& in) {
   r.transfer_serialised = in.transfer.modelled && !in.transfer.pinned && !r.serial;
   r.cache_hit = in.storage.cache_hit;
   r.transform_at = in.transform.at;
-  r.loop_overhead_s = in.loop_overhead;
+  r.loop_overhead_s = in.loop_time();
+  for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer})
+    if (!r.stage(s).modelled) r.unmodelled |= stage_bit(s);
+  if (transform.modelled) shared_cores(in, r);
 
   if (r.serial) {
     double largest = 0;
-    r.step_s = in.loop_overhead;
+    r.step_s = r.loop_overhead_s;
     for (const auto& st : r.stages) {
       if (!st.modelled) continue;
       r.step_s += st.time_s;
@@ -176,7 +231,7 @@ Result evaluate(const Inputs& in) {
       // A serialised transfer binds when the copy-then-compute chain sets the step; compute binds
       // with the loop's own time, which runs in turn with it.
       if (s == Stage::Transfer && r.transfer_serialised) binds = device_side >= cut;
-      if (s == Stage::Compute) binds = in.loop_overhead + st.time_s >= cut;
+      if (s == Stage::Compute) binds = r.loop_overhead_s + st.time_s >= cut;
       if (binds) r.binding |= stage_bit(s);
     }
   }
@@ -203,6 +258,7 @@ Result evaluate(const Inputs& in) {
     const EpochStart e = epoch_start(in, r);
     r.epoch_start_s = e.extra_s;
     r.first_batch_s = e.first_batch_s;
+    r.workers_start_s = e.start_s;
     r.epoch_utilization = r.model_compute_s * e.steps / (*r.epoch_s + e.extra_s);
   }
   if (in.price_per_second) {

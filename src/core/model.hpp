@@ -53,7 +53,11 @@ struct Result {
   double data_demand = 0;  // bytes/s one accelerator would read if never starved
   double data_demand_per_node = 0;
   double data_demand_per_cluster = 0;
-  unsigned binding = 0;                         // bit per Stage
+  unsigned binding = 0;  // bit per Stage
+  // Stages before compute that are not modelled (bit per Stage): each could bound the step, so
+  // utilization and throughput are upper bounds (DESIGN.md section 10). unmodelled_key names
+  // the field that models one.
+  unsigned unmodelled = 0;
   bool serial = false;                          // workers == 0: stages run in turn
   bool transfer_serialised = false;             // not pinned: transfer adds to compute
   bool memory_bound = false;                    // roofline weight-streaming term dominates
@@ -73,7 +77,12 @@ struct Result {
   std::optional<double> epoch_start_s;
   std::optional<double> first_batch_s;
   std::optional<double> epoch_utilization;
-  double loop_overhead_s = 0;  // the training loop's own time per step (pipeline.loop_overhead)
+  std::optional<double> workers_start_s;  // of epoch_start_s: starting the workers, per epoch
+  double loop_overhead_s = 0;             // the training loop's own time per step (loop overhead + receive)
+  // Cores shared by time (pipeline.loop_cpu_share): CPU seconds per step of workers, training
+  // process and pin thread, and the cores (in whole-core workers) they share; 0 otherwise.
+  double shared_cpu_s = 0;
+  double shared_cores = 0;
   // Cost, when the node has a price: USD per hour for the cluster, USD per epoch (needs the
   // dataset size), the part of it paid for idle accelerator time, and samples per USD.
   std::optional<double> price_per_hour;
@@ -85,7 +94,12 @@ struct Result {
   [[nodiscard]] bool binds(Stage s) const { return (binding & stage_bit(s)) != 0; }
   // The accelerator sets the step (within the co-binding tolerance).
   [[nodiscard]] bool compute_bound() const;
+  [[nodiscard]] bool upper_bound() const { return unmodelled != 0; }
 };
+
+// The field that models a stage when it is not modelled: storage.read_bandwidth,
+// cpu.worker_throughput (transform.host_cost when decoding is off the CPU), link.bandwidth.
+Field unmodelled_key(Stage s, TransformAt at);
 
 Result evaluate(const Inputs& in);
 
@@ -96,6 +110,7 @@ struct EpochStart {
   double steps = 0;          // steps per epoch per accelerator
   double first_batch_s = 0;  // from the epoch's start to the end of its first step
   double extra_s = 0;        // added to steps x step_s
+  double start_s = 0;        // of it, starting the workers (and the epoch's fixed cost)
 };
 EpochStart epoch_start(const Inputs& in, const Result& r);
 

@@ -61,6 +61,8 @@ std::string_view limit_key(Limit l) {
       return "workers";
     case Limit::Cores:
       return "cores";
+    case Limit::SharedCores:
+      return "shared_cores";
     case Limit::MainProcess:
       return "main_process";
     case Limit::Decoder:
@@ -69,6 +71,8 @@ std::string_view limit_key(Limit l) {
       return "link";
     case Limit::PageableLink:
       return "pageable_link";
+    case Limit::PinThread:
+      return "pin_thread";
     case Limit::Flops:
       return "flops";
     case Limit::MemoryBandwidth:

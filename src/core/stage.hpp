@@ -27,10 +27,12 @@ enum class Limit : std::uint8_t {
   Cache,            // storage: every read is a page-cache hit
   Workers,          // transform: the workers there are
   Cores,            // transform: the cores cap the workers
+  SharedCores,      // transform: workers, training process and pin thread share the cores by time
   MainProcess,      // transform: workers = 0, the training process transforms
   Decoder,          // transform: the accelerator's hardware decoder
   Link,             // transfer: pinned host-to-device bandwidth
   PageableLink,     // transfer: pageable copies
+  PinThread,        // transfer: the one thread that copies each batch into pinned memory
   Flops,            // compute: FLOP rate at the efficiency given
   MemoryBandwidth,  // compute: streaming the weights
   Measured,         // compute: a measured time per step

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/transfer.hpp"
 
 namespace pipesim {
 
@@ -53,7 +54,10 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   in.smt_yield = s.opt(Field::SmtYield).value_or(0.3);
   in.sigma = s.opt(Field::ScalingContention).value_or(0);
   in.kappa = s.opt(Field::ScalingCoherency).value_or(0);
-  in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.accelerators);
+  in.time_shared = w.loop_cpu_share.has_value();
+  in.reserved_cores = s.opt(Field::ReservedCores).value_or(in.time_shared ? 0 : w.accelerators);
+  in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
+  if (in.memcpy_bandwidth) in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
   if (s.has(Field::Cores)) {
     in.node_cores = s.get(Field::Cores);
     const double available = *in.node_cores - in.reserved_cores;
@@ -98,8 +102,17 @@ double worker_bytes_per_s(const TransformInputs& in, const Workload& w) {
   return in.cpu_work ? w.sample_bytes / in.worker_seconds_per_sample : 0;
 }
 
+double collate_time(const TransformInputs& in, const Workload& w, double batch) {
+  if (!in.memcpy_bandwidth || w.workers < 1) return 0;
+  return batch * in.collate_bytes_per_sample / *in.memcpy_bandwidth;
+}
+
+double worker_batch_time(const TransformInputs& in, const Workload& w, double batch) {
+  return in.cpu_work ? batch * in.worker_seconds_per_sample + collate_time(in, w, batch) : 0;
+}
+
 double transform_time(const TransformInputs& in, const Workload& w, double batch, Limit* limit) {
-  const double cpu = in.cpu_work ? batch * in.worker_seconds_per_sample / effective_workers(in, w) : 0;
+  const double cpu = in.cpu_work ? worker_batch_time(in, w, batch) / effective_workers(in, w) : 0;
   const double decoder = batch * in.decoder_seconds_per_sample;
   if (limit) {
     if (decoder > cpu)
@@ -149,7 +162,7 @@ double peak_workers(const TransformInputs& in) {
 
 CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s) {
   CoreNeeds c;
-  const double need = w.batch * in.worker_seconds_per_sample / compute_s;  // in single-worker rates
+  const double need = worker_batch_time(in, w, w.batch) / compute_s;  // in single-worker rates
   const auto full = workers_for(in, need);
   const auto target = workers_for(in, w.target_utilization * need);
   c.reachable = full.has_value();
@@ -158,10 +171,12 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   c.workers_full = full.value_or(best);
   c.workers_target = target.value_or(best);
   c.reserved_per_accelerator = in.reserved_cores / w.accelerators;
+  // Shared by time, the training process uses a core for its share of the compute and its own time.
+  if (in.time_shared) c.reserved_per_accelerator += std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s);
   // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
   c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;
-  c.node_full = c.workers_full * in.threads_per_core * w.accelerators + in.reserved_cores;
-  c.node_target = c.workers_target * in.threads_per_core * w.accelerators + in.reserved_cores;
+  c.node_full = (c.workers_full * in.threads_per_core + c.reserved_per_accelerator) * w.accelerators;
+  c.node_target = (c.workers_target * in.threads_per_core + c.reserved_per_accelerator) * w.accelerators;
   return c;
 }
 

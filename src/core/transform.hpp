@@ -22,6 +22,13 @@ struct TransformInputs {
   double threads_per_core = 1;                  // cpu.threads_per_core: cores count logical CPUs
   double smt_yield = 0.3;                       // what a core's second thread adds (cpu.smt_yield)
   double sigma = 0, kappa = 0;                  // Universal Scalability Law (cpu.scaling_*)
+  // Batch assembly: one thread's copy rate into new memory (cpu.memcpy_bandwidth) and the bytes
+  // per sample a worker collates (the device sample, or the stored one when that is not given).
+  std::optional<double> memcpy_bandwidth;
+  double collate_bytes_per_sample = 0;
+  // pipeline.loop_cpu_share is set: the cores are shared by time with the training process and
+  // the pin thread (no core is reserved unless cpu.reserved_cores says so).
+  bool time_shared = false;
 };
 
 // Universal Scalability Law: what a parallelism of N workers delivers, in single-worker rates:
@@ -41,6 +48,11 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w);
 double effective_workers(const TransformInputs& in, const Workload& w);
 // Bytes/s of workload.sample_size one worker transforms.
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w);
+// One worker's time to collate a batch into shared memory (0 when cpu.memcpy_bandwidth is unset).
+// The main process (no workers) collates into memory it reuses: not counted.
+double collate_time(const TransformInputs& in, const Workload& w, double batch);
+// One worker's whole time for a batch: every sample's transform, then the collate.
+double worker_batch_time(const TransformInputs& in, const Workload& w, double batch);
 // Time per batch of CPU workers and hardware decoder in a pipeline (the slower sets the pace).
 double transform_time(const TransformInputs& in, const Workload& w, double batch, Limit* limit = nullptr);
 

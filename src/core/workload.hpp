@@ -14,9 +14,21 @@ struct Workload {
   std::optional<double> dataset_samples;
   double dataset_bytes = 0;  // stored for one epoch (0: unknown)
   double target_utilization = 0.9;
-  double loop_overhead = 0;         // the training loop's own time per step, not overlapped (s)
+  // The training loop's own time per step, not overlapped (s): loop_overhead, and with workers
+  // receive_time + B x receive_time_per_sample to take the batch from them.
+  double loop_overhead = 0;
+  double receive_time = 0;
+  double receive_time_per_sample = 0;
+  // Share of the compute the training process keeps a core busy; set: cores shared by time.
+  std::optional<double> loop_cpu_share;
   bool persistent_workers = false;  // workers live across epochs
-  double worker_start_time = 0;     // starting the workers at an epoch's start (s)
+  double worker_start_time = 0;     // starting one worker at an epoch's start (s); W in turn
+  double epoch_overhead = 0;        // fixed per epoch without persistent workers (s)
+
+  // The training loop's own time per step.
+  [[nodiscard]] double loop_time() const {
+    return loop_overhead + (workers >= 1 ? receive_time + batch * receive_time_per_sample : 0);
+  }
 };
 
 class Scenario;

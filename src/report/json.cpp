@@ -65,8 +65,9 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
   j.end();
   j.kv("step_time_s", r.step_s);
   walls(j.key("binding"), r.binding);
-  j.kv("utilization", r.utilization)
-      .kv("idle_fraction", r.idle_fraction)
+  j.kv("utilization", r.utilization).kv_bool("upper_bound", r.upper_bound());
+  walls(j.key("unmodelled"), r.unmodelled);
+  j.kv("idle_fraction", r.idle_fraction)
       .kv("slowdown", r.slowdown)
       .kv("throughput_samples_per_s", r.throughput)
       .kv("throughput_per_node_samples_per_s", r.throughput_per_node)
@@ -95,8 +96,10 @@ void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d
   if (r.epoch_utilization)
     j.kv("epoch_start_s", *r.epoch_start_s)
         .kv("first_batch_s", *r.first_batch_s)
+        .kv("workers_start_s", *r.workers_start_s)
         .kv("epoch_utilization", *r.epoch_utilization);
   j.kv("loop_overhead_s", r.loop_overhead_s);
+  if (r.shared_cores > 0) j.kv("shared_cpu_s", r.shared_cpu_s).kv("shared_cores", r.shared_cores);
   if (r.samples_per_usd) j.kv("price_per_hour_usd", *r.price_per_hour).kv("samples_per_usd", *r.samples_per_usd);
   if (r.cost_per_epoch)
     j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);

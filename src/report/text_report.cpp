@@ -124,9 +124,9 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
     kv("epoch start",
        fmt::format("+{} per epoch ({}first step done at {}): utilization {} over the whole epoch",
                    dur(*r.epoch_start_s),
-                   in.persistent_workers      ? "persistent workers; "
-                   : in.worker_start_time > 0 ? fmt::format("workers start in {}; ", dur(in.worker_start_time))
-                                              : std::string(),
+                   in.persistent_workers    ? "persistent workers; "
+                   : *r.workers_start_s > 0 ? fmt::format("workers start in {}; ", dur(*r.workers_start_s))
+                                            : std::string(),
                    dur(*r.first_batch_s), percent(*r.epoch_utilization)));
 
   o.print("\n{}What moves the wall\n", md ? "### " : "");
@@ -137,9 +137,12 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
         "them across accelerators or use an accelerator with more memory.\n",
         bullet, format_human(in.compute.memory_static, Dim::Size),
         format_human(*in.compute.memory_capacity, Dim::Size));
+  else if (d.fixes.empty() && r.upper_bound())
+    o.print("{}Nothing to fix among the modelled stages: the accelerator is their binding wall.\n", bullet);
   else if (d.fixes.empty())
     o.print("{}Nothing to fix: the accelerator is the binding wall (utilization {}).\n", bullet,
             percent(r.utilization));
+  if (r.upper_bound()) o.print("{}{}\n", bullet, upper_bound_sentence(r));
   for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
 
   // Figures for the stages that are not binding or not modelled.

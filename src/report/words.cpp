@@ -57,6 +57,27 @@ std::string workers_text(double w) {
 
 }  // namespace
 
+std::string unmodelled_list(const Result& r) {
+  std::string out;
+  for (Stage s : kStages)
+    if (r.unmodelled & stage_bit(s)) {
+      if (!out.empty()) out += ", ";
+      out += stage_name(s, r.transform_at);
+    }
+  return out;
+}
+
+std::string upper_bound_sentence(const Result& r) {
+  std::string stages;
+  for (Stage s : kStages)
+    if (r.unmodelled & stage_bit(s)) {
+      if (!stages.empty()) stages += ", ";
+      stages += fmt::format("{} ({})", stage_name(s, r.transform_at), spec(unmodelled_key(s, r.transform_at)).key);
+    }
+  return fmt::format("Utilization {} is an upper bound: not modelled, and each could bind: {}.", percent(r.utilization),
+                     stages);
+}
+
 std::string wall_sentence(const Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
@@ -78,6 +99,13 @@ std::string wall_sentence(const Diagnosis& d) {
     if (st.limit == Limit::Decoder)
       parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
                                   samples(st.samples_per_s), samples(compute.samples_per_s)));
+    else if (st.limit == Limit::SharedCores)
+      parts.push_back(fmt::format(
+          "{}, limited by the cores it shares with the training process: {} of CPU per step (workers, training "
+          "process{}) on {} per accelerator",
+          stage_name(Stage::Transform, r.transform_at), dur(r.shared_cpu_s),
+          in.transfer.modelled && in.transfer.pinned && in.transform.memcpy_bandwidth ? ", pin thread" : "",
+          plural(r.shared_cores, "core", "cores")));
     else
       parts.push_back(fmt::format(
           "{}: {} x {} = {} per accelerator, compute would consume {}", stage_name(Stage::Transform, r.transform_at),
@@ -89,6 +117,9 @@ std::string wall_sentence(const Diagnosis& d) {
     if (r.transfer_serialised)
       parts.push_back(fmt::format(
           "host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it", dur(st.time_s)));
+    else if (st.limit == Limit::PinThread)
+      parts.push_back(fmt::format("host-to-device transfer, limited by the pin thread: it copies {} per batch at {}",
+                                  format_compact(st.bytes_per_batch, Dim::Size), rate(*in.transform.memcpy_bandwidth)));
     else
       parts.push_back(
           fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
@@ -99,6 +130,8 @@ std::string wall_sentence(const Diagnosis& d) {
   if (r.binds(Stage::Compute)) {
     if (r.serial)
       parts.push_back("accelerator compute (the largest part of a serial step)");
+    else if (r.upper_bound())
+      parts.push_back("accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)");
     else
       parts.push_back("accelerator compute: the input pipeline keeps up");
   }

@@ -24,6 +24,11 @@ std::string binding_text(const Result& r);
 
 bool has_fix(const Diagnosis& d, FixKind k);
 // The binding wall in words, with the figures that make it bind.
+// "storage fetch, host-to-device transfer": the stages not modelled.
+std::string unmodelled_list(const Result& r);
+// "Utilization 97.4% is an upper bound: not modelled, and each could bind: storage fetch
+// (storage.read_bandwidth)."
+std::string upper_bound_sentence(const Result& r);
 std::string wall_sentence(const Diagnosis& d);
 // One sentence per fix: what to change, and what it buys.
 std::string describe_fix(const Diagnosis& d, const Fix& fix);

@@ -12,7 +12,7 @@ sets=()
 case "$rel" in
   accelerators/*) printf 'use = ["%s", "resnet50-reference"]\n[pipeline]\nbatch_size = 64\nworkers = 8\n' "$name" > "$dir/s.toml" ;;
   nodes/*)        printf 'use = ["%s", "resnet50-imagenet-amp"]\n' "$name" > "$dir/s.toml" ;;
-  storage/*)      printf 'use = ["reference", "%s"]\n' "$name" > "$dir/s.toml" ;;
+  storage/*|loaders/*) printf 'use = ["reference", "%s"]\n' "$name" > "$dir/s.toml" ;;
   workloads/*)    printf 'use = ["a100-80gb-sxm", "%s"]\n' "$name" > "$dir/s.toml" ;;
   *)              printf 'use = "%s"\n' "$name" > "$dir/s.toml" ;;
 esac

@@ -87,6 +87,11 @@ Scenario random_scenario(Gen& g) {
   if (g.coin(0.3)) s.set(Field::LoopOverhead, {g.log_uniform(1e-6, 0.1), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::WorkerStartTime, {g.log_uniform(1e-3, 30), Dim::Duration});
   if (g.coin(0.2)) s.set(Field::PersistentWorkers, {1, Dim::Bool});
+  if (g.coin(0.3)) s.set(Field::ReceiveTime, {g.log_uniform(1e-6, 0.05), Dim::Duration});
+  if (g.coin(0.3)) s.set(Field::ReceiveTimePerSample, {g.log_uniform(1e-8, 1e-3), Dim::Duration});
+  if (g.coin(0.3)) s.set(Field::EpochOverhead, {g.log_uniform(1e-3, 10), Dim::Duration});
+  if (g.coin(0.3)) s.set(Field::MemcpyBandwidth, {g.log_uniform(1e8, 1e11), Dim::Rate});
+  if (g.coin(0.3)) s.set(Field::LoopCpuShare, g.uniform(0, 1));
   // storage
   if (g.coin(0.7)) {
     if (g.coin(0.85))
@@ -175,10 +180,10 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
       t.set(f, q);
       return t;
     };
-    for (Field f :
-         {Field::Workers, Field::Cores, Field::ReadBandwidth, Field::NodeStorageBandwidth, Field::NetworkBandwidth,
-          Field::Iops, Field::LinkBandwidth, Field::StreamBandwidth, Field::Efficiency, Field::WorkerThroughput,
-          Field::WorkerSampleRate, Field::DecoderRate, Field::PageCache, Field::PeakFlops, Field::MemoryBandwidth}) {
+    for (Field f : {Field::Workers, Field::Cores, Field::ReadBandwidth, Field::NodeStorageBandwidth,
+                    Field::NetworkBandwidth, Field::Iops, Field::LinkBandwidth, Field::StreamBandwidth,
+                    Field::Efficiency, Field::WorkerThroughput, Field::WorkerSampleRate, Field::DecoderRate,
+                    Field::PageCache, Field::PeakFlops, Field::MemoryBandwidth, Field::MemcpyBandwidth}) {
       if (!s.has(f) || (f == Field::Workers && s.get(f) == 0)) continue;
       // Past the scaling law's peak more workers (or the cores to run them) deliver less: that is
       // what coherency models.
@@ -196,7 +201,8 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
   CHECK(compared > kScenarios);
 }
 
-TEST_CASE("properties: more contention, coherency, loop time or start-up never raise throughput") {
+TEST_CASE(
+    "properties: more contention, coherency, loop, receive or start-up time, or CPU share never raise throughput") {
   Gen g(9191);
   int compared = 0;
   for (int i = 0; i < kScenarios; ++i) {
@@ -215,10 +221,16 @@ TEST_CASE("properties: more contention, coherency, loop time or start-up never r
       CHECK(*before.epoch_utilization <= before.utilization * (1 + 1e-12));
     }
     for (const auto& [f, v] : {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
-                               std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0}}) {
+                               std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0},
+                               std::pair{Field::ReceiveTime, 0.003}, std::pair{Field::ReceiveTimePerSample, 1e-5},
+                               std::pair{Field::EpochOverhead, 0.5}, std::pair{Field::LoopCpuShare, 0.3}}) {
       Scenario t = s;
-      t.set(f, {t.opt(f).value_or(0) + v,
-                f == Field::LoopOverhead || f == Field::WorkerStartTime ? Dim::Duration : Dim::Number});
+      // Setting the CPU share at all trades the reserved core for sharing by time: only a share
+      // already set is raised.
+      if (f == Field::LoopCpuShare && !t.has(f)) continue;
+      const double raised = t.opt(f).value_or(0) + v;
+      t.set(f, {f == Field::LoopCpuShare ? std::min(1.0, raised) : raised,
+                has(spec(f).accepts, Dim::Duration) ? Dim::Duration : Dim::Number});
       CAPTURE(spec(f).key);
       const Result after = evaluate(resolve(t));
       CHECK(after.throughput <= before.throughput * (1 + 1e-12));

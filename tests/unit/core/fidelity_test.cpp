@@ -114,10 +114,16 @@ TEST_CASE("epoch start: the first burst of W batches and worker start-up") {
   CHECK(*r.epoch_start_s == doctest::Approx(0.020));
   CHECK(*r.first_batch_s == doctest::Approx(0.050));  // 40 ms for the batch, 10 ms of compute
   CHECK(*r.epoch_utilization == doctest::Approx(20 * 0.010 / 0.420));
-  // Workers that start in 0.5 s at every epoch add it; persistent workers do not.
+  // Two workers that take 0.5 s each to start, one after the other, add 1 s at every epoch,
+  // and a fixed 0.1 s per epoch (the iterator, stopping the workers) another; persistent
+  // workers add neither.
   s.set(Field::WorkerStartTime, {0.5, Dim::Duration});
   r = test::run(s);
-  CHECK(*r.epoch_start_s == doctest::Approx(0.520));
+  CHECK(*r.epoch_start_s == doctest::Approx(1.020));
+  CHECK(*r.first_batch_s == doctest::Approx(1.050));
+  s.set(Field::EpochOverhead, {0.1, Dim::Duration});
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == doctest::Approx(1.120));
   s.set(Field::PersistentWorkers, {1, Dim::Bool});
   r = test::run(s);
   CHECK(*r.epoch_start_s == doctest::Approx(0.020));
@@ -137,4 +143,79 @@ TEST_CASE("epoch start: the first burst of W batches and worker start-up") {
   r = test::run(s);
   CHECK(*r.epoch_start_s == 0);
   CHECK(*r.epoch_utilization == doctest::Approx(r.utilization));
+}
+
+TEST_CASE("batch assembly: workers collate into new memory, the pin thread copies again") {
+  // 2 workers at 4 ms per sample; collate copies 10 x 100 kB at 1 GB/s = 1 ms per batch, so a
+  // worker's batch takes 41 ms and the step 41 / 2 = 20.5 ms: utilization 10 / 20.5.
+  Scenario s = loader(2, 4);
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  Result r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.0205));
+  CHECK(r.utilization == doctest::Approx(10 / 20.5));
+  // The device sample sets what is collated when given: 3x224x224 uint8 = 150528 bytes, so
+  // 1.50528 ms per batch: (40 + 1.50528) / 2 = 20.75264 ms.
+  s.set(Field::DeviceShape, 150528);
+  s.set(Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice});
+  r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.02075264));
+  // Pinned: the link carries 10 x 150528 bytes at 10 GB/s in 0.150528 ms, but the pin thread's
+  // copy at 1 GB/s takes 1.50528 ms, and sets the transfer stage.
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  r = test::run(s);
+  CHECK(r.stage(Stage::Transfer).time_s == doctest::Approx(1.50528e-3));
+  CHECK(r.stage(Stage::Transfer).limit == Limit::PinThread);
+  // The main process (no workers) collates into memory it reuses: nothing is added.
+  s = loader(0, 4);
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.050));
+}
+
+TEST_CASE("receiving a batch from the workers is the training loop's own time") {
+  // Compute-bound: 2 workers at 1 ms per sample deliver a batch every 5 ms; compute 10 ms.
+  // Receiving takes 2 ms + 10 x 0.1 ms = 3 ms per step: the step is 13 ms.
+  Scenario s = loader(2, 1);
+  s.set(Field::ReceiveTime, {2e-3, Dim::Duration});
+  s.set(Field::ReceiveTimePerSample, {1e-4, Dim::Duration});
+  Result r = test::run(s);
+  CHECK(r.loop_overhead_s == doctest::Approx(0.003));
+  CHECK(r.step_s == doctest::Approx(0.013));
+  CHECK(r.binds(Stage::Compute));
+  // With no workers there is nothing to receive: 10 ms of transform, 10 ms of compute.
+  s.set(Field::Workers, 0);
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.020));
+}
+
+TEST_CASE("cores shared by time: workers, the training process and its CPU share") {
+  // 4 workers at 4 ms per sample on 2 cores: 40 ms of worker CPU per batch. By default one core
+  // is reserved for the training process: one worker's rate, a 40 ms step.
+  Scenario s = loader(4, 4);
+  s.set(Field::Cores, 2);
+  Result r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.040));
+  CHECK(r.stage(Stage::Transform).limit == Limit::Cores);
+  // Shared by time with a training process that sleeps while the accelerator computes: both
+  // cores run workers, 40 / 2 = 20 ms.
+  s.set(Field::LoopCpuShare, 0);
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.020));
+  // A training process that holds a core all step adds its 10 ms of compute to the CPU work:
+  // (40 + 10) / 2 = 25 ms, limited by the shared cores: utilization 0.4.
+  s.set(Field::LoopCpuShare, 1);
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.025));
+  CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
+  CHECK(r.utilization == doctest::Approx(0.4));
+  // Its own loop time counts too: 2 ms more of CPU, (40 + 10 + 2) / 2 = 26 ms.
+  s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.026));
+  // Cores needed: the workers need 40 ms / 10 ms of compute = 4 worker rates, and the training
+  // process min(1, 1 + 2 ms / 10 ms) = 1 core: 5 cores per accelerator.
+  const Diagnosis d = diagnose(s);
+  REQUIRE(d.cores);
+  CHECK(d.cores->workers_full == 4);
+  CHECK(d.cores->cores_per_accelerator == doctest::Approx(5));
 }
