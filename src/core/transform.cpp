@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 #include "core/transfer.hpp"
@@ -175,6 +176,16 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   if (in.time_shared) c.reserved_per_accelerator += std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s);
   // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
   c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;
+  // The knee: 95% of the most the workers deliver (the law's peak, its limit 1 / sigma, or
+  // unbounded), never more than compute needs; reachable, since it is below that most.
+  const double most = in.kappa > 0   ? usl_workers(in, peak_workers(in))
+                      : in.sigma > 0 ? 1 / in.sigma
+                                     : std::numeric_limits<double>::infinity();
+  const double goal = 0.95 * std::min(need, most);
+  c.knee_workers = workers_for(in, goal).value_or(in.kappa > 0 ? peak_workers(in) : ceil_count(goal));
+  if (in.kappa > 0) c.peak_workers = peak_workers(in);
+  c.knee_fits_cores =
+      !in.cores_per_accelerator || c.knee_workers * in.threads_per_core <= *in.cores_per_accelerator * (1 + 1e-12);
   c.node_full = (c.workers_full * in.threads_per_core + c.reserved_per_accelerator) * w.accelerators;
   c.node_target = (c.workers_target * in.threads_per_core + c.reserved_per_accelerator) * w.accelerators;
   return c;

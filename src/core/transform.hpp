@@ -70,6 +70,12 @@ struct CoreNeeds {
   double cores_per_accelerator = 0;  // workers_full + reserved_per_accelerator
   double node_full = 0;              // cores for the node: workers x accelerators + reserved
   double node_target = 0;
+  // The knee (cores aside): the smallest W whose workers deliver 95% of the most workers can
+  // (never more than compute needs); the W past which more workers deliver less (0: more never
+  // cost, kappa = 0); and whether the node's cores run the knee's workers, a core each.
+  double knee_workers = 0;
+  double peak_workers = 0;
+  bool knee_fits_cores = true;
 };
 CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s);
 

@@ -129,7 +129,11 @@ class JsonRenderer final : public Renderer {
     point(j, loaded.scenario, d.result, &d);
     j.key("needs").object();
     if (d.workers_needed) j.kv("workers", *d.workers_needed);
-    if (d.cores) j.kv_bool("workers_reachable", d.cores->reachable);
+    if (d.cores) {
+      j.kv_bool("workers_reachable", d.cores->reachable).kv("workers_knee", d.cores->knee_workers);
+      if (d.cores->peak_workers > 0) j.kv("workers_peak", d.cores->peak_workers);
+      j.kv_bool("workers_knee_fits_cores", d.cores->knee_fits_cores);
+    }
     j.kv("storage_read_bandwidth_bytes_per_s", d.storage_bandwidth_needed)
         .kv("storage_read_bandwidth_per_accelerator_bytes_per_s", d.storage_bandwidth_needed_per_accelerator);
     if (d.first_epoch_storage_bandwidth_needed)

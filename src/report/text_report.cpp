@@ -159,6 +159,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                 ? fmt::format(", but the node has only {} cores per accelerator for workers",
                               format_compact(*in.transform.cores_per_accelerator, Dim::Number))
                 : std::string());
+  if (d.cores) o.print("{}{}\n", bullet, knee_sentence(d));
   if (!in.storage.modelled)
     o.print(
         "{}Storage: not modelled; to keep up it must deliver {} per accelerator "

@@ -78,6 +78,21 @@ std::string upper_bound_sentence(const Result& r) {
                      stages);
 }
 
+std::string knee_sentence(const Diagnosis& d) {
+  const CoreNeeds& c = *d.cores;
+  const TransformInputs& t = d.inputs.transform;
+  std::string out =
+      fmt::format("Knee: {} per accelerator deliver 95% of {}", plural(c.knee_workers, "worker", "workers"),
+                  c.reachable ? "what compute needs" : "the most workers can (cpu.scaling_*)");
+  if (c.peak_workers > 0)
+    out += fmt::format("; past {} more deliver less (cpu.scaling_coherency)", count(c.peak_workers));
+  if (t.cores_per_accelerator)
+    out +=
+        fmt::format("; the node's {} per accelerator for workers {}", plural(*t.cores_per_accelerator, "core", "cores"),
+                    c.knee_fits_cores ? "run them a core each" : "are too few to run them a core each");
+  return out + ".";
+}
+
 std::string wall_sentence(const Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;

@@ -29,6 +29,8 @@ std::string unmodelled_list(const Result& r);
 // "Utilization 97.4% is an upper bound: not modelled, and each could bind: storage fetch
 // (storage.read_bandwidth)."
 std::string upper_bound_sentence(const Result& r);
+// "Knee: 42 workers per accelerator deliver 95% of what compute needs; ..."
+std::string knee_sentence(const Diagnosis& d);
 std::string wall_sentence(const Diagnosis& d);
 // One sentence per fix: what to change, and what it buys.
 std::string describe_fix(const Diagnosis& d, const Fix& fix);

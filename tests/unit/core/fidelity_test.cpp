@@ -219,3 +219,29 @@ TEST_CASE("cores shared by time: workers, the training process and its CPU share
   CHECK(d.cores->workers_full == 4);
   CHECK(d.cores->cores_per_accelerator == doctest::Approx(5));
 }
+
+TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and the peak") {
+  // Linear workers: 10 x 5 ms per 10 ms step = 5 worker rates needed; 95% of 5 = 4.75: 5 workers.
+  Scenario s = loader(2, 5);
+  Diagnosis d = diagnose(s);
+  REQUIRE(d.cores);
+  CHECK(d.cores->knee_workers == 5);
+  CHECK(d.cores->peak_workers == 0);
+  // sigma 0.2: at most 1 / 0.2 = 5 rates, never reached; 95% of 5 = 4.75 needs
+  // W >= 4.75 x 0.8 / (1 - 0.95) = 76 workers (76 / 16 = 4.75 exactly).
+  s.set(Field::ScalingContention, 0.2);
+  d = diagnose(s);
+  CHECK(d.cores->knee_workers == 76);
+  // kappa 0.01, sigma 0: the law peaks at sqrt(1 / 0.01) = 10 workers, 10 / 1.9 = 5.263 rates,
+  // more than the 5 needed; 95% of 5 = 4.75: W / (1 + 0.01 W (W - 1)) >= 4.75 first at W = 7
+  // (7 / 1.42 = 4.93; 6 / 1.3 = 4.62).
+  s.unset(Field::ScalingContention);
+  s.set(Field::ScalingCoherency, 0.01);
+  d = diagnose(s);
+  CHECK(d.cores->knee_workers == 7);
+  CHECK(d.cores->peak_workers == 10);
+  // 4 logical CPUs, one reserved for the training process: 3 for workers, too few for 7.
+  s.set(Field::Cores, 4);
+  d = diagnose(s);
+  CHECK_FALSE(d.cores->knee_fits_cores);
+}
