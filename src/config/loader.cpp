@@ -113,7 +113,38 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
 
 // Parses a requirement's value from text ("90%", "20000 samples/s", "compute,transfer",
 // "64..512") and stores it in the plan, replacing one with the same key.
+// "compute, transform" as stage bits; throws `fail` naming the first unknown stage.
+template <class Fail>
+unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view noun, std::string_view allowed_text,
+                      const Fail& fail) {
+  unsigned bits = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const auto comma = text.find(',', pos);
+    std::string_view name = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    bool found = false;
+    for (Stage st : kStages)
+      if (stage_key(st) == name && (allowed & stage_bit(st))) {
+        bits |= stage_bit(st);
+        found = true;
+      }
+    if (!found) throw fail(fmt::format("unknown {} '{}' ({})", noun, echo(name), allowed_text));
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return bits;
+}
+
 void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
+  if (key == "unmodelled") {
+    plan.accept_unmodelled =
+        parse_stages(text, stage_bit(Stage::Storage) | stage_bit(Stage::Transform) | stage_bit(Stage::Transfer),
+                     "stage", "storage, transform or transfer",
+                     [&](const std::string& why) { return Error(where, fmt::format("require.unmodelled: {}", why)); });
+    return;
+  }
   if (key == "batch_sizes") {
     try {
       plan.batch_sizes = parse_range(text, spec(Field::BatchSize));
@@ -136,22 +167,9 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
   Requirement req{metric, 0, 0, where};
   const auto fail = [&](const std::string& why) { return Error(where, fmt::format("require.{}: {}", key, why)); };
   if (metric == Metric::Walls) {
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-      const auto comma = text.find(',', pos);
-      std::string_view name = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
-      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-      while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-      bool found = false;
-      for (Stage st : kStages)
-        if (stage_key(st) == name) {
-          req.walls |= 1u << static_cast<unsigned>(st);
-          found = true;
-        }
-      if (!found) throw fail(fmt::format("unknown wall '{}' (storage, transform, transfer or compute)", name));
-      if (comma == std::string_view::npos) break;
-      pos = comma + 1;
-    }
+    unsigned all = 0;
+    for (Stage st : kStages) all |= stage_bit(st);
+    req.walls = parse_stages(text, all, "wall", "storage, transform, transfer or compute", fail);
   } else {
     DimSet accepted = dims(Dim::Number);
     if (metric == Metric::Throughput) accepted = dims(Dim::SampleRate);

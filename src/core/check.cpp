@@ -72,6 +72,7 @@ std::vector<std::string_view> requirement_keys() {
   for (const auto& i : kMetrics)
     if (i.metric != Metric::Memory) keys.push_back(i.key);
   keys.push_back("batch_sizes");
+  keys.push_back("unmodelled");
   return keys;
 }
 
@@ -88,6 +89,11 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     const double batch = point.get(Field::BatchSize);
     for (auto& o : out.outcomes) {
       const Requirement& req = *o.requirement;
+      // An unmodelled stage could break every requirement but the memory one.
+      if (req.metric != Metric::Memory) {
+        o.unmodelled |= r.unmodelled & ~plan.accept_unmodelled;
+        o.accepted |= r.unmodelled & plan.accept_unmodelled;
+      }
       if (req.metric == Metric::Walls) {
         o.walls |= r.binding;
         if ((r.binding & ~req.walls) != 0 && o.pass) {
@@ -117,6 +123,7 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     const Requirement& req = *o.requirement;
     if (req.metric != Metric::Walls)
       o.pass = info(req.metric).minimum ? o.value >= req.threshold : o.value <= req.threshold;
+    if (o.unmodelled != 0) o.pass = false;
     if (!o.pass) ++out.failures;
   }
   out.pass = out.failures == 0;

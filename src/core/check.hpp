@@ -33,13 +33,17 @@ struct Plan {
   std::vector<Requirement> requirements;
   std::optional<Range> batch_sizes;  // requirements must hold at every one of these
   Origin batch_sizes_origin;
+  // Stages the plan accepts not modelled (require.unmodelled, bit per Stage): a requirement
+  // that such a stage could break passes on the model's upper bound, and the output says so.
+  // Any other unmodelled stage fails those requirements (DESIGN.md section 10).
+  unsigned accept_unmodelled = 0;
 };
 
 // The stable key of a requirement ("min_utilization", ...).
 std::string_view requirement_key(Metric m);
 // nullptr-like: returns false when the key is unknown.
 bool find_requirement(std::string_view key, Metric* out);
-// Every requirement key, plus "batch_sizes".
+// Every requirement key, plus "batch_sizes" and "unmodelled".
 std::vector<std::string_view> requirement_keys();
 
 struct Outcome {
@@ -48,6 +52,10 @@ struct Outcome {
   double value = 0;     // the worst value reached (for Walls: unused)
   unsigned walls = 0;   // for Walls: every stage that bound at some point
   double at_batch = 0;  // batch size where the worst value was reached
+  // Stages not modelled at some point that could break this requirement (bit per Stage): not
+  // accepted by the plan (the requirement fails), and accepted (it passes on an upper bound).
+  unsigned unmodelled = 0;
+  unsigned accepted = 0;
 };
 
 struct PlanOutcome {

@@ -241,7 +241,10 @@ class JsonRenderer final : public Renderer {
         } else {
           j.kv("value", oc.value).kv("threshold", req.threshold);
         }
-        j.kv("at_batch_size", oc.at_batch).end();
+        j.kv("at_batch_size", oc.at_batch);
+        walls(j.key("unmodelled"), oc.unmodelled);
+        walls(j.key("accepted_unmodelled"), oc.accepted);
+        j.end();
       }
       j.end().key("point").object();
       point(j, p.loaded->scenario, p.result, nullptr);

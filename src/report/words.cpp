@@ -342,6 +342,22 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     l.required = fmt::format("{} {}", relation(req.metric), shown(req.metric, req.threshold));
     if (ranged) l.where = fmt::format("worst at batch {:.0f}", o.at_batch);
   }
+  // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.
+  const auto stages = [](unsigned bits) {
+    std::string out;
+    for (Stage s : kStages)
+      if (bits & stage_bit(s))
+        out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", stage_key(s),
+                           spec(unmodelled_key(s, TransformAt::Cpu)).key);
+    return out;
+  };
+  std::string note;
+  if (o.unmodelled)
+    note = fmt::format("not verified: {} not modelled; model it, or accept it with require.unmodelled",
+                       stages(o.unmodelled));
+  else if (o.accepted)
+    note = fmt::format("an upper bound: {} not modelled, accepted by the plan", stages(o.accepted));
+  if (!note.empty()) l.where = l.where.empty() ? note : l.where + "; " + note;
   return l;
 }
 
