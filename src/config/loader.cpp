@@ -111,8 +111,6 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
   }
 }
 
-// Parses a requirement's value from text ("90%", "20000 samples/s", "compute,transfer",
-// "64..512") and stores it in the plan, replacing one with the same key.
 // "compute, transform" as stage bits; throws `fail` naming the first unknown stage.
 template <class Fail>
 unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view noun, std::string_view allowed_text,
@@ -137,6 +135,8 @@ unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view 
   return bits;
 }
 
+// Parses a requirement's value from text ("90%", "20000 samples/s", "compute,transfer",
+// "64..512") and stores it in the plan, replacing one with the same key.
 void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
   if (key == "unmodelled") {
     plan.accept_unmodelled =

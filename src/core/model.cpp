@@ -116,7 +116,7 @@ double pin_time(const Inputs& in, double batch) {
 // cannot be faster than that work over the cores (processor sharing, as a fluid).
 void shared_cores(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
-  if (!t.time_shared || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
+  if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
   const double B = in.batch;
   const double training = r.loop_overhead_s + *in.loop_cpu_share * r.stage(Stage::Compute).time_s +
                           (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);

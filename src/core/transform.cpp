@@ -55,8 +55,8 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   in.smt_yield = s.opt(Field::SmtYield).value_or(0.3);
   in.sigma = s.opt(Field::ScalingContention).value_or(0);
   in.kappa = s.opt(Field::ScalingCoherency).value_or(0);
-  in.time_shared = w.loop_cpu_share.has_value();
-  in.reserved_cores = s.opt(Field::ReservedCores).value_or(in.time_shared ? 0 : w.accelerators);
+  // With pipeline.loop_cpu_share the cores are shared by time: none is reserved unless said.
+  in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.loop_cpu_share ? 0 : w.accelerators);
   in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
   if (in.memcpy_bandwidth) in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
   if (s.has(Field::Cores)) {
@@ -173,7 +173,7 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   c.workers_target = target.value_or(best);
   c.reserved_per_accelerator = in.reserved_cores / w.accelerators;
   // Shared by time, the training process uses a core for its share of the compute and its own time.
-  if (in.time_shared) c.reserved_per_accelerator += std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s);
+  if (w.loop_cpu_share) c.reserved_per_accelerator += std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s);
   // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
   c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;
   // The knee: 95% of the most the workers deliver (the law's peak, its limit 1 / sigma, or

@@ -26,9 +26,6 @@ struct TransformInputs {
   // per sample a worker collates (the device sample, or the stored one when that is not given).
   std::optional<double> memcpy_bandwidth;
   double collate_bytes_per_sample = 0;
-  // pipeline.loop_cpu_share is set: the cores are shared by time with the training process and
-  // the pin thread (no core is reserved unless cpu.reserved_cores says so).
-  bool time_shared = false;
 };
 
 // Universal Scalability Law: what a parallelism of N workers delivers, in single-worker rates:

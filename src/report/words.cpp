@@ -17,11 +17,21 @@ std::string plural(double n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count(n), n == 1 ? one : many);
 }
 
-std::string walls_text(unsigned binding, std::string_view separator) {
+namespace {
+
+// The stages of `bits` in stage order, each as name(stage), joined by `separator`.
+template <class Name>
+std::string stage_list(unsigned bits, std::string_view separator, const Name& name) {
   std::string out;
   for (Stage s : kStages)
-    if (binding & stage_bit(s)) out += fmt::format("{}{}", out.empty() ? "" : separator, stage_key(s));
+    if (bits & stage_bit(s)) out += fmt::format("{}{}", out.empty() ? "" : separator, name(s));
   return out;
+}
+
+}  // namespace
+
+std::string walls_text(unsigned binding, std::string_view separator) {
+  return stage_list(binding, separator, stage_key);
 }
 
 std::string binding_text(const Result& r) { return walls_text(r.binding); }
@@ -58,22 +68,13 @@ std::string workers_text(double w) {
 }  // namespace
 
 std::string unmodelled_list(const Result& r) {
-  std::string out;
-  for (Stage s : kStages)
-    if (r.unmodelled & stage_bit(s)) {
-      if (!out.empty()) out += ", ";
-      out += stage_name(s, r.transform_at);
-    }
-  return out;
+  return stage_list(r.unmodelled, ", ", [&](Stage s) { return stage_name(s, r.transform_at); });
 }
 
 std::string upper_bound_sentence(const Result& r) {
-  std::string stages;
-  for (Stage s : kStages)
-    if (r.unmodelled & stage_bit(s)) {
-      if (!stages.empty()) stages += ", ";
-      stages += fmt::format("{} ({})", stage_name(s, r.transform_at), spec(unmodelled_key(s, r.transform_at)).key);
-    }
+  const std::string stages = stage_list(r.unmodelled, ", ", [&](Stage s) {
+    return fmt::format("{} ({})", stage_name(s, r.transform_at), spec(unmodelled_key(s, r.transform_at)).key);
+  });
   return fmt::format("Utilization {} is an upper bound: not modelled, and each could bind: {}.", percent(r.utilization),
                      stages);
 }
@@ -344,12 +345,9 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
   }
   // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.
   const auto stages = [](unsigned bits) {
-    std::string out;
-    for (Stage s : kStages)
-      if (bits & stage_bit(s))
-        out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", stage_key(s),
-                           spec(unmodelled_key(s, TransformAt::Cpu)).key);
-    return out;
+    return stage_list(bits, ", ", [](Stage s) {
+      return fmt::format("{} ({})", stage_key(s), spec(unmodelled_key(s, TransformAt::Cpu)).key);
+    });
   };
   std::string note;
   if (o.unmodelled)

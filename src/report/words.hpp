@@ -23,7 +23,6 @@ std::string walls_text(unsigned binding, std::string_view separator = "+");
 std::string binding_text(const Result& r);
 
 bool has_fix(const Diagnosis& d, FixKind k);
-// The binding wall in words, with the figures that make it bind.
 // "storage fetch, host-to-device transfer": the stages not modelled.
 std::string unmodelled_list(const Result& r);
 // "Utilization 97.4% is an upper bound: not modelled, and each could bind: storage fetch
@@ -31,6 +30,7 @@ std::string unmodelled_list(const Result& r);
 std::string upper_bound_sentence(const Result& r);
 // "Knee: 42 workers per accelerator deliver 95% of what compute needs; ..."
 std::string knee_sentence(const Diagnosis& d);
+// The binding wall in words, with the figures that make it bind.
 std::string wall_sentence(const Diagnosis& d);
 // One sentence per fix: what to change, and what it buys.
 std::string describe_fix(const Diagnosis& d, const Fix& fix);
