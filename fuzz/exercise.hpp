@@ -37,8 +37,8 @@ inline void expect_clean(const std::string& text, std::string_view format, bool 
   }
 }
 
-// A requirement's outcome agrees with its value and threshold, and the plan's verdict with
-// its outcomes.
+// A requirement's outcome agrees with its value and threshold and with the unmodelled stages the
+// plan did not accept, and the plan's verdict with its outcomes.
 inline void expect_consistent(const PlanOutcome& outcome) {
   std::size_t failures = 0;
   for (const auto& o : outcome.outcomes) {
@@ -59,8 +59,13 @@ inline void expect_consistent(const PlanOutcome& outcome) {
         pass = (o.walls & ~r.walls) == 0;
         break;
       case Metric::Memory:
+        if (o.unmodelled != 0 || o.accepted != 0)
+          die("an unmodelled stage was held against fits_in_memory", std::to_string(o.unmodelled | o.accepted));
         break;
     }
+    // A stage not modelled and not accepted by the plan fails the requirement (DESIGN.md section 10).
+    if (o.unmodelled != 0) pass = false;
+    if ((o.unmodelled & o.accepted) != 0) die("a stage both refused and accepted", std::to_string(o.unmodelled));
     if (pass != o.pass) die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));
   }
   if (failures != outcome.failures || outcome.pass != (failures == 0))
