@@ -12,7 +12,9 @@
 #include "core/check.hpp"
 #include "core/compare.hpp"
 #include "core/diagnosis.hpp"
+#include "core/simulate.hpp"
 #include "report/renderer.hpp"
+#include "report/trace.hpp"
 
 namespace pipesim::fuzz {
 
@@ -98,6 +100,23 @@ inline void exercise(const LoadedScenario& given) {
       expect_consistent(reports[0].outcome);
       for (std::string_view f : {"table", "json", "csv", "markdown", "junit"})
         render(f, Output::Check, [&](Renderer& rr, Out& o) { rr.check(o, reports); });
+    }
+    // The simulation: its shortest run (a bound on time), every format, figures in range.
+    SimOptions so;
+    so.batches = min_batches(d.inputs);
+    so.epochs = 1;
+    so.trace_steps = 3;
+    so.max_steps = 20000;
+    so.max_work = 2e7;
+    try {
+      const Simulation sim = simulate(d.inputs, so);
+      if (!(sim.utilization > 0 && sim.utilization <= 1 + 1e-9))
+        die("simulated utilization outside (0, 1]", std::to_string(sim.utilization));
+      for (std::string_view f : {"table", "json", "csv", "markdown"})
+        render(f, Output::Simulation, [&](Renderer& rr, Out& o) { rr.simulation(o, s, sim); });
+      expect_clean(chrome_trace(sim, s.name), "trace");
+    } catch (const Error&) {
+      // Too long to simulate: an error, fine.
     }
     reports.push_back(reports[0]);
     const auto rows = compare({r, r});

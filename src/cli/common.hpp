@@ -42,5 +42,6 @@ void setup_sweep(CLI::App& app);
 void setup_presets(CLI::App& app);
 void setup_check(CLI::App& app);
 void setup_compare(CLI::App& app);
+void setup_simulate(CLI::App& app);
 
 }  // namespace pipesim

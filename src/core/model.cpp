@@ -38,6 +38,11 @@ Workload resolve_workload(const Scenario& s) {
   w.receive_time_per_sample = s.opt(Field::ReceiveTimePerSample).value_or(0);
   w.loop_cpu_share = s.opt(Field::LoopCpuShare);
   w.epoch_overhead = s.opt(Field::EpochOverhead).value_or(0);
+  w.prefetch_factor = s.opt(Field::PrefetchFactor).value_or(2);
+  w.in_order = s.opt(Field::InOrder).value_or(1) != 0;
+  w.transform_cv = s.opt(Field::TransformCv).value_or(0);
+  w.sample_size_cv = s.opt(Field::SampleSizeCv).value_or(0);
+  w.step_cv = s.opt(Field::StepCv).value_or(0);
   if (s.has(Field::DatasetSize))
     w.dataset_bytes = s.get(Field::DatasetSize);
   else if (w.dataset_samples)

@@ -24,6 +24,13 @@ struct Workload {
   bool persistent_workers = false;  // workers live across epochs
   double worker_start_time = 0;     // starting one worker at an epoch's start (s); W in turn
   double epoch_overhead = 0;        // fixed per epoch without persistent workers (s)
+  // What only the simulation uses so far (DESIGN.md section 7): the DataLoader's per-worker
+  // window and delivery order, and the variation of transform time, stored size and step time.
+  double prefetch_factor = 2;
+  bool in_order = true;
+  double transform_cv = 0;
+  double sample_size_cv = 0;
+  double step_cv = 0;
 
   // The training loop's own time per step.
   [[nodiscard]] double loop_time() const {

@@ -34,6 +34,40 @@ void input_cell(Out& o, const Scenario& s, Field f) {
 
 class CsvRenderer final : public Renderer {
  public:
+  // One row per figure: the simulated value beside the analytic one where the model has it.
+  void simulation(Out& o, const LoadedScenario&, const Simulation& s) override {
+    const Result& a = s.analytic;
+    o.write("metric,simulated,analytic\n");
+    const auto row = [&](std::string_view k, double sim, std::optional<double> ana) {
+      o.print("{},", k);
+      o.num(sim);
+      o.put(',');
+      if (ana) o.num(*ana);
+      o.put('\n');
+    };
+    row("utilization", s.utilization, a.utilization);
+    row("throughput_samples_per_s", s.throughput, a.throughput);
+    row("step_time_s", s.step_s, a.step_s);
+    if (s.epoch_utilization) {
+      row("epoch_utilization", *s.epoch_utilization, a.epoch_utilization);
+      row("first_batch_s", s.first_batch_s.back(), a.first_batch_s);
+    }
+    row("wait_mean_s", s.wait.mean, std::nullopt);
+    row("wait_p50_s", s.wait.p50, std::nullopt);
+    row("wait_p95_s", s.wait.p95, std::nullopt);
+    row("wait_p99_s", s.wait.p99, std::nullopt);
+    row("wait_max_s", s.wait.max, std::nullopt);
+    for (std::size_t c = 0; c < kCauseCount; ++c)
+      row(fmt::format("held_up_by_{}_steps", cause_key(static_cast<Cause>(c))), s.cause_steps[c], std::nullopt);
+    row("busy_accelerator", s.busy.accelerator, std::nullopt);
+    if (s.inputs.workers >= 1) row("busy_workers", s.busy.workers, std::nullopt);
+    if (s.busy.cores) row("busy_cores", *s.busy.cores, std::nullopt);
+    if (s.busy.storage) row("busy_storage", *s.busy.storage, std::nullopt);
+    if (s.busy.decoder) row("busy_decoder", *s.busy.decoder, std::nullopt);
+    if (s.busy.pin_thread) row("busy_pin_thread", *s.busy.pin_thread, std::nullopt);
+    if (s.busy.link) row("busy_link", *s.busy.link, std::nullopt);
+  }
+
   void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) override {
     o.write("stage,modelled,limit,time_s,samples_per_s,share_of_step,binding\n");
     for (Stage st : kStages) {

@@ -44,8 +44,16 @@ void inputs(JsonWriter& j, const Scenario& s, const InputCache* cache) {
   j.end();
 }
 
+void results(JsonWriter& j, const Result& r, const Diagnosis* d);
+
 void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d, const InputCache* cache = nullptr) {
   inputs(j, s, cache);
+  results(j, r, d);
+}
+
+// The members of one operating point's result: stages, step, binding, utilization, ... and,
+// given a diagnosis, its recommendations.
+void results(JsonWriter& j, const Result& r, const Diagnosis* d) {
   j.key("stages").array();
   for (Stage st : kStages) {
     const auto& sr = r.stage(st);
@@ -271,6 +279,49 @@ class JsonRenderer final : public Renderer {
         if (row.best[i]) j.str(plans[i].label);
       j.end();
     }
+    j.end().end().finish();
+  }
+
+  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) override {
+    JsonWriter j(o);
+    j.object().kv_str("scenario", loaded.name);
+    inputs(j, loaded.scenario, nullptr);
+    j.kv("seed", static_cast<double>(s.seed))
+        .kv("steps", static_cast<double>(s.steps))
+        .kv("window_steps", static_cast<double>(s.window_steps));
+    j.key("simulated").object();
+    j.kv("utilization", s.utilization)
+        .kv_bool("upper_bound", s.analytic.upper_bound())
+        .kv("throughput_samples_per_s", s.throughput)
+        .kv("step_time_s", s.step_s);
+    j.key("wait_s").object();
+    j.kv("mean", s.wait.mean).kv("p50", s.wait.p50).kv("p95", s.wait.p95).kv("p99", s.wait.p99).kv("max", s.wait.max);
+    j.end();
+    j.key("held_up_by").object();
+    for (std::size_t c = 0; c < kCauseCount; ++c) {
+      j.key(cause_key(static_cast<Cause>(c))).object();
+      j.kv("steps", s.cause_steps[c]).kv("wait", s.cause_wait[c]).end();
+    }
+    j.end();
+    j.key("busy").object();
+    j.kv("accelerator", s.busy.accelerator);
+    if (s.inputs.workers >= 1) j.kv("workers", s.busy.workers);
+    if (s.busy.cores) j.kv("cores", *s.busy.cores);
+    if (s.busy.storage) j.kv("storage", *s.busy.storage);
+    if (s.busy.decoder) j.kv("decoder", *s.busy.decoder);
+    if (s.busy.pin_thread) j.kv("pin_thread", *s.busy.pin_thread);
+    if (s.busy.link) j.kv("link", *s.busy.link);
+    j.end();
+    if (s.epoch_utilization) {
+      j.kv("epoch_utilization", *s.epoch_utilization).kv("steps_per_epoch", static_cast<double>(s.steps_per_epoch));
+      j.key("epochs").array();
+      for (std::size_t e = 0; e < s.epoch_s.size(); ++e)
+        j.object().kv("time_s", s.epoch_s[e]).kv("first_batch_s", s.first_batch_s[e]).end();
+      j.end();
+    }
+    j.end();
+    j.key("analytic").object();
+    results(j, s.analytic, nullptr);
     j.end().end().finish();
   }
 

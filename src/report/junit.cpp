@@ -46,6 +46,7 @@ std::string xml_escape(std::string_view text) {
 
 class JunitRenderer final : public Renderer {
  public:
+  void simulation(Out&, const LoadedScenario&, const Simulation&) override {}
   [[nodiscard]] bool renders(Output what) const override { return what == Output::Check; }
   void diagnosis(Out&, const LoadedScenario&, const Diagnosis&) override {}
   void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) const override {}

@@ -12,13 +12,14 @@
 #include "core/check.hpp"
 #include "core/compare.hpp"
 #include "core/diagnosis.hpp"
+#include "core/simulate.hpp"
 #include "core/sweep.hpp"
 #include "report/out.hpp"
 
 namespace pipesim {
 
 // What a command renders.
-enum class Output : std::uint8_t { Diagnosis, Sweep, Check, Compare };
+enum class Output : std::uint8_t { Diagnosis, Sweep, Check, Compare, Simulation };
 
 // The columns of a sweep, decided before its first row is written.
 struct SweepLayout {
@@ -55,6 +56,7 @@ class Renderer {
   virtual void sweep_end(Out& o, const SweepLayout& layout, std::size_t rows) const = 0;
   virtual void check(Out& o, const std::vector<PlanReport>& plans) = 0;
   virtual void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) = 0;
+  virtual void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) = 0;
 };
 
 // The renderer for a format name ("table", "markdown", "json", "csv", "junit"); throws Error

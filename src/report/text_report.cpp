@@ -363,3 +363,86 @@ void text_keys(Out& o, bool md) {
 }
 
 }  // namespace pipesim
+
+namespace pipesim {
+
+void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool md) {
+  const Result& a = s.analytic;
+  const Inputs& in = s.inputs;
+  o.print("{}{}\n", md ? "## " : "", printable(loaded.name));
+  std::string head = fmt::format("simulated: batch {} | {} | {} per sample | {}", count(in.batch),
+                                 plural(in.workers, "worker", "workers"), format_compact(in.sample_bytes, Dim::Size),
+                                 plural(in.accelerators, "accelerator", "accelerators"));
+  if (in.workers >= 1)
+    head += fmt::format(" | prefetch {} per worker, {}", count(in.prefetch_factor),
+                        in.in_order ? "in order" : "out of order");
+  head += fmt::format(" | seed {}", s.seed);
+  o.print("{}\n\n", head);
+
+  TextTable t({{"", false, 20}, {"simulated", true, 18}, {"analytic", true, 18}}, md);
+  t.add({"utilization", percent(s.utilization), percent(a.utilization)});
+  t.add({"throughput", samples(s.throughput), samples(a.throughput)});
+  t.add({"step", dur(s.step_s), dur(a.step_s)});
+  if (s.epoch_utilization) {
+    t.add(
+        {"epoch utilization", percent(*s.epoch_utilization), a.epoch_utilization ? percent(*a.epoch_utilization) : ""});
+    t.add({"first step done", dur(s.first_batch_s.back()), a.first_batch_s ? dur(*a.first_batch_s) : ""});
+  }
+  t.render(o);
+  o.write("\n");
+  const auto kv = [&](std::string_view k, const std::string& v) {
+    if (md)
+      o.print("- **{}**: {}\n", k, v);
+    else
+      o.print("{:<14} {}\n", k, v);
+  };
+  kv("steady state", fmt::format("the last {} of {} steps (the steps before fill the pipeline)",
+                                 count(static_cast<double>(s.window_steps)), count(static_cast<double>(s.steps))));
+  kv("wait per step",
+     fmt::format("mean {}, p50 {}, p95 {}, p99 {}, max {} (the loop waiting for its batch)", dur(s.wait.mean),
+                 dur(s.wait.p50), dur(s.wait.p95), dur(s.wait.p99), dur(s.wait.max)));
+  std::string held;
+  for (std::size_t c = 0; c < kCauseCount; ++c) {
+    if (c == 0 || s.cause_steps[c] <= 0) continue;
+    held += fmt::format("{}{} {} of steps ({} of the wait)", held.empty() ? "" : "; ",
+                        cause_words(static_cast<Cause>(c)), percent(s.cause_steps[c]), percent(s.cause_wait[c]));
+  }
+  held +=
+      fmt::format("{}{} {} of steps", held.empty() ? "" : "; ", cause_words(Cause::None), percent(s.cause_steps[0]));
+  kv("held up by", held);
+  std::string busy = fmt::format("accelerator {}", percent(s.busy.accelerator));
+  if (in.workers >= 1) busy += fmt::format(", workers {}", percent(s.busy.workers));
+  if (s.busy.cores) busy += fmt::format(", cores {}", percent(*s.busy.cores));
+  if (s.busy.storage) busy += fmt::format(", storage {}", percent(*s.busy.storage));
+  if (s.busy.decoder) busy += fmt::format(", decoder {}", percent(*s.busy.decoder));
+  if (s.busy.pin_thread) busy += fmt::format(", pin thread {}", percent(*s.busy.pin_thread));
+  if (s.busy.link) busy += fmt::format(", link {}", percent(*s.busy.link));
+  kv("busy", busy + " of the run");
+  switch (s.epoch_skip) {
+    case EpochSkip::None: {
+      std::string times, firsts;
+      for (std::size_t e = 0; e < s.epoch_s.size(); ++e) {
+        times += fmt::format("{}{}", e ? ", " : "", dur(s.epoch_s[e]));
+        firsts += fmt::format("{}{}", e ? ", " : "", dur(s.first_batch_s[e]));
+      }
+      kv("epochs", fmt::format("{} of {} steps: {} each; first step done after {}{}",
+                               count(static_cast<double>(s.epochs)), count(static_cast<double>(s.steps_per_epoch)),
+                               times, firsts, s.epochs > 1 ? " (epoch utilization: the epochs after the first)" : ""));
+      break;
+    }
+    case EpochSkip::NoDataset:
+      kv("epochs", "not simulated (set workload.dataset_samples)");
+      break;
+    case EpochSkip::TooFewSamples:
+      kv("epochs", "not simulated: the dataset is smaller than one step of the cluster");
+      break;
+    case EpochSkip::TooLong:
+      kv("epochs", fmt::format("not simulated: {} steps per epoch is too many to simulate (use --epochs 1 or a smaller "
+                               "workload.dataset_samples)",
+                               count(static_cast<double>(s.steps_per_epoch))));
+      break;
+  }
+  if (a.upper_bound()) kv("upper bound", upper_bound_sentence(a));
+}
+
+}  // namespace pipesim

@@ -14,6 +14,7 @@ TextTable sweep_table(const SweepLayout& layout, bool markdown);
 void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, const SweepPoint& p, bool first);
 void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown);
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown);
+void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool markdown);
 
 // `pipesim presets`: every embedded preset with its path and description; `--keys`: every field
 // with its kind, default and meaning (the README's field table is the markdown form).
@@ -37,6 +38,9 @@ class TextRenderer final : public Renderer {
   void check(Out& o, const std::vector<PlanReport>& plans) override { text_check(o, plans, markdown_); }
   void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
     text_compare(o, plans, rows, markdown_);
+  }
+  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) override {
+    text_simulation(o, loaded, s, markdown_);
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "core/check.hpp"
 #include "core/diagnosis.hpp"
+#include "core/simulate.hpp"
 
 namespace pipesim {
 
@@ -36,6 +37,9 @@ std::string wall_sentence(const Diagnosis& d);
 std::string describe_fix(const Diagnosis& d, const Fix& fix);
 std::string storage_capacity_text(const Diagnosis& d);
 std::string cores_text(const Diagnosis& d);
+
+// Why the loop waited, for people: "workers", "prefetch window", "ready (not held up)".
+std::string_view cause_words(Cause c);
 
 // One requirement's outcome in words: key, the value reached, what was required, and where
 // (the batch size) when the plan covers a range of batch sizes.

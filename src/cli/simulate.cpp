@@ -1,0 +1,95 @@
+// `pipesim simulate [SCENARIO]`: the scenario event by event with the DataLoader's rules, the
+// analytic figures beside; --trace writes what a profiler would show.
+#include <fmt/format.h>
+#include <fstream>
+#include <memory>
+
+#include "cli/common.hpp"
+#include "core/error.hpp"
+#include "core/simulate.hpp"
+#include "core/text.hpp"
+#include "report/trace.hpp"
+
+namespace pipesim {
+
+namespace {
+
+struct SimulateOptions : CommonOptions {
+  std::uint64_t seed = 1;
+  std::size_t batches = 0;
+  std::size_t epochs = 0;
+  std::string trace;
+  std::size_t trace_steps = 50;
+  std::string sample_times;
+};
+
+// One per-sample time per line ("3.2 ms", or a bare number of seconds); blank lines and lines
+// starting with # are skipped. An error names the file, line and column.
+std::vector<double> read_sample_times(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw Error(Origin{"--sample-times " + path}, fmt::format("cannot read {}", echo(path)));
+  std::vector<double> times;
+  std::string line;
+  for (int n = 1; std::getline(f, line); ++n) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string_view text = std::string_view(line).substr(first, last - first + 1);
+    try {
+      Quantity q = parse_quantity(text);
+      if (q.dim != Dim::Number && q.dim != Dim::Duration)
+        throw Error(fmt::format("expected a time per sample (e.g. \"3.2 ms\"), got {}", dim_name(q.dim)));
+      if (!(q.value > 0)) throw Error(fmt::format("a time per sample must be positive, got {}", echo(text)));
+      times.push_back(q.value);
+    } catch (const Error& e) {
+      throw Error(Origin{path, n, static_cast<int>(first) + 1}, e.what());
+    }
+  }
+  if (times.empty()) throw Error(Origin{path}, "no per-sample times in the file (one per line, e.g. \"3.2 ms\")");
+  return times;
+}
+
+}  // namespace
+
+void setup_simulate(CLI::App& app) {
+  auto opts = std::make_shared<SimulateOptions>();
+  auto* cmd = app.add_subcommand(
+      "simulate", "The scenario event by event with the DataLoader's rules: waits, bursts, epochs, variance");
+  add_common_options(*cmd, *opts, Output::Simulation);
+  cmd->add_option("--seed", opts->seed, "Seed of the random draws (the same seed gives the same run)")
+      ->capture_default_str();
+  cmd->add_option("--batches", opts->batches, "Steps of the steady run (default: 2000, more with many workers)");
+  cmd->add_option("--epochs", opts->epochs, "Epochs to simulate when workload.dataset_samples is set (default: 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--trace", opts->trace,
+                  "Write the first steps as Chrome trace-event JSON (Perfetto, chrome://tracing)")
+      ->type_name("FILE");
+  cmd->add_option("--trace-steps", opts->trace_steps, "Steps the trace covers")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--sample-times", opts->sample_times,
+                  "Per-sample transform times to draw from, one per line (\"3.2 ms\"), instead of the lognormal")
+      ->type_name("FILE");
+  cmd->callback([opts] {
+    make_renderer(opts->format, Output::Simulation);  // an unknown format fails before any work
+    const LoadedScenario loaded = load_with_sets(*opts);
+    if (!opts->trace.empty()) refuse_input_as_output(opts->trace, loaded.files, "--trace");
+    SimOptions o;
+    o.seed = opts->seed;
+    o.batches = opts->batches;
+    o.epochs = opts->epochs;
+    if (!opts->trace.empty()) o.trace_steps = opts->trace_steps;
+    if (!opts->sample_times.empty()) o.sample_times = read_sample_times(opts->sample_times);
+    const Simulation s = with_origins(loaded, [&] { return simulate(resolve(loaded.scenario), o); });
+    const auto renderer = make_renderer(opts->format, Output::Simulation);
+    std::string text;
+    {
+      Out out(text);
+      renderer->simulation(out, loaded, s);
+    }
+    if (!opts->trace.empty()) write_file(opts->trace, chrome_trace(s, loaded.name), "--trace");
+    write_stdout(text);
+  });
+}
+
+}  // namespace pipesim

@@ -1,0 +1,182 @@
+// The simulation (DESIGN.md section 7): with no variance it reproduces the closed forms exactly,
+// and its mechanisms (bursts of W, in-order stalls, prefetch, data-parallel steps) give the
+// figures worked by hand in the comments.
+#include <doctest/doctest.h>
+
+#include "../../support/scenarios.hpp"
+#include "core/simulate.hpp"
+
+using namespace pipesim;
+
+namespace {
+
+// Batch 10, W workers, compute 1 ms per sample (10 ms per step), transform `transform_ms` per
+// sample on one worker.
+Scenario loader(double workers, double transform_ms) {
+  Scenario s;
+  s.set(Field::BatchSize, 10);
+  s.set(Field::Workers, workers);
+  s.set(Field::SampleSize, {100e3, Dim::Size});
+  s.set(Field::MeasuredPerSample, {1e-3, Dim::Duration});
+  s.set(Field::TransformCost, {transform_ms * 1e-3, Dim::Duration});
+  return s;
+}
+
+Simulation sim(const Scenario& s, std::uint64_t seed = 1, std::size_t batches = 0) {
+  SimOptions o;
+  o.seed = seed;
+  o.batches = batches;
+  return simulate(resolve(s), o);
+}
+
+// The simulation equals the closed forms: utilization, throughput and the step.
+void same_as_analytic(const Scenario& s) {
+  const Simulation m = sim(s);
+  CHECK(m.utilization == doctest::Approx(m.analytic.utilization).epsilon(1e-9));
+  CHECK(m.throughput == doctest::Approx(m.analytic.throughput).epsilon(1e-9));
+  CHECK(m.step_s == doctest::Approx(m.analytic.step_s).epsilon(1e-9));
+}
+
+}  // namespace
+
+TEST_CASE("no variance, no loader costs: the reference table exactly") {
+  for (double b : {32, 64, 128, 256, 512, 1024}) {
+    CAPTURE(b);
+    same_as_analytic(test::reference(b));
+  }
+  const Simulation m = sim(test::reference(256));
+  CHECK(m.utilization == doctest::Approx(0.1835).epsilon(1e-3));
+}
+
+TEST_CASE("constant times: throughput = min(1 / loop time, W / worker batch time)") {
+  // 3 workers, 40 ms per batch each: 75 batches/s; the loop needs 10 ms: 100/s. 75/s wins:
+  // utilization 10 ms x 75 /s = 0.75.
+  const Simulation slow = sim(loader(3, 4));
+  CHECK(slow.throughput == doctest::Approx(750).epsilon(1e-9));
+  CHECK(slow.utilization == doctest::Approx(0.75).epsilon(1e-9));
+  // 5 workers: 125 batches/s, the loop's 100/s wins.
+  const Simulation fast = sim(loader(5, 4));
+  CHECK(fast.throughput == doctest::Approx(1000).epsilon(1e-9));
+  CHECK(fast.utilization == doctest::Approx(1).epsilon(1e-9));
+  CHECK(fast.wait.max == 0);
+  CHECK(fast.cause_steps[static_cast<std::size_t>(Cause::None)] == doctest::Approx(1));
+}
+
+TEST_CASE("batches arrive in bursts of W: one long wait per round") {
+  // 2 workers, 40 ms per batch: every 40 ms two batches arrive together; the loop computes
+  // one in 10 ms and takes the next at once, then waits 40 - 2 x 10 = 20 ms.
+  const Simulation m = sim(loader(2, 4));
+  CHECK(m.utilization == doctest::Approx(0.5).epsilon(1e-9));
+  CHECK(m.wait.max == doctest::Approx(0.020).epsilon(1e-9));
+  CHECK(m.wait.p50 == 0);
+  CHECK(m.wait.p95 == doctest::Approx(0.020).epsilon(1e-9));
+  CHECK(m.wait.mean == doctest::Approx(0.010).epsilon(1e-9));
+  CHECK(m.cause_steps[static_cast<std::size_t>(Cause::Workers)] == doctest::Approx(0.5));
+  CHECK(m.cause_wait[static_cast<std::size_t>(Cause::Workers)] == doctest::Approx(1));
+  CHECK(m.busy.workers == doctest::Approx(1).epsilon(1e-2));
+  CHECK(m.busy.accelerator == doctest::Approx(0.5).epsilon(1e-2));
+}
+
+TEST_CASE("no workers: the main process does every stage in turn") {
+  // 1 ms per sample, batch 10: 10 ms transform + 10 ms compute; utilization 0.5.
+  Scenario s = loader(0, 1);
+  s.set(Field::ReadBandwidth, {1e9, Dim::Rate});  // 1 MB per batch: 1 ms
+  same_as_analytic(s);
+  const Simulation m = sim(s);
+  CHECK(m.utilization == doctest::Approx(10.0 / 21).epsilon(1e-9));
+  CHECK(m.cause_steps[static_cast<std::size_t>(Cause::Workers)] == doctest::Approx(1));
+}
+
+TEST_CASE("the loader's own costs, constant: the same as the closed forms") {
+  // Loop overhead, receive time, a pageable copy the loop makes, collate, storage, cores.
+  Scenario s = loader(4, 3);
+  s.set(Field::LoopOverhead, {1e-3, Dim::Duration});
+  s.set(Field::ReceiveTime, {0.5e-3, Dim::Duration});
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::LinkPinned, 0);
+  s.set(Field::ReadBandwidth, {2e9, Dim::Rate});
+  same_as_analytic(s);
+  // Pinned: the pin thread copies each batch (1 ms at 1 GB/s), then the link (0.1 ms).
+  s.set(Field::LinkPinned, 1);
+  same_as_analytic(s);
+  // More workers than cores: 4 workers on 2 cores run at 2 workers' rate.
+  s.set(Field::Cores, 3);
+  same_as_analytic(s);
+  CHECK(sim(s).analytic.stage(Stage::Transform).limit == Limit::Cores);
+  // The scaling law.
+  s.unset(Field::Cores);
+  s.set(Field::ScalingContention, 0.1);
+  same_as_analytic(s);
+}
+
+TEST_CASE("an epoch: start-up, the first burst, the last burst, as the closed form") {
+  // 2 workers at 40 ms per batch, 100 ms to start each, 120 steps an epoch (a whole number of
+  // rounds of W, as the closed form assumes).
+  Scenario s = loader(2, 4);
+  s.set(Field::WorkerStartTime, {0.1, Dim::Duration});
+  s.set(Field::DatasetSamples, 1200);
+  const Simulation m = sim(s);
+  REQUIRE(m.epoch_utilization);
+  CHECK(m.epochs == 2);
+  CHECK(m.steps_per_epoch == 120);
+  CHECK(*m.epoch_utilization == doctest::Approx(*m.analytic.epoch_utilization).epsilon(1e-9));
+  // Each epoch: 0.2 s start, 60 rounds of 40 ms, then the last burst's second step.
+  CHECK(m.epoch_s[1] == doctest::Approx(0.2 + 60 * 0.04 + 0.01 + 0.01).epsilon(1e-9));
+  CHECK(m.first_batch_s[0] == doctest::Approx(0.2 + 0.04 + 0.01).epsilon(1e-9));
+  CHECK(*m.first_batch_s.data() == doctest::Approx(*m.analytic.first_batch_s).epsilon(1e-9));
+  // Persistent workers start once: the second epoch starts at once.
+  s.set(Field::PersistentWorkers, 1);
+  const Simulation p = sim(s);
+  CHECK(p.first_batch_s[1] == doctest::Approx(0.05).epsilon(1e-9));
+  CHECK(*p.epoch_utilization == doctest::Approx(*p.analytic.epoch_utilization).epsilon(1e-9));
+}
+
+TEST_CASE("variance at the balance point: in order stalls, out of order and prefetch recover some") {
+  // 4 workers at 40 ms per batch feed the 10 ms loop exactly; per-sample cv 1.
+  Scenario s = loader(4, 4);
+  s.set(Field::TransformCv, 1.0);
+  const Simulation in_order = sim(s, 7, 20000);
+  CHECK(in_order.utilization < 0.95);
+  CHECK(in_order.utilization > 0.6);
+  s.set(Field::InOrder, 0);
+  const Simulation any = sim(s, 7, 20000);
+  CHECK(any.utilization > in_order.utilization);
+  s.set(Field::InOrder, 1);
+  s.set(Field::PrefetchFactor, 8);
+  const Simulation deep = sim(s, 7, 20000);
+  CHECK(deep.utilization > in_order.utilization);
+  // The same seed gives the same run; another seed another (close) one.
+  CHECK(sim(s, 7, 20000).utilization == deep.utilization);
+  CHECK(sim(s, 8, 20000).utilization != deep.utilization);
+}
+
+TEST_CASE("data-parallel accelerators step together: the slowest sets the step") {
+  // Compute-bound, step cv 0.5: one accelerator loses nothing; two wait for each other, so
+  // each computes E[X] per E[max(X1, X2)] of the time: below 1.
+  Scenario s = loader(8, 1);
+  s.set(Field::StepCv, 0.5);
+  const Simulation one = sim(s, 3, 20000);
+  CHECK(one.utilization == doctest::Approx(1).epsilon(1e-9));
+  s.set(Field::AcceleratorCount, 2);
+  const Simulation two = sim(s, 3, 20000);
+  CHECK(two.utilization < 0.85);
+  CHECK(two.utilization > 0.7);
+}
+
+TEST_CASE("too few batches for a steady state is an error; the trace keeps the first steps") {
+  CHECK_THROWS_WITH(sim(loader(4, 4), 1, 10),
+                    doctest::Contains("--batches 10 is too few: with 4 workers and prefetch factor 2"));
+  SimOptions o;
+  o.trace_steps = 3;
+  const Simulation m = simulate(resolve(loader(2, 4)), o);
+  std::size_t builds = 0, computes = 0;
+  for (const Span& sp : m.spans) {
+    builds += sp.phase == Phase::Build;
+    computes += sp.phase == Phase::Compute;
+    CHECK(sp.end_s > sp.start_s);
+  }
+  CHECK(builds == 3);
+  CHECK(computes == 3);
+}
