@@ -259,11 +259,11 @@ struct RankState {
   std::deque<std::size_t> ready;  // out of order: delivered, not yet taken, in delivery order
   bool waiting = false;
   double want_at = 0;
-  bool computing = false;
+  int computing = 0;             // parts of the step's compute still running: the accelerator, the process's CPU share
   std::vector<std::size_t> ids;  // this epoch's batches by index (SIZE_MAX: not dispatched yet)
 };
 
-enum class TaskKind : std::uint8_t { Worker, Pin, Loop, Main };
+enum class TaskKind : std::uint8_t { Worker, Pin, Loop, Share };
 struct Task {
   TaskKind kind;
   std::size_t rank;
@@ -356,8 +356,6 @@ class Engine {
   [[nodiscard]] double pooled_load() const {
     double n = 0;
     for (const Task& t : tasks_) n += t.pooled ? 1 : 0;
-    if (c_.shared)
-      for (const RankState& r : ranks_) n += r.computing ? c_.share : 0;
     return n;
   }
 
@@ -421,7 +419,7 @@ class Engine {
         start_compute(e.rank);
         break;
       case EventKind::ComputeDone:
-        compute_done(e.rank);
+        part_done(e.rank);
         break;
     }
   }
@@ -437,7 +435,8 @@ class Engine {
       case TaskKind::Loop:
         start_compute(t.rank);
         break;
-      case TaskKind::Main:
+      case TaskKind::Share:
+        part_done(t.rank);
         break;
     }
   }
@@ -703,7 +702,13 @@ class Engine {
   void start_compute(std::size_t r) {
     RankState& rs = ranks_[r];
     const double f = step_time_.draw(rng_);
-    rs.computing = true;
+    // Shared by time, the training process keeps a core busy for its share of the compute (it
+    // launches the work, or computes itself): the step's compute ends when both are done.
+    rs.computing = 1;
+    if (c_.shared && c_.share > 0) {
+      rs.computing = 2;
+      tasks_.push_back({TaskKind::Share, r, 0, c_.share * c_.compute * f, true});
+    }
     compute_busy_ += c_.compute * f;
     step_compute_now_ += c_.model_compute * f;
     span(Track::Accelerator, Phase::Compute, r, 0, step_, now_, now_ + c_.compute * f);
@@ -711,9 +716,12 @@ class Engine {
   }
   double step_compute_now_ = 0;
 
+  void part_done(std::size_t r) {
+    if (--ranks_[r].computing == 0) compute_done();
+  }
+
   // Data-parallel ranks step together: the step ends when the slowest has computed.
-  void compute_done(std::size_t r) {
-    ranks_[r].computing = false;
+  void compute_done() {
     if (++computed_ < ranks_.size()) return;
     step_end_.push_back(now_);
     step_compute_.push_back(step_compute_now_);
