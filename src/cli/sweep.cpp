@@ -17,6 +17,9 @@ struct SweepOptions : CommonOptions {
   std::vector<std::string> vary;
   bool cost = false;
   bool force = false;
+  bool simulate = false;
+  std::uint64_t seed = 1;
+  std::size_t batches = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Given on the command line (an empty range is an error, not "not given").
   CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
@@ -46,6 +49,11 @@ void run_sweep(const SweepOptions& o) {
   if (o.batch_opt->count() > 0) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
   if (axes.empty()) throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
   const std::size_t points = grid_size(axes);
+  if (o.simulate && static_cast<double>(points) > kLargeSimulatedSweep && !o.force)
+    throw Error(
+        fmt::format("the sweep has {} points, more than {:.0f} to simulate (each is a whole simulation): "
+                    "narrow a range, or pass --force to run it",
+                    points, kLargeSimulatedSweep));
   if (static_cast<double>(points) > kLargeSweepPoints && !o.force)
     throw Error(fmt::format(
         "the sweep has {} points, more than {:.0f}: at about 1 us per point it would take {:.0f} s or more; "
@@ -66,8 +74,13 @@ void run_sweep(const SweepOptions& o) {
   const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
   if (o.cost && !columns.priced)
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
+  layout.simulated = o.simulate;
+  SimOptions sim;
+  sim.seed = o.seed;
+  sim.batches = o.batches;
   const SweepSummary summary =
-      write_sweep(*renderer, stdout, loaded.scenario, axes, sweep_layout(axes, first, columns, o.cost), o.jobs);
+      write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs, o.simulate ? &sim : nullptr);
   if (summary.invalid > 0)
     fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
                summary.invalid, points, summary.first_point, summary.first_reason);
@@ -97,6 +110,11 @@ void setup_sweep(CLI::App& app) {
   cmd->add_flag("--force", opts->force, "Run a sweep of more than 10,000,000 points (up to 1,000,000,000)");
   cmd->add_flag("--cost", opts->cost,
                 "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
+  cmd->add_flag("--simulate", opts->simulate,
+                "Simulate every point as well (pipesim simulate, the same seed at each point): simulated "
+                "utilization, throughput and wait p95 beside the closed forms");
+  cmd->add_option("--seed", opts->seed, "With --simulate: the seed of the random draws")->capture_default_str();
+  cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run");
   cmd->callback([opts] { run_sweep(*opts); });
 }
 

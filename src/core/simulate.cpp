@@ -759,6 +759,11 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
   s.inputs = in;
   s.analytic = evaluate(in);
   s.seed = o.seed;
+  if (!o.sample_times.empty()) {
+    s.sample_times = o.sample_times.size();
+    for (double t : o.sample_times) s.sample_times_mean += t / static_cast<double>(o.sample_times.size());
+    s.sample_times_label = o.sample_times_label;
+  }
   const Costs c = costs(in, s.analytic);
   const std::size_t steps = o.batches ? o.batches : default_batches(in);
   if (steps < min_batches(in))

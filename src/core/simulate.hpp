@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct SimOptions {
   std::size_t batches = 0;            // steps of the steady run (0: default_batches)
   std::size_t epochs = 0;             // epochs of the epoch run (0: 2 when the dataset size is known)
   std::vector<double> sample_times;   // empirical per-sample transform times (s); empty: lognormal
+  std::string sample_times_label;     // where they came from, for the report
   std::size_t trace_steps = 0;        // keep the spans of the steady run's first N steps
   std::size_t max_steps = 2'000'000;  // steps x accelerators per node one run may take
   double max_work = 4e9;              // about the operations one run may take (see work_per_step)
@@ -89,6 +91,10 @@ struct Simulation {
   Inputs inputs;
   Result analytic;  // the closed forms at the same point
   std::uint64_t seed = 1;
+  // Per-sample times drawn from a list: how many, their mean, and where they came from.
+  std::size_t sample_times = 0;
+  double sample_times_mean = 0;
+  std::string sample_times_label;
   // The steady run: `steps` steps from an empty pipeline; its window is the last `window_steps`
   // (whole rounds of W batches after a warm-up) and every steady figure is taken over it.
   std::size_t steps = 0;

@@ -10,6 +10,7 @@
 #include "core/diagnosis.hpp"
 #include "core/fields.hpp"
 #include "core/range.hpp"
+#include "core/simulate.hpp"
 
 namespace pipesim {
 
@@ -86,6 +87,8 @@ struct SweepPoint {
   std::optional<unsigned> crossed_from;
   // Why the model refuses this point (what `diagnose` would say of it), empty when it is valid.
   std::string_view invalid;
+  // The point simulated (sweep --simulate), when valid and fitting in accelerator memory.
+  const Simulation* simulated = nullptr;
 };
 
 // The index of the first point of the grid the model accepts. When no point is valid, rethrows
@@ -105,21 +108,23 @@ struct GridColumns {
 };
 GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid);
 
-// Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`) and
-// calls visit(const SweepPoint&) in grid order. Slices of one grid may run on several threads:
+// Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`, and a
+// simulation with `simulate` when given: a point too long to simulate is refused) and calls
+// visit(const SweepPoint&) in grid order. Slices of one grid may run on several threads:
 // a slice that starts inside a run of the innermost axis evaluates the point before it, so
 // its crossovers are the same as in one pass.
 template <class Visit>
 void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begin, std::size_t end,
-           bool diagnose_points, Visit&& visit) {
+           bool diagnose_points, Visit&& visit, const SimOptions* simulate_points = nullptr) {
   static const Result kNone{};
   // The previous point's binding stages, when it was valid and fitted (no crossover otherwise).
   std::optional<unsigned> previous;
   bool seeded = false;
+  std::optional<Simulation> simulated;
   const auto step = [&](const Scenario& s, std::size_t inner, const Result& r, const Diagnosis* d) {
     std::optional<unsigned> crossed;
     if (inner > 0 && r.fits && previous && r.binding != *previous) crossed = previous;
-    visit(SweepPoint{s, r, d, crossed, {}});
+    visit(SweepPoint{s, r, d, crossed, {}, simulated ? &*simulated : nullptr});
     previous = r.fits ? std::optional<unsigned>(r.binding) : std::nullopt;
   };
   const auto refused = [&](const Scenario& s, const Error& e) {
@@ -142,6 +147,11 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begi
     // is built in place (this is the hot path of every sweep).
     bool evaluated = false;
     try {
+      simulated.reset();
+      if (simulate_points) {
+        const Inputs in = resolve(s);
+        if (evaluate(in).fits) simulated = simulate(in, *simulate_points);
+      }
       if (diagnose_points) {
         const Diagnosis d = diagnose(s);
         evaluated = true;
@@ -162,5 +172,8 @@ template <class Visit>
 void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_points, Visit&& visit) {
   sweep(base, axes, 0, grid_size(axes), diagnose_points, std::forward<Visit>(visit));
 }
+
+// Most points a sweep --simulate may have without --force (each is a whole simulation).
+constexpr double kLargeSimulatedSweep = 1000;
 
 }  // namespace pipesim

@@ -98,6 +98,9 @@ class CsvRenderer final : public Renderer {
             ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
             "first_epoch_throughput_samples_per_s,first_epoch_time_s");
       o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd" : "");
+      o.write(layout.simulated ? ",sim_utilization,sim_throughput_samples_per_s,sim_step_time_s,sim_wait_p95_s,"
+                                 "sim_epoch_utilization"
+                               : "");
       o.write(",invalid\n");
     }
     for (Field f : kAlwaysInputs) {
@@ -111,7 +114,8 @@ class CsvRenderer final : public Renderer {
       }
     if (!p.invalid.empty()) {
       // A point the model refuses: its inputs, every figure empty, and why in the last column.
-      const std::size_t empty = 13u + (layout.first_epoch ? 5u : 0u) + (layout.cost ? 4u : 0u);
+      const std::size_t empty =
+          13u + (layout.first_epoch ? 5u : 0u) + (layout.cost ? 4u : 0u) + (layout.simulated ? 5u : 0u);
       for (std::size_t i = 0; i < empty; ++i) o.put(',');
       o.print(",{}\n", csv_field(p.invalid));
       return;
@@ -147,6 +151,18 @@ class CsvRenderer final : public Renderer {
       else
         o.put(',');
       o.print(",{}", *r.samples_per_usd);
+    }
+    if (layout.simulated) {
+      if (const Simulation* m = p.simulated) {
+        for (double v : {m->utilization, m->throughput, m->step_s, m->wait.p95}) {
+          o.put(',');
+          o.num(v);
+        }
+        o.put(',');
+        if (m->epoch_utilization) o.num(*m->epoch_utilization);
+      } else {
+        o.write(",,,,,");
+      }
     }
     o.write(",\n");
   }

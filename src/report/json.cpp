@@ -128,6 +128,41 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d) {
   }
 }
 
+// The simulated figures of `simulate` and of each row of `sweep --simulate`.
+void simulated(JsonWriter& j, const Simulation& s) {
+  j.key("simulated").object();
+  j.kv("utilization", s.utilization)
+      .kv_bool("upper_bound", s.analytic.upper_bound())
+      .kv("throughput_samples_per_s", s.throughput)
+      .kv("step_time_s", s.step_s);
+  j.key("wait_s").object();
+  j.kv("mean", s.wait.mean).kv("p50", s.wait.p50).kv("p95", s.wait.p95).kv("p99", s.wait.p99).kv("max", s.wait.max);
+  j.end();
+  j.key("held_up_by").object();
+  for (std::size_t c = 0; c < kCauseCount; ++c) {
+    j.key(cause_key(static_cast<Cause>(c))).object();
+    j.kv("steps", s.cause_steps[c]).kv("wait", s.cause_wait[c]).end();
+  }
+  j.end();
+  j.key("busy").object();
+  j.kv("accelerator", s.busy.accelerator);
+  if (s.inputs.workers >= 1) j.kv("workers", s.busy.workers);
+  if (s.busy.cores) j.kv("cores", *s.busy.cores);
+  if (s.busy.storage) j.kv("storage", *s.busy.storage);
+  if (s.busy.decoder) j.kv("decoder", *s.busy.decoder);
+  if (s.busy.pin_thread) j.kv("pin_thread", *s.busy.pin_thread);
+  if (s.busy.link) j.kv("link", *s.busy.link);
+  j.end();
+  if (s.epoch_utilization) {
+    j.kv("epoch_utilization", *s.epoch_utilization).kv("steps_per_epoch", static_cast<double>(s.steps_per_epoch));
+    j.key("epochs").array();
+    for (std::size_t e = 0; e < s.epoch_s.size(); ++e)
+      j.object().kv("time_s", s.epoch_s[e]).kv("first_batch_s", s.first_batch_s[e]).end();
+    j.end();
+  }
+  j.end();
+}
+
 class JsonRenderer final : public Renderer {
  public:
   [[nodiscard]] bool sweep_recommendations() const override { return true; }
@@ -220,6 +255,7 @@ class JsonRenderer final : public Renderer {
     }
     point(j, p.scenario, p.result, p.diagnosis, &inputs_);
     if (p.crossed_from) j.kv_bool("crossover", true);
+    if (p.simulated) simulated(j, *p.simulated);
     j.end();
   }
 
@@ -289,37 +325,14 @@ class JsonRenderer final : public Renderer {
     j.kv("seed", static_cast<double>(s.seed))
         .kv("steps", static_cast<double>(s.steps))
         .kv("window_steps", static_cast<double>(s.window_steps));
-    j.key("simulated").object();
-    j.kv("utilization", s.utilization)
-        .kv_bool("upper_bound", s.analytic.upper_bound())
-        .kv("throughput_samples_per_s", s.throughput)
-        .kv("step_time_s", s.step_s);
-    j.key("wait_s").object();
-    j.kv("mean", s.wait.mean).kv("p50", s.wait.p50).kv("p95", s.wait.p95).kv("p99", s.wait.p99).kv("max", s.wait.max);
-    j.end();
-    j.key("held_up_by").object();
-    for (std::size_t c = 0; c < kCauseCount; ++c) {
-      j.key(cause_key(static_cast<Cause>(c))).object();
-      j.kv("steps", s.cause_steps[c]).kv("wait", s.cause_wait[c]).end();
-    }
-    j.end();
-    j.key("busy").object();
-    j.kv("accelerator", s.busy.accelerator);
-    if (s.inputs.workers >= 1) j.kv("workers", s.busy.workers);
-    if (s.busy.cores) j.kv("cores", *s.busy.cores);
-    if (s.busy.storage) j.kv("storage", *s.busy.storage);
-    if (s.busy.decoder) j.kv("decoder", *s.busy.decoder);
-    if (s.busy.pin_thread) j.kv("pin_thread", *s.busy.pin_thread);
-    if (s.busy.link) j.kv("link", *s.busy.link);
-    j.end();
-    if (s.epoch_utilization) {
-      j.kv("epoch_utilization", *s.epoch_utilization).kv("steps_per_epoch", static_cast<double>(s.steps_per_epoch));
-      j.key("epochs").array();
-      for (std::size_t e = 0; e < s.epoch_s.size(); ++e)
-        j.object().kv("time_s", s.epoch_s[e]).kv("first_batch_s", s.first_batch_s[e]).end();
-      j.end();
-    }
-    j.end();
+    if (s.sample_times > 0)
+      j.key("sample_times")
+          .object()
+          .kv_str("source", s.sample_times_label)
+          .kv("count", static_cast<double>(s.sample_times))
+          .kv("mean_s", s.sample_times_mean)
+          .end();
+    simulated(j, s);
     j.key("analytic").object();
     results(j, s.analytic, nullptr);
     j.end().end().finish();

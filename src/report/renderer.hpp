@@ -29,6 +29,7 @@ struct SweepLayout {
   bool first_epoch = false;   // the page cache makes the first epoch differ at some point: CSV carries it
   Scenario first_point;       // the grid's first point: fields not swept hold these values throughout
   std::vector<Field> swept;   // every swept field
+  bool simulated = false;     // each point also simulated (sweep --simulate): its columns
 };
 SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
                          bool cost);
@@ -71,8 +72,9 @@ struct SweepSummary {
 };
 // Writes a whole sweep to `file` as its rows are computed, the points split in chunks over
 // `jobs` threads (1: this thread alone); the output is the same for any number of jobs.
+// With `simulate`, every point is simulated too (layout.simulated must be set).
 SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                         const SweepLayout& layout, unsigned jobs);
+                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr);
 
 // A whole diagnosis in a format, as a string (nothing is written when something fails).
 inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d) {

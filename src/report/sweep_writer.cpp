@@ -24,11 +24,11 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
 }
 
 SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                         const SweepLayout& layout, unsigned jobs) {
+                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate) {
   const std::size_t total = grid_size(axes);
   const bool diagnose_points = renderer.sweep_recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
-  const std::size_t chunk = diagnose_points ? 64 : 128;
+  const std::size_t chunk = simulate ? 1 : diagnose_points ? 64 : 128;
   const std::size_t chunks = (total + chunk - 1) / chunk;
   // Rows without recommendations allocate little (they go into reused buffers): one malloc arena
   // for every thread keeps a sweep's peak memory near that of a single diagnosis (glibc's default,
@@ -47,17 +47,20 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
         Out o(text);
         const std::size_t begin = c * chunk;
         std::size_t i = begin;
-        sweep(base, axes, begin, std::min(total, begin + chunk), diagnose_points, [&](const SweepPoint& p) {
-          if (!p.invalid.empty()) {
-            std::lock_guard lock(m);
-            if (summary.invalid++ == 0 || i < summary.first_invalid) {
-              summary.first_invalid = i;
-              summary.first_point = point_label(axes, p.scenario);
-              summary.first_reason = std::string(p.invalid);
-            }
-          }
-          rows.sweep_row(o, layout, p, i++ == 0);
-        });
+        sweep(
+            base, axes, begin, std::min(total, begin + chunk), diagnose_points,
+            [&](const SweepPoint& p) {
+              if (!p.invalid.empty()) {
+                std::lock_guard lock(m);
+                if (summary.invalid++ == 0 || i < summary.first_invalid) {
+                  summary.first_invalid = i;
+                  summary.first_point = point_label(axes, p.scenario);
+                  summary.first_reason = std::string(p.invalid);
+                }
+              }
+              rows.sweep_row(o, layout, p, i++ == 0);
+            },
+            simulate);
       },
       [&](const std::string& text) { out.write(text); });
   rows.sweep_end(out, layout, total);

@@ -219,6 +219,8 @@ TextTable sweep_table(const SweepLayout& layout, bool md) {
   cols.insert(cols.end(),
               {{"step", true, kNumWidth}, {"binding", false, 9}, {"utilization", true, 11}, {"throughput", true, 17}});
   if (layout.cost) cols.insert(cols.end(), {{"cost/epoch", true, 10}, {"samples/USD", true, 11}});
+  if (layout.simulated)
+    cols.insert(cols.end(), {{"sim util", true, 9}, {"sim throughput", true, 17}, {"sim wait p95", true, 12}});
   cols.push_back({"", false, 0});
   return TextTable(std::move(cols), md);
 }
@@ -234,6 +236,7 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
     for (std::size_t i = 0; i < layout.stages.size(); ++i) cells.push_back(none);
     cells.insert(cells.end(), {none, "invalid", none, none});
     if (layout.cost) cells.insert(cells.end(), {none, none});
+    if (layout.simulated) cells.insert(cells.end(), {none, none, none});
     cells.push_back(fmt::format("<- invalid: {}", p.invalid));
     if (first) table.header(o);
     table.line(o, cells);
@@ -248,6 +251,12 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
   if (layout.cost) {
     cells.push_back(r.cost_per_epoch && r.fits ? format_human(*r.cost_per_epoch, Dim::Money) : none);
     cells.push_back(r.fits ? fmt::format("{:.0f}", *r.samples_per_usd) : none);
+  }
+  if (layout.simulated) {
+    const Simulation* m = p.simulated;
+    cells.push_back(m ? percent(m->utilization) : none);
+    cells.push_back(m ? samples(m->throughput) : none);
+    cells.push_back(m ? dur(m->wait.p95) : none);
   }
   if (!r.fits)
     cells.push_back(
@@ -396,6 +405,11 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
     else
       o.print("{:<14} {}\n", k, v);
   };
+  if (s.sample_times > 0)
+    kv("sample times",
+       fmt::format("{} per-sample times from {}, mean {} (workload.transform_cost for both columns), drawn at random",
+                   count(static_cast<double>(s.sample_times)), printable(s.sample_times_label),
+                   dur(s.sample_times_mean)));
   kv("steady state", fmt::format("the last {} of {} steps (the steps before fill the pipeline)",
                                  count(static_cast<double>(s.window_steps)), count(static_cast<double>(s.steps))));
   kv("wait per step",
