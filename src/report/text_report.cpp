@@ -456,7 +456,10 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
                                count(static_cast<double>(s.steps_per_epoch))));
       break;
   }
-  if (a.upper_bound()) kv("upper bound", upper_bound_sentence(a));
+  if (a.upper_bound())
+    kv("upper bound", fmt::format("both columns are upper bounds: {} not modelled, and each could bind (pipesim "
+                                  "diagnose names the key that models it)",
+                                  unmodelled_list(a)));
 }
 
 }  // namespace pipesim
