@@ -11,6 +11,14 @@ namespace pipesim {
 
 namespace {
 
+// One "key: value" line of a report: aligned text, or a markdown bullet.
+void key_value(Out& o, bool md, std::string_view k, const std::string& v) {
+  if (md)
+    o.print("- **{}**: {}\n", k, v);
+  else
+    o.print("{:<14} {}\n", k, v);
+}
+
 std::string stage_cell(const Result& r, Stage s) {
   return r.stage(s).modelled ? dur(r.stage(s).time_s) : std::string("-");
 }
@@ -50,12 +58,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   }
   stages.render(o);
   o.write("\n");
-  const auto kv = [&](std::string_view k, const std::string& v) {
-    if (md)
-      o.print("- **{}**: {}\n", k, v);
-    else
-      o.print("{:<14} {}\n", k, v);
-  };
+  const auto kv = [&](std::string_view k, const std::string& v) { key_value(o, md, k, v); };
   kv("binding wall", wall_sentence(d));
   kv("step", fmt::format("{} ({})", dur(r.step_s),
                          r.serial                ? "workers = 0: stages run in turn, step = sum of stages"
@@ -399,12 +402,7 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
   }
   t.render(o);
   o.write("\n");
-  const auto kv = [&](std::string_view k, const std::string& v) {
-    if (md)
-      o.print("- **{}**: {}\n", k, v);
-    else
-      o.print("{:<14} {}\n", k, v);
-  };
+  const auto kv = [&](std::string_view k, const std::string& v) { key_value(o, md, k, v); };
   if (s.sample_times > 0)
     kv("sample times",
        fmt::format("{} per-sample times from {}, mean {} (workload.transform_cost for both columns), drawn at random",

@@ -24,6 +24,18 @@ inline Scenario measured(double batch, double sample_bytes) {
   return s;
 }
 
+// Batch 10, W workers, compute 1 ms per sample (10 ms per step), the transform `transform_ms`
+// per sample on one worker.
+inline Scenario loader(double workers, double transform_ms) {
+  Scenario s;
+  s.set(Field::BatchSize, 10);
+  s.set(Field::Workers, workers);
+  s.set(Field::SampleSize, {100e3, Dim::Size});
+  s.set(Field::MeasuredPerSample, {1e-3, Dim::Duration});
+  s.set(Field::TransformCost, {transform_ms * 1e-3, Dim::Duration});
+  return s;
+}
+
 inline void unset(Scenario& s, Field f) { s.unset(f); }
 
 inline Result run(const Scenario& s) { return evaluate(resolve(s)); }

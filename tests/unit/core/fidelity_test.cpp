@@ -8,22 +8,7 @@
 #include "core/model.hpp"
 
 using namespace pipesim;
-
-namespace {
-
-// A measured-compute scenario: batch 10, W workers, compute 1 ms per sample (10 ms per step),
-// the transform `transform_ms` per sample on one worker.
-Scenario loader(double workers, double transform_ms) {
-  Scenario s;
-  s.set(Field::BatchSize, 10);
-  s.set(Field::Workers, workers);
-  s.set(Field::SampleSize, {100e3, Dim::Size});
-  s.set(Field::MeasuredPerSample, {1e-3, Dim::Duration});
-  s.set(Field::TransformCost, {transform_ms * 1e-3, Dim::Duration});
-  return s;
-}
-
-}  // namespace
+using test::loader;
 
 TEST_CASE("Universal Scalability Law: W workers deliver W / (1 + sigma (W-1) + kappa W (W-1))") {
   TransformInputs in;

@@ -7,20 +7,9 @@
 #include "core/simulate.hpp"
 
 using namespace pipesim;
+using test::loader;
 
 namespace {
-
-// Batch 10, W workers, compute 1 ms per sample (10 ms per step), transform `transform_ms` per
-// sample on one worker.
-Scenario loader(double workers, double transform_ms) {
-  Scenario s;
-  s.set(Field::BatchSize, 10);
-  s.set(Field::Workers, workers);
-  s.set(Field::SampleSize, {100e3, Dim::Size});
-  s.set(Field::MeasuredPerSample, {1e-3, Dim::Duration});
-  s.set(Field::TransformCost, {transform_ms * 1e-3, Dim::Duration});
-  return s;
-}
 
 Simulation sim(const Scenario& s, std::uint64_t seed = 1, std::size_t batches = 0) {
   SimOptions o;
