@@ -499,12 +499,16 @@ class Engine {
     if (c_.storage) {
       const double start = std::max(now_, rs.storage_free);
       const double service = storage_time(in_.storage, c_.storage_bytes * batch_factor(size_));
+      // The server is busy for the batch's time (bandwidth, IOPS, requests in flight); the batch
+      // is not there before one request's latency either (reads from page cache have none).
+      const double delay = in_.storage.latency && in_.storage.cache_hit < 1 ? *in_.storage.latency : 0;
+      const double ready = start + std::max(service, delay);
       b.read_start = start;
       rs.storage_free = start + service;
       storage_busy_ += service;
       b.gate = Cause::Storage;
-      at(start + service, EventKind::ReadDone, r, id);
-      span(Track::Storage, Phase::Read, r, 0, b.index, start, start + service);
+      at(ready, EventKind::ReadDone, r, id);
+      span(Track::Storage, Phase::Read, r, 0, b.index, start, ready);
     } else {
       b.read_done = now_;
       b.gate = Cause::Prefetch;

@@ -100,6 +100,22 @@ TEST_CASE("the loader's own costs, constant: the same as the closed forms") {
   same_as_analytic(s);
 }
 
+TEST_CASE("storage is a server: busy for each batch's time, a batch there no sooner than its latency") {
+  // 1 MB batches at 1 GB/s with 64 requests of 30 ms latency in flight: a few ms per batch,
+  // well under the workers' 40 ms, so the steady state is the closed form's; the first batch
+  // waits a whole latency (30 ms) before its worker starts.
+  Scenario s = loader(4, 4);
+  s.set(Field::ReadBandwidth, {1e9, Dim::Rate});
+  s.set(Field::Latency, {0.03, Dim::Duration});
+  s.set(Field::QueueDepth, 64);
+  s.set(Field::DatasetSamples, 1200);
+  const Simulation m = sim(s);
+  CHECK(m.utilization == doctest::Approx(m.analytic.utilization).epsilon(1e-9));
+  CHECK(m.first_batch_s[0] == doctest::Approx(0.03 + 0.04 + 0.01).epsilon(1e-9));
+  REQUIRE(m.busy.storage);
+  CHECK(*m.busy.storage > 0);
+}
+
 TEST_CASE("an epoch: start-up, the first burst, the last burst, as the closed form") {
   // 2 workers at 40 ms per batch, 100 ms to start each, 120 steps an epoch (a whole number of
   // rounds of W, as the closed form assumes).
