@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/resolve_util.hpp"
+#include "core/variance.hpp"
 
 namespace pipesim {
 
@@ -136,6 +137,38 @@ void shared_cores(const Inputs& in, Result& r) {
   }
 }
 
+// Per-sample variance (transform.cv) and step variance (model.step_cv) under the DataLoader's
+// delivery: the loop receives fewer batches than the slower side makes (variance.hpp). The
+// transform stage then takes the time per batch the loop receives them (limit variance).
+void variance(const Inputs& in, Result& r) {
+  const TransformInputs& t = in.transform;
+  if (in.workers < 1 || !t.cpu_work || (in.transform_cv <= 0 && in.step_cv <= 0)) return;
+  StageResult& transform = at(r, Stage::Transform);
+  const double B = in.batch;
+  const double build = worker_batch_time(t, in, B);
+  // The loop's side: everything but the transform, as the step would be without it.
+  double loop = device_chain(r);
+  for (Stage s : {Stage::Storage, Stage::Transfer}) {
+    if (s == Stage::Transfer && r.transfer_serialised) continue;
+    if (r.stage(s).modelled) loop = std::max(loop, r.stage(s).time_s);
+  }
+  VarianceInputs v;
+  v.workers = in.workers;
+  v.prefetch = in.prefetch_factor;
+  v.in_order = in.in_order;
+  v.worker_rate = 1 / transform.time_s;
+  v.batch_cv = in.transform_cv * t.worker_seconds_per_sample * std::sqrt(B) / build;
+  v.loop_rate = 1 / loop;
+  v.loop_cv = in.step_cv * r.stage(Stage::Compute).time_s / loop;
+  const double delivered = 1 / delivered_rate(v);
+  r.batch_cv = v.batch_cv;
+  r.step_without_variance_s = std::max(transform.time_s, loop);
+  if (delivered > std::max(transform.time_s, loop) * (1 + 1e-12)) {
+    transform.time_s = delivered;
+    transform.limit = Limit::Variance;
+  }
+}
+
 }  // namespace
 
 EpochStart epoch_start(const Inputs& in, const Result& r) {
@@ -210,6 +243,7 @@ Result evaluate(const Inputs& in) {
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer})
     if (!r.stage(s).modelled) r.unmodelled |= stage_bit(s);
   if (transform.modelled) shared_cores(in, r);
+  if (transform.modelled) variance(in, r);
 
   if (r.serial) {
     double largest = 0;

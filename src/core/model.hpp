@@ -83,6 +83,10 @@ struct Result {
   // process and pin thread, and the cores (in whole-core workers) they share; 0 otherwise.
   double shared_cpu_s = 0;
   double shared_cores = 0;
+  // Variance under the DataLoader's delivery (transform.cv, model.step_cv): one worker's batch
+  // time's coefficient of variation, and the step it would be with no variance.
+  double batch_cv = 0;
+  double step_without_variance_s = 0;
   // Cost, when the node has a price: USD per hour for the cluster, USD per epoch (needs the
   // dataset size), the part of it paid for idle accelerator time, and samples per USD.
   std::optional<double> price_per_hour;

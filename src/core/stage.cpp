@@ -63,6 +63,8 @@ std::string_view limit_key(Limit l) {
       return "cores";
     case Limit::SharedCores:
       return "shared_cores";
+    case Limit::Variance:
+      return "variance";
     case Limit::MainProcess:
       return "main_process";
     case Limit::Decoder:

@@ -28,6 +28,7 @@ enum class Limit : std::uint8_t {
   Workers,          // transform: the workers there are
   Cores,            // transform: the cores cap the workers
   SharedCores,      // transform: workers, training process and pin thread share the cores by time
+  Variance,         // transform: batch-time variance under per-worker prefetch (and in-order) delivery
   MainProcess,      // transform: workers = 0, the training process transforms
   Decoder,          // transform: the accelerator's hardware decoder
   Link,             // transfer: pinned host-to-device bandwidth

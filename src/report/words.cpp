@@ -115,6 +115,14 @@ std::string wall_sentence(const Diagnosis& d) {
     if (st.limit == Limit::Decoder)
       parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
                                   samples(st.samples_per_s), samples(compute.samples_per_s)));
+    else if (st.limit == Limit::Variance)
+      parts.push_back(fmt::format(
+          "{}, limited by variance: one worker's batch varies by {} (transform.cv), and with {} delivering {} with "
+          "prefetch {} the loop receives a batch every {} where it would every {} with none; more prefetch{} or "
+          "more workers recover part (pipesim simulate shows the waits)",
+          stage_name(Stage::Transform, r.transform_at), percent(r.batch_cv), workers_text(in.workers),
+          in.in_order ? "in order" : "out of order", format_compact(in.prefetch_factor, Dim::Number), dur(st.time_s),
+          dur(r.step_without_variance_s), in.in_order ? ", pipeline.in_order = false" : ""));
     else if (st.limit == Limit::SharedCores)
       parts.push_back(fmt::format(
           "{}, limited by the cores it shares with the training process: {} of CPU per step (workers, training "
