@@ -30,6 +30,25 @@ Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes) {
   return Fix{kind, std::move(changes), evaluate(in), in.dataset_bytes};
 }
 
+// The smallest value of `field` in [from, to] at which the accelerator binds, or the one of
+// highest throughput when none does (nullopt when none raises it). For variance, where the
+// closed forms give no count directly.
+std::optional<double> smallest_that_binds(const Scenario& base, Field field, double from, double to,
+                                          double throughput) {
+  std::optional<double> best;
+  for (double v = from; v <= to; ++v) {
+    Scenario s = base;
+    s.set(field, v);
+    const Result r = evaluate(resolve(s));
+    if (r.compute_bound()) return v;
+    if (r.throughput > throughput * (1 + 1e-9)) {
+      best = v;
+      throughput = r.throughput;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 std::string_view fix_key(FixKind k) {
@@ -60,6 +79,10 @@ std::string_view fix_key(FixKind k) {
       return "batch_size";
     case FixKind::FitMemory:
       return "fit_memory";
+    case FixKind::Prefetch:
+      return "prefetch";
+    case FixKind::OutOfOrder:
+      return "out_of_order";
     case FixKind::AllTogether:
       return "all_together";
   }
@@ -151,9 +174,15 @@ Diagnosis diagnose(const Scenario& s) {
   // Only when some number of workers keeps up (the scaling law may peak below the need).
   if (transform_slow && !r.serial && in.transform.cpu_work && r.stage(Stage::Transform).limit != Limit::Decoder &&
       d.cores->reachable) {
-    const double need = *d.workers_needed;
+    double need = *d.workers_needed;
+    // With variance the count that keeps up on average is not enough: search past it.
+    if (r.stage(Stage::Transform).limit == Limit::Variance)
+      need = smallest_that_binds(s, Field::Workers, std::max(need, in.workers + 1), 4 * need + 8, r.throughput)
+                 .value_or(0);
     const double logical = need * in.transform.threads_per_core;  // a whole core for each worker
-    if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
+    if (need <= in.workers)
+      ;  // no count of workers helps
+    else if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
       add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else  // more workers alone add nothing: the cores cap them
       add(FixKind::WorkersAndCores,
@@ -180,6 +209,13 @@ Diagnosis diagnose(const Scenario& s) {
                       {{Field::SampleSize, {size, Dim::Size}},
                        {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
     }
+  }
+
+  // Variance under the DataLoader's delivery: a deeper window, or any ready batch.
+  if (r.stage(Stage::Transform).limit == Limit::Variance) {
+    if (const auto p = smallest_that_binds(s, Field::PrefetchFactor, in.prefetch_factor + 1, 16, r.throughput))
+      add(FixKind::Prefetch, {{Field::PrefetchFactor, {*p, Dim::Number}}});
+    if (in.in_order) add_if_faster(FixKind::OutOfOrder, {{Field::InOrder, {0, Dim::Bool}}});
   }
 
   if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {

@@ -25,6 +25,8 @@ enum class FixKind : std::uint8_t {
   Predecoded,       // read a pre-decoded copy of the dataset: more bytes, cheaper transform
   SmallerBatch,     // down to the crossover: higher utilization, not more throughput
   FitMemory,        // the largest batch that fits in accelerator memory
+  Prefetch,         // a deeper prefetch window (variance under in-order delivery)
+  OutOfOrder,       // take any ready batch (pipeline.in_order = false)
   AllTogether,      // every fix above but the batch size, applied at once
 };
 // Stable key of a fix kind, for JSON ("workers", "storage_bandwidth", "decoder", ...).

@@ -56,7 +56,9 @@ double delivered_rate(const VarianceInputs& in) {
       in.worker_rate / (1 + sync * in.batch_cv / std::pow(in.prefetch, f.prefetch_power) / (near * near));
   const double s2 = producer * in.batch_cv * in.batch_cv + in.loop_rate * in.loop_cv * in.loop_cv;
   const double rate = in.loop_rate - starved_rate(producer - in.loop_rate, in.prefetch * in.workers, s2);
-  return std::clamp(rate, 0.0, ideal);
+  // Far outside where it was fitted (variation large against the buffer) the Brownian form can
+  // fall to nothing; the loop still receives something: never below 1% of the slower side.
+  return std::clamp(rate, 0.01 * ideal, ideal);
 }
 
 }  // namespace pipesim

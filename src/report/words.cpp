@@ -290,6 +290,13 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
     case FixKind::PinMemory:
       return fmt::format("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: {}",
                          gain(d, after));
+    case FixKind::Prefetch:
+      return fmt::format("Prefetch: pipeline.prefetch_factor = {} (now {}) absorbs slow batches: {}", count(value(0)),
+                         count(in.prefetch_factor), gain(d, after));
+    case FixKind::OutOfOrder:
+      return fmt::format(
+          "Order: pipeline.in_order = false takes any ready batch, so one slow batch no longer stalls the loop: {}",
+          gain(d, after));
     case FixKind::SmallerBatch:
       return fmt::format(
           "Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "

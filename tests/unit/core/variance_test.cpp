@@ -43,6 +43,12 @@ TEST_CASE("no variation: the slower side's rate exactly; variation: less, more s
   v.worker_rate = v.loop_rate = 120;
   v.loop_cv = 0.2;
   CHECK(delivered_rate(v) == doctest::Approx(120 - 0.3).epsilon(1e-9));
+  // Huge variation over a short buffer: never nothing (1% of the slower side at least).
+  v.workers = 1;
+  v.prefetch = 1;
+  v.batch_cv = 1e6;
+  CHECK(delivered_rate(v) >= 1.2);
+  CHECK(delivered_rate(v) <= 120);
 }
 
 TEST_CASE("the closed form follows the simulation where it was fitted") {
