@@ -133,10 +133,43 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
   return out;
 }
 
+std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
+  std::vector<Assumption> a;
+  const bool workers = in.workers >= 1 && in.transform.cpu_work;
+  if (workers && in.workers >= 2 && !s.has(Field::ScalingContention) && !s.has(Field::ScalingCoherency))
+    a.push_back({Field::ScalingContention,
+                 "linear worker scaling: every added worker adds a full worker's rate (cpu.scaling_contention, "
+                 "cpu.scaling_coherency)"});
+  if (workers && in.transform.cores_per_accelerator && !s.has(Field::ThreadsPerCore))
+    a.push_back({Field::ThreadsPerCore,
+                 "cpu.cores counts whole cores: each runs a worker at its full rate (cpu.threads_per_core when "
+                 "they are hardware threads)"});
+  if (workers && !s.has(Field::MemcpyBandwidth))
+    a.push_back({Field::MemcpyBandwidth,
+                 "batch assembly is free: collating into shared memory and pinning cost nothing "
+                 "(cpu.memcpy_bandwidth)"});
+  if (in.workers >= 1 && in.loop_time() == 0)
+    a.push_back({Field::LoopOverhead,
+                 "the training loop takes no time of its own per step (pipeline.loop_overhead, "
+                 "pipeline.receive_time; the pytorch-dataloader preset has measured ones)"});
+  if (workers && !s.has(Field::TransformCv) && !s.has(Field::StepCv))
+    a.push_back({Field::TransformCv,
+                 "every sample takes the same time: no loss to variance (transform.cv; pipesim simulate shows "
+                 "the waits)"});
+  if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
+    a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
+  if (in.storage.modelled && in.storage.read_bandwidth && !s.has(Field::Latency) && !s.has(Field::Iops))
+    a.push_back({Field::Latency,
+                 "storage at line rate: storage.read_bandwidth at any request size and concurrency "
+                 "(storage.latency with storage.queue_depth, or storage.iops)"});
+  return a;
+}
+
 Diagnosis diagnose(const Scenario& s) {
   Diagnosis d;
   d.inputs = resolve(s);
   d.result = evaluate(d.inputs);
+  d.assumptions = assumptions(s, d.inputs);
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   const double B = in.batch;

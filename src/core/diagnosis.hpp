@@ -53,6 +53,15 @@ struct Crossover {
   bool input_binds_above;  // true: input binds for larger batches
 };
 
+// A default that decides the answer (DESIGN.md section 10): the field that would replace it,
+// and what it assumes, in words.
+struct Assumption {
+  Field field;
+  std::string_view text;
+};
+// The defaults this scenario leaves in place that bear on its modelled stages.
+std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in);
+
 struct Diagnosis {
   Inputs inputs;
   Result result;
@@ -73,6 +82,7 @@ struct Diagnosis {
   std::optional<double> link_bandwidth_needed;
   std::vector<Crossover> crossovers;
   std::vector<Fix> fixes;
+  std::vector<Assumption> assumptions;
 };
 
 std::vector<Crossover> find_crossovers(const Inputs& in);

@@ -170,6 +170,9 @@ class JsonRenderer final : public Renderer {
     JsonWriter j(o);
     j.object().kv_str("scenario", loaded.name);
     point(j, loaded.scenario, d.result, &d);
+    j.key("assumptions").array();
+    for (const Assumption& a : d.assumptions) j.object().kv_str("key", spec(a.field).key).kv_str("text", a.text).end();
+    j.end();
     j.key("needs").object();
     if (d.workers_needed) j.kv("workers", *d.workers_needed);
     if (d.cores) {

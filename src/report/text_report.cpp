@@ -200,6 +200,10 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
     if (d.storage_capacity) o.print("{}{}\n", bullet, storage_capacity_text(d));
     if (d.cores) o.print("{}{}\n", bullet, cores_text(d));
   }
+  if (!d.assumptions.empty()) {
+    o.print("\n{}Assumed (defaults that decide this answer; set the key to replace one)\n", md ? "### " : "");
+    for (const Assumption& a : d.assumptions) o.print("{}{}\n", bullet, a.text);
+  }
 }
 
 namespace {

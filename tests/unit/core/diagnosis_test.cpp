@@ -125,3 +125,31 @@ TEST_CASE("every fix, applied, gives the utilization it promised (decoder, pre-d
   CHECK(has(FixKind::StorageBandwidth));  // the node's 1 Gbps network binds
   CHECK(has(FixKind::AllTogether));
 }
+
+TEST_CASE("assumptions: the defaults that decide the answer, each gone once its key is set") {
+  Scenario s = test::reference(256);
+  const auto keys = [](const Scenario& sc) {
+    std::vector<std::string_view> out;
+    for (const Assumption& a : diagnose(sc).assumptions) out.push_back(spec(a.field).key);
+    return out;
+  };
+  CHECK(keys(s) == std::vector<std::string_view>{"cpu.scaling_contention", "cpu.memcpy_bandwidth",
+                                                 "pipeline.loop_overhead", "transform.cv"});
+  s.set(Field::Cores, 16);
+  s.set(Field::ReadBandwidth, {2e9, Dim::Rate});
+  s.set(Field::NodeMemory, {1e12, Dim::Size});
+  s.set(Field::DatasetSize, {2e12, Dim::Size});
+  CHECK(keys(s).size() == 7);
+  for (Field f :
+       {Field::ScalingContention, Field::ThreadsPerCore, Field::MemcpyBandwidth, Field::PageCache, Field::TransformCv})
+    s.set(f, f == Field::MemcpyBandwidth ? Quantity{1e9, Dim::Rate}
+             : f == Field::PageCache     ? Quantity{5e11, Dim::Size}
+                                         : Quantity{f == Field::ThreadsPerCore ? 1.0 : 0.0, Dim::Number});
+  s.set(Field::LoopOverhead, {1e-4, Dim::Duration});
+  s.set(Field::Iops, 1e6);
+  CHECK(keys(s).empty());
+  // No workers: nothing about workers is assumed.
+  s = test::reference(256);
+  s.set(Field::Workers, 0);
+  CHECK(keys(s).empty());
+}
