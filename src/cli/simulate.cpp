@@ -71,7 +71,7 @@ void setup_simulate(CLI::App& app) {
                   "Per-sample transform times to draw from, one per line (\"3.2 ms\"), instead of the lognormal")
       ->type_name("FILE");
   cmd->callback([opts] {
-    make_renderer(opts->format, Output::Simulation);  // an unknown format fails before any work
+    const auto renderer = make_renderer(opts->format, Output::Simulation);  // a bad format fails before any work
     LoadedScenario loaded = load_with_sets(*opts);
     if (!opts->trace.empty()) refuse_input_as_output(opts->trace, loaded.files, "--trace");
     SimOptions o;
@@ -83,13 +83,10 @@ void setup_simulate(CLI::App& app) {
       // The list's mean is the transform's cost for both columns: the analytic one and the draws.
       o.sample_times = read_sample_times(opts->sample_times);
       o.sample_times_label = opts->sample_times;
-      double mean = 0;
-      for (double t : o.sample_times) mean += t / static_cast<double>(o.sample_times.size());
-      loaded.scenario.set(Field::TransformCost, {mean, Dim::Duration});
+      loaded.scenario.set(Field::TransformCost, {mean(o.sample_times), Dim::Duration});
       loaded.origins[static_cast<std::size_t>(Field::TransformCost)] = Origin{"--sample-times " + opts->sample_times};
     }
     const Simulation s = with_origins(loaded, [&] { return simulate(resolve(loaded.scenario), o); });
-    const auto renderer = make_renderer(opts->format, Output::Simulation);
     std::string text;
     {
       Out out(text);

@@ -110,10 +110,12 @@ double device_chain(const Result& r) {
          (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
 }
 
-// The pin thread's copy of one batch into pinned memory (0 unless pinned with a copy rate).
-double pin_time(const Inputs& in, double batch) {
-  if (!in.transfer.pinned || !in.transform.memcpy_bandwidth) return 0;
-  return batch * in.transfer.device_bytes / *in.transform.memcpy_bandwidth;
+// What the training loop needs per step when never starved: its chain, or an overlapped copy.
+double loop_side(const Result& r) {
+  double loop = device_chain(r);
+  if (r.stage(Stage::Transfer).modelled && !r.transfer_serialised)
+    loop = std::max(loop, r.stage(Stage::Transfer).time_s);
+  return loop;
 }
 
 // Shared by time (pipeline.loop_cpu_share set), every CPU second of a step comes from the cores
@@ -147,11 +149,8 @@ void variance(const Inputs& in, Result& r) {
   const double B = in.batch;
   const double build = worker_batch_time(t, in, B);
   // The loop's side: everything but the transform, as the step would be without it.
-  double loop = device_chain(r);
-  for (Stage s : {Stage::Storage, Stage::Transfer}) {
-    if (s == Stage::Transfer && r.transfer_serialised) continue;
-    if (r.stage(s).modelled) loop = std::max(loop, r.stage(s).time_s);
-  }
+  double loop = loop_side(r);
+  if (r.stage(Stage::Storage).modelled) loop = std::max(loop, r.stage(Stage::Storage).time_s);
   VarianceInputs v;
   v.workers = in.workers;
   v.prefetch = in.prefetch_factor;
@@ -171,6 +170,11 @@ void variance(const Inputs& in, Result& r) {
 
 }  // namespace
 
+double pin_time(const Inputs& in, double batch) {
+  if (!in.transfer.pinned || !in.transform.memcpy_bandwidth) return 0;
+  return batch * in.transfer.device_bytes / *in.transform.memcpy_bandwidth;
+}
+
 EpochStart epoch_start(const Inputs& in, const Result& r) {
   EpochStart e;
   e.steps = in.dataset_samples.value_or(0) / (in.batch * in.accelerators * in.nodes);
@@ -181,10 +185,7 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   for (Stage s : {Stage::Storage, Stage::Transform})
     if (r.stage(s).modelled) input = std::max(input, r.stage(s).time_s);
   const double tw = W * input;
-  // What the training loop needs per step when never starved (an overlapped copy may set it).
-  double loop = device_chain(r);
-  if (r.stage(Stage::Transfer).modelled && !r.transfer_serialised)
-    loop = std::max(loop, r.stage(Stage::Transfer).time_s);
+  const double loop = loop_side(r);
   // The training process starts the workers one after another, unless they persist.
   const double start = in.persistent_workers ? 0 : in.epoch_overhead + W * in.worker_start_time;
   // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the

@@ -107,6 +107,9 @@ Field unmodelled_key(Stage s, TransformAt at);
 
 Result evaluate(const Inputs& in);
 
+// The pin thread's copy of one batch into pinned memory (0 unless pinned with a copy rate).
+double pin_time(const Inputs& in, double batch);
+
 // An epoch's start with W prefetching workers (DESIGN.md section 6): the W workers start
 // together (after pipeline.worker_start_time unless persistent) and each builds a whole batch,
 // so the first W batches arrive together after one worker's batch time; steps: per accelerator.

@@ -76,13 +76,17 @@ std::string_view phase_name(Phase p) {
   return "compute";
 }
 
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
 Spread spread(std::vector<double> v) {
   Spread s;
   if (v.empty()) return s;
   std::sort(v.begin(), v.end());
-  double sum = 0;
-  for (double x : v) sum += x;
-  s.mean = sum / static_cast<double>(v.size());
+  s.mean = mean(v);
   // Nearest rank: the smallest value with at least p of the values at or below it.
   const auto rank = [&](double p) {
     const auto k = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
@@ -210,10 +214,8 @@ Costs costs(const Inputs& in, const Result& r) {
     if (in.transfer.pinned) {
       c.link = true;
       c.link_time = transfer_time(in.transfer, in.batch);
-      if (in.transform.memcpy_bandwidth) {
-        c.pin = true;
-        c.pin_work = in.batch * in.transfer.device_bytes / *in.transform.memcpy_bandwidth;
-      }
+      c.pin_work = pin_time(in, in.batch);
+      c.pin = c.pin_work > 0;
     } else {
       c.serial_copy = transfer_time(in.transfer, in.batch);
     }
@@ -234,7 +236,7 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 struct BatchRec {
   std::uint32_t rank = 0, worker = 0;
   std::uint64_t index = 0;  // in its epoch
-  double dispatched = 0, read_start = 0, read_done = kNever, work_start = 0, work_done = 0;
+  double read_done = kNever, work_start = 0;
   double pin_start = 0, delivered = kNever;
   Cause gate = Cause::None;  // what held it last on its way (the cause if the loop waits for it)
 };
@@ -250,7 +252,7 @@ struct RankState {
   std::vector<WorkerState> workers;
   bool up = false;
   double up_at = 0;
-  double storage_free = 0, decoder_free = 0, link_free = 0, pin_free = 0;
+  double storage_free = 0, decoder_free = 0, link_free = 0;
   std::deque<std::size_t> pin_queue;
   bool pin_busy = false;
   std::size_t cycle = 0;          // the next worker in turn
@@ -335,8 +337,8 @@ class Engine {
   double now_ = 0;
   std::size_t epoch_ = 0, steps_ = 0, step_ = 0;  // step_: of this epoch
   std::size_t computed_ = 0;                      // accelerators done computing this step
+  double step_compute_now_ = 0;                   // model compute of this step, summed over them
   bool epoch_done_ = false;
-  std::vector<double> compute_start_;
 
   void at(double t, EventKind k, std::size_t rank, std::size_t batch = 0) { events_.push({t, seq_++, k, rank, batch}); }
   [[nodiscard]] bool tracing(std::uint64_t index) const { return trace_ && epoch_ == 0 && index < o_.trace_steps; }
@@ -492,7 +494,6 @@ class Engine {
     b.rank = static_cast<std::uint32_t>(r);
     b.worker = static_cast<std::uint32_t>(w);
     b.index = rs.sent;
-    b.dispatched = now_;
     const std::size_t id = batches_.size();
     rs.ids[rs.sent++] = id;
     ++rs.workers[w].outstanding;
@@ -503,7 +504,6 @@ class Engine {
       // is not there before one request's latency either (reads from page cache have none).
       const double delay = in_.storage.latency && in_.storage.cache_hit < 1 ? *in_.storage.latency : 0;
       const double ready = start + std::max(service, delay);
-      b.read_start = start;
       rs.storage_free = start + service;
       storage_busy_ += service;
       b.gate = Cause::Storage;
@@ -567,7 +567,6 @@ class Engine {
     BatchRec& b = batches_[id];
     RankState& rs = ranks_[b.rank];
     WorkerState& ws = rs.workers[b.worker];
-    b.work_done = now_;
     worker_busy_ += now_ - b.work_start;
     span(Track::Worker, Phase::Build, b.rank, b.worker, b.index, b.work_start, now_);
     ws.busy = false;
@@ -718,7 +717,6 @@ class Engine {
     span(Track::Accelerator, Phase::Compute, r, 0, step_, now_, now_ + c_.compute * f);
     at(now_ + c_.compute * f, EventKind::ComputeDone, r);
   }
-  double step_compute_now_ = 0;
 
   void part_done(std::size_t r) {
     if (--ranks_[r].computing == 0) compute_done();
@@ -765,7 +763,7 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
   s.seed = o.seed;
   if (!o.sample_times.empty()) {
     s.sample_times = o.sample_times.size();
-    for (double t : o.sample_times) s.sample_times_mean += t / static_cast<double>(o.sample_times.size());
+    s.sample_times_mean = mean(o.sample_times);
     s.sample_times_label = o.sample_times_label;
   }
   const Costs c = costs(in, s.analytic);

@@ -57,6 +57,8 @@ struct Spread {
   double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
 };
 Spread spread(std::vector<double> values);
+// The mean (0 when empty).
+double mean(const std::vector<double>& values);
 
 // One span of the trace: what a track did from start to end.
 enum class Track : std::uint8_t { Storage, Worker, Decoder, PinThread, Link, Loop, Accelerator };
