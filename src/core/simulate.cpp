@@ -332,6 +332,7 @@ class Engine {
   std::vector<RankState> ranks_;
   std::vector<BatchRec> batches_;
   std::vector<Task> tasks_;
+  std::vector<Task> done_;  // the tasks advance() finishes at once (kept to reuse its memory)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t seq_ = 0;
   double now_ = 0;
@@ -389,17 +390,17 @@ class Engine {
     }
     // Tasks finishing now (the first, and any within rounding of zero).
     tasks_[first].remaining = 0;
-    std::vector<Task> done;
+    done_.clear();
     for (std::size_t i = 0; i < tasks_.size();) {
       if (tasks_[i].remaining <= 1e-15 * std::max(1.0, now_)) {
-        done.push_back(tasks_[i]);
+        done_.push_back(tasks_[i]);
         tasks_[i] = tasks_.back();
         tasks_.pop_back();
       } else {
         ++i;
       }
     }
-    for (const Task& task : done) finish(task);
+    for (const Task& task : done_) finish(task);  // finish() adds tasks, never to done_
   }
 
   void handle(const Event& e) {
