@@ -104,8 +104,13 @@ double worker_bytes_per_s(const TransformInputs& in, const Workload& w) {
 }
 
 double collate_time(const TransformInputs& in, const Workload& w, double batch) {
-  if (!in.memcpy_bandwidth || w.workers < 1) return 0;
-  return batch * in.collate_bytes_per_sample / *in.memcpy_bandwidth;
+  if (!in.memcpy_bandwidth) return 0;
+  const double bytes = batch * in.collate_bytes_per_sample;
+  // Without workers the main process collates into its own heap, which reuses the previous
+  // batch's memory (a warm copy, not counted) unless the batch is above glibc's largest mmap
+  // threshold: then every batch is a new mapping, faulted in page by page.
+  if (w.workers < 1 && bytes <= kFreshHeapAbove) return 0;
+  return bytes / *in.memcpy_bandwidth;
 }
 
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch) {

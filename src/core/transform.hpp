@@ -47,6 +47,12 @@ double effective_workers(const TransformInputs& in, const Workload& w);
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w);
 // One worker's time to collate a batch into shared memory (0 when cpu.memcpy_bandwidth is unset).
 // The main process (no workers) collates into memory it reuses: not counted.
+// glibc's malloc serves a block above its mmap threshold with a new mapping and returns it
+// on free; the threshold rises with the blocks freed, up to 32 MiB on 64-bit systems
+// (DEFAULT_MMAP_THRESHOLD_MAX, mallopt(3)). A larger batch is new memory every time.
+inline constexpr double kFreshHeapAbove = 32.0 * 1024 * 1024;
+// Time to collate one batch: workers copy it into new shared memory; the main process (W = 0)
+// only when the batch is above kFreshHeapAbove. 0 without cpu.memcpy_bandwidth.
 double collate_time(const TransformInputs& in, const Workload& w, double batch);
 // One worker's whole time for a batch: every sample's transform, then the collate.
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch);
