@@ -23,8 +23,7 @@ void run_check(const PlanOptions& o) {
       throw Error(Origin{s.source},
                   "the plan has no requirements: add a [require] table (e.g. min_utilization = "
                   "\"90%\") or pass --require KEY=VALUE");
-    PlanReport r{plan_label(s), &s, {}, {}};
-    r.result = with_origins(s, [&] { return evaluate(resolve(s.scenario)); });
+    PlanReport r = plan_report(s);
     r.outcome = with_origins(s, [&] { return check_plan(s.scenario, s.plan); });
     all_pass &= r.outcome.pass;
     reports.push_back(std::move(r));

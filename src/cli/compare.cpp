@@ -19,8 +19,7 @@ void setup_compare(CLI::App& app) {
     std::vector<PlanReport> reports;
     std::vector<Result> results;
     for (const auto& s : loaded) {
-      PlanReport r{plan_label(s), &s, {}, {}};
-      r.result = with_origins(s, [&] { return evaluate(resolve(s.scenario)); });
+      PlanReport r = plan_report(s);
       results.push_back(r.result);
       reports.push_back(std::move(r));
     }

@@ -21,4 +21,12 @@ std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
   return loaded;
 }
 
+PlanReport plan_report(const LoadedScenario& s) {
+  PlanReport r{plan_label(s), &s, {}, {}, {}};
+  const Inputs in = with_origins(s, [&] { return resolve(s.scenario); });
+  r.result = with_origins(s, [&] { return evaluate(in); });
+  r.assumptions = assumptions(s.scenario, in);
+  return r;
+}
+
 }  // namespace pipesim

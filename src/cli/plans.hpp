@@ -17,5 +17,7 @@ struct PlanOptions {
 void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output output);
 // Loads every plan with --set and --require applied.
 std::vector<LoadedScenario> load_plans(const PlanOptions& o);
+// A plan's result at its own batch size and the defaults it rests on (errors carry its origins).
+PlanReport plan_report(const LoadedScenario& s);
 
 }  // namespace pipesim

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace pipesim {
 
 namespace {
@@ -156,6 +158,25 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
     a.push_back({Field::TransformCv,
                  "every sample takes the same time: no loss to variance (transform.cv; pipesim simulate shows "
                  "the waits)"});
+  // A measured compute time belongs to the accelerator it was measured on (section 10).
+  if (in.compute.measured) {
+    const FieldSpec& names = spec(Field::MeasuredOn);
+    const auto on = s.opt(Field::MeasuredOn);
+    const auto here = s.opt(Field::AcceleratorType);
+    const bool known = on && here && *on != kOtherAccelerator && *here != kOtherAccelerator;
+    if (known && *on != *here)
+      a.push_back({Field::MeasuredOn, fmt::format("the compute time was measured on {}, not on this scenario's {}: "
+                                                  "it is used as measured, not scaled (model.measured_on)",
+                                                  choice_name(names, *on), choice_name(names, *here))});
+    else if (on && !here)
+      a.push_back({Field::MeasuredOn, fmt::format("the compute time measured on {} is taken as this scenario's "
+                                                  "accelerator's (accelerator.type names it)",
+                                                  choice_name(names, *on))});
+    else if (!on && here && *here != kOtherAccelerator)
+      a.push_back({Field::MeasuredOn, fmt::format("the compute time is taken as measured on this scenario's {} "
+                                                  "(model.measured_on names where it was)",
+                                                  choice_name(names, *here))});
+  }
   if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
     a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
   if (in.storage.modelled && in.storage.read_bandwidth && !s.has(Field::Latency) && !s.has(Field::Iops))

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <string_view>
@@ -57,7 +58,7 @@ struct Crossover {
 // and what it assumes, in words.
 struct Assumption {
   Field field;
-  std::string_view text;
+  std::string text;
 };
 // The defaults this scenario leaves in place that bear on its modelled stages.
 std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in);

@@ -25,6 +25,23 @@ constexpr std::array<std::string_view, 5> kPrecisions = {"fp32", "tf32", "bf16",
 constexpr std::array<std::string_view, 8> kDtypes = {"uint8", "int8", "fp8", "fp16", "bf16", "fp32", "int32", "int64"};
 constexpr std::array<std::string_view, 3> kTransformAt = {"cpu", "gpu", "decoder"};
 constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
+// The accelerator presets' names (configs/accelerators; a unit test keeps the two in step).
+constexpr std::array<std::string_view, 15> kAccelerators = {"a100-40gb-pcie",
+                                                            "a100-40gb-sxm",
+                                                            "a100-80gb-pcie",
+                                                            "a100-80gb-sxm",
+                                                            "a10g",
+                                                            "b200",
+                                                            "h100-pcie",
+                                                            "h100-sxm",
+                                                            "h200",
+                                                            "l4",
+                                                            "l40s",
+                                                            "mi300x",
+                                                            "t4",
+                                                            "v100-sxm2",
+                                                            "other"};
+static_assert(kAccelerators[static_cast<std::size_t>(kOtherAccelerator)] == "other");
 
 // Order here is the order of the README reference and of JSON "inputs".
 constexpr std::array<FieldSpec, kFieldCount> kFields = {{
@@ -58,6 +75,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "nodes in the cluster, each with accelerator.count accelerators"},
     {Field::AcceleratorCount, "accelerator.count", kNum, C::Positive, true, "1",
      "accelerators (data-parallel replicas) per node"},
+    {Field::AcceleratorType, "accelerator.type", kChoice, C::None, false, "",
+     "which accelerator this is (an accelerator preset's name, or \"other\"): checked against model.measured_on",
+     kAccelerators},
     {Field::PeakFlops, "accelerator.peak_flops", dims(Dim::FlopRate), C::Positive, false, "peak at model.precision",
      "peak dense FLOP rate used for compute; overrides the per-precision peaks"},
     {Field::PeakFlopsFp32, "accelerator.peak_flops_fp32", dims(Dim::FlopRate), C::Positive, false, "",
@@ -103,6 +123,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "measured fixed time per step (measured form: overhead + B x per_sample)"},
     {Field::MeasuredPerSample, "model.measured_per_sample", kTime, C::NonNegative, false, "",
      "measured accelerator time per sample; when set, replaces the roofline form (0: a fixed time per step)"},
+    {Field::MeasuredOn, "model.measured_on", kChoice, C::None, false, "",
+     "the accelerator the measured compute time comes from (an accelerator preset's name, or \"other\"); "
+     "pipesim says so when it differs from accelerator.type",
+     kAccelerators},
     {Field::StepCv, "model.step_cv", kNum, C::NonNegative, false, "0",
      "coefficient of variation of the accelerator's time per step (lognormal in simulate)"},
     {Field::SampleSize, "workload.sample_size", kSize, C::Positive, false, "",
@@ -244,6 +268,8 @@ void Scenario::set(Field f, Quantity q) {
     if (alt != f) unset(alt);
   values_[static_cast<std::size_t>(f)] = Value{q.value, q.dim, true};
 }
+
+std::span<const std::string_view> accelerator_names() { return kAccelerators; }
 
 const FieldSpec& spec(Field f) { return kFields[static_cast<std::size_t>(f)]; }
 

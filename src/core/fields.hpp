@@ -28,6 +28,7 @@ enum class Field : std::uint8_t {
   TargetUtilization,
   Nodes,
   AcceleratorCount,
+  AcceleratorType,
   PeakFlops,
   PeakFlopsFp32,
   PeakFlopsTf32,
@@ -51,6 +52,7 @@ enum class Field : std::uint8_t {
   Passes,
   MeasuredOverhead,
   MeasuredPerSample,
+  MeasuredOn,
   StepCv,
   SampleSize,
   DeviceSampleSize,
@@ -136,6 +138,11 @@ enum class Precision : std::uint8_t { Fp32, Tf32, Bf16, Fp16, Fp8 };
 enum class Dtype : std::uint8_t { Uint8, Int8, Fp8, Fp16, Bf16, Fp32, Int32, Int64 };
 enum class TransformAt : std::uint8_t { Cpu, Gpu, Decoder };
 enum class StorageScope : std::uint8_t { Node, Cluster };
+// accelerator.type and model.measured_on name one of these (the accelerator presets), or
+// "other": the index of "other".
+inline constexpr double kOtherAccelerator = 14;
+// The accelerator names, in index order ("a100-40gb-pcie" ... "other").
+std::span<const std::string_view> accelerator_names();
 // Bytes of one element of a dtype.
 double dtype_bytes(Dtype d);
 // Bytes per parameter of weights held at a precision (fp32 and tf32: 4, bf16 and fp16: 2, fp8: 1).

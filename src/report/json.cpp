@@ -163,6 +163,13 @@ void simulated(JsonWriter& j, const Simulation& s) {
   j.end();
 }
 
+// "assumptions": [{"key", "text"}]: the defaults an answer rests on.
+void write_assumptions(JsonWriter& j, const std::vector<Assumption>& list) {
+  j.key("assumptions").array();
+  for (const Assumption& a : list) j.object().kv_str("key", spec(a.field).key).kv_str("text", a.text).end();
+  j.end();
+}
+
 class JsonRenderer final : public Renderer {
  public:
   [[nodiscard]] bool sweep_recommendations() const override { return true; }
@@ -170,9 +177,7 @@ class JsonRenderer final : public Renderer {
     JsonWriter j(o);
     j.object().kv_str("scenario", loaded.name);
     point(j, loaded.scenario, d.result, &d);
-    j.key("assumptions").array();
-    for (const Assumption& a : d.assumptions) j.object().kv_str("key", spec(a.field).key).kv_str("text", a.text).end();
-    j.end();
+    write_assumptions(j, d.assumptions);
     j.key("needs").object();
     if (d.workers_needed) j.kv("workers", *d.workers_needed);
     if (d.cores) {
@@ -293,7 +298,9 @@ class JsonRenderer final : public Renderer {
         walls(j.key("accepted_unmodelled"), oc.accepted);
         j.end();
       }
-      j.end().key("point").object();
+      j.end();
+      write_assumptions(j, p.assumptions);
+      j.key("point").object();
       point(j, p.loaded->scenario, p.result, nullptr);
       j.end().end();
     }
@@ -306,6 +313,7 @@ class JsonRenderer final : public Renderer {
     for (const auto& p : plans) {
       j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source);
       point(j, p.loaded->scenario, p.result, nullptr);
+      write_assumptions(j, p.assumptions);
       j.end();
     }
     j.end().key("best").object();

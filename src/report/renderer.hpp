@@ -34,11 +34,13 @@ struct SweepLayout {
 SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
                          bool cost);
 
-// A plan with its result at its own batch size, and its requirements' outcome (check only).
+// A plan with its result at its own batch size, the defaults it rests on, and its
+// requirements' outcome (check only).
 struct PlanReport {
   std::string label;  // short name: the file stem or preset name
   const LoadedScenario* loaded;
   Result result;
+  std::vector<Assumption> assumptions;
   PlanOutcome outcome;
 };
 

@@ -276,6 +276,18 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
   table.line(o, cells);
 }
 
+namespace {
+
+// The defaults a plan rests on, under its check table or its line in a comparison.
+void plan_assumptions(Out& o, const PlanReport& p, bool md) {
+  if (p.assumptions.empty()) return;
+  o.print("{}assumed (set the key to replace one):\n", md ? "\n" : "  ");
+  if (md) o.write("\n");
+  for (const Assumption& a : p.assumptions) o.print("{}{}\n", md ? "- " : "    - ", a.text);
+}
+
+}  // namespace
+
 void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
   std::size_t failed = 0;
   for (const auto& p : plans) failed += p.outcome.pass ? 0 : 1;
@@ -300,6 +312,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
       table.add({oc.pass ? "PASS" : "FAIL", l.key, l.reached, l.required, l.where});
     }
     table.render(o);
+    plan_assumptions(o, p, md);
     o.print("{}verdict: {}\n\n", md ? "\n**" : "  ", verdict(p.outcome) + (md ? "**" : ""));
   }
   if (plans.size() > 1) o.print("{} plans: {} passed, {} failed\n", plans.size(), plans.size() - failed, failed);
@@ -342,9 +355,11 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   }
   table.render(o);
   o.write("\n* best in its row\n");
-  for (const auto& p : plans)
-    o.print("{}{}: {} ({})\n", md ? "- " : "", printable(p.label), printable(p.loaded->name),
-            printable(p.loaded->source));
+  for (const auto& p : plans) {
+    o.print("{}{}{}: {} ({})\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
+            printable(p.loaded->name), printable(p.loaded->source));
+    plan_assumptions(o, p, md);
+  }
 }
 
 void text_presets(Out& o, bool md) {

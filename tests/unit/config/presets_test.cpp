@@ -1,6 +1,10 @@
 // Embedded presets: each snapshot taken at build time is what the loader reads from its TOML.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 #include "config/loader.hpp"
 #include "config/presets.hpp"
 
@@ -32,4 +36,21 @@ TEST_CASE("every preset snapshot equals a fresh load of the preset's TOML") {
     }
   }
   CHECK(snapshots >= 40);
+}
+
+TEST_CASE("accelerator.type names exactly the accelerator presets, each its own") {
+  std::vector<std::string_view> presets;
+  for (const auto& p : embedded_presets()) {
+    if (std::string_view(p.path).find("accelerators/") == std::string_view::npos) continue;
+    CAPTURE(p.path);
+    presets.push_back(p.name);
+    const LoadedScenario loaded = load_scenario(p.name);
+    REQUIRE(loaded.scenario.has(Field::AcceleratorType));
+    CHECK(choice_name(spec(Field::AcceleratorType), loaded.scenario.get(Field::AcceleratorType)) == p.name);
+  }
+  std::sort(presets.begin(), presets.end());
+  std::vector<std::string_view> names(accelerator_names().begin(), accelerator_names().end());
+  CHECK(names.back() == "other");
+  names.pop_back();
+  CHECK(names == presets);
 }

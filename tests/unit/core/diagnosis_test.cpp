@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "../../support/scenarios.hpp"
 #include "config/loader.hpp"
@@ -152,4 +153,34 @@ TEST_CASE("assumptions: the defaults that decide the answer, each gone once its 
   s = test::reference(256);
   s.set(Field::Workers, 0);
   CHECK(keys(s).empty());
+}
+
+TEST_CASE("a measured compute time carries the accelerator it was measured on") {
+  const auto texts = [](const Scenario& sc) {
+    std::vector<std::string> out;
+    for (const Assumption& a : diagnose(sc).assumptions)
+      if (a.field == Field::MeasuredOn) out.push_back(a.text);
+    return out;
+  };
+  const auto name = [](std::string_view n) { return parse_field_value(spec(Field::AcceleratorType), n); };
+  Scenario s = test::measured(256, 1e5);
+  CHECK(texts(s).empty());  // neither named: nothing to say
+  s.set(Field::MeasuredOn, name("a100-80gb-sxm"));
+  CHECK(texts(s) == std::vector<std::string>{"the compute time measured on a100-80gb-sxm is taken as this "
+                                             "scenario's accelerator's (accelerator.type names it)"});
+  s.set(Field::AcceleratorType, name("a100-80gb-sxm"));
+  CHECK(texts(s).empty());  // the same accelerator
+  s.set(Field::AcceleratorType, name("h100-sxm"));
+  CHECK(texts(s) == std::vector<std::string>{"the compute time was measured on a100-80gb-sxm, not on this "
+                                             "scenario's h100-sxm: it is used as measured, not scaled "
+                                             "(model.measured_on)"});
+  s.set(Field::MeasuredOn, name("other"));
+  CHECK(texts(s).empty());  // "other" is not checked
+  s.unset(Field::MeasuredOn);
+  CHECK(texts(s) == std::vector<std::string>{"the compute time is taken as measured on this scenario's h100-sxm "
+                                             "(model.measured_on names where it was)"});
+  // A compute time from the roofline (FLOPs at a peak) was not measured anywhere.
+  s = test::reference(256);
+  s.set(Field::AcceleratorType, name("h100-sxm"));
+  CHECK(texts(s).empty());
 }
