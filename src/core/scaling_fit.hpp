@@ -1,0 +1,35 @@
+// Fitting the Universal Scalability Law (DESIGN.md section 6) to measured rates: what
+// `calibrate decode` reports as cpu.scaling_contention and cpu.scaling_coherency.
+#pragma once
+
+#include <vector>
+
+namespace pipesim {
+
+// One measurement: `threads` running at once delivered `rate` in all (any unit, the same
+// for every point).
+struct ScalingPoint {
+  double threads = 1;
+  double rate = 0;
+};
+
+struct ScalingFit {
+  double single = 0;          // the rate of one thread (the measurement at 1)
+  double sigma = 0;           // contention, >= 0
+  double kappa = 0;           // coherency, >= 0
+  bool kappa_fitted = false;  // false: fewer than two thread counts above 1, kappa held at 0
+  // Per point, in input order: (fitted - measured) / measured.
+  std::vector<double> residuals;
+  double max_abs_residual = 0;
+};
+
+// The law's rate at `threads`: single * N / (1 + sigma (N-1) + kappa N (N-1)).
+double usl_rate(const ScalingFit& f, double threads);
+
+// Least squares of N / C(N) - 1 = sigma (N-1) + kappa N (N-1) over the points above one
+// thread, where C(N) = rate(N) / rate(1) (the linear form of the law), with sigma and kappa
+// kept >= 0. Needs a point at 1 thread and every rate > 0; throws Error otherwise. With one
+// thread count above 1, kappa is held at 0 (kappa_fitted false).
+ScalingFit fit_scaling(const std::vector<ScalingPoint>& points);
+
+}  // namespace pipesim

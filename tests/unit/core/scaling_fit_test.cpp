@@ -1,0 +1,60 @@
+// The Universal Scalability Law fitted to measured rates (calibrate decode).
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/scaling_fit.hpp"
+
+using namespace pipesim;
+
+TEST_CASE("scaling fit: rates made by the law give its sigma and kappa back") {
+  ScalingFit law;
+  law.single = 100;
+  law.sigma = 0.05;
+  law.kappa = 0.001;
+  // 8 threads: 100 x 8 / (1 + 0.35 + 0.056) = 568.99 in all.
+  CHECK(usl_rate(law, 8) == doctest::Approx(800 / 1.406));
+  std::vector<ScalingPoint> points;
+  for (double n : {1.0, 2.0, 4.0, 8.0, 16.0}) points.push_back({n, usl_rate(law, n)});
+  const ScalingFit f = fit_scaling(points);
+  CHECK(f.kappa_fitted);
+  CHECK(f.single == 100);
+  CHECK(f.sigma == doctest::Approx(0.05).epsilon(1e-9));
+  CHECK(f.kappa == doctest::Approx(0.001).epsilon(1e-9));
+  CHECK(f.max_abs_residual < 1e-9);
+  REQUIRE(f.residuals.size() == 5);
+}
+
+TEST_CASE("scaling fit: two thread counts give sigma alone") {
+  // 2 threads deliver 160 where 1 delivers 100: C = 1.6, 2 / 1.6 - 1 = 0.25.
+  const ScalingFit f = fit_scaling({{1, 100}, {2, 160}});
+  CHECK_FALSE(f.kappa_fitted);
+  CHECK(f.sigma == doctest::Approx(0.25));
+  CHECK(f.kappa == 0);
+  CHECK(f.max_abs_residual == doctest::Approx(0).epsilon(1e-12));
+}
+
+TEST_CASE("scaling fit: better than linear is held at linear, and the residual says so") {
+  // 2 threads at 210: y = 2 / 2.1 - 1 < 0, so sigma = 0 and the law says 200: -4.76%.
+  const ScalingFit f = fit_scaling({{1, 100}, {2, 210}});
+  CHECK(f.sigma == 0);
+  CHECK(f.residuals[1] == doctest::Approx((200.0 - 210) / 210));
+  CHECK(f.max_abs_residual == doctest::Approx(10.0 / 210));
+}
+
+TEST_CASE("scaling fit: a negative term is dropped and the other refitted") {
+  // Rates that flatten less than linear contention alone: the free fit gives kappa < 0, so
+  // the fit keeps sigma alone (least squares of y on N - 1).
+  const std::vector<ScalingPoint> points{{1, 100}, {2, 150}, {4, 240}, {8, 400}};
+  const ScalingFit f = fit_scaling(points);
+  CHECK(f.kappa == 0);
+  // y: 2/1.5-1 = 1/3, 4/2.4-1 = 2/3, 8/4-1 = 1 over x = 1, 3, 7: sigma = (1/3 + 2 + 7) / 59.
+  CHECK(f.sigma == doctest::Approx((1.0 / 3 + 2 + 7) / 59));
+}
+
+TEST_CASE("scaling fit: refuses what it cannot fit") {
+  CHECK_THROWS_AS(fit_scaling({{2, 100}}), Error);           // no single-thread point
+  CHECK_THROWS_AS(fit_scaling({{1, 100}, {2, 0}}), Error);   // a rate of 0
+  CHECK_THROWS_AS(fit_scaling({{1, 100}, {0, 50}}), Error);  // no threads
+}
