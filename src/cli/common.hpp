@@ -43,5 +43,6 @@ void setup_presets(CLI::App& app);
 void setup_check(CLI::App& app);
 void setup_compare(CLI::App& app);
 void setup_simulate(CLI::App& app);
+void setup_calibrate(CLI::App& app);
 
 }  // namespace pipesim

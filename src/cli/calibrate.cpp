@@ -1,0 +1,123 @@
+// `pipesim calibrate decode|memory`: measures this machine and prints a TOML fragment (or
+// JSON) that a scenario can `use` (DESIGN.md section 8).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/common.hpp"
+#include "core/error.hpp"
+#include "measure/decode.hpp"
+#include "measure/memory.hpp"
+#include "report/calibration.hpp"
+
+namespace pipesim {
+
+namespace {
+
+struct CalibrateOptions {
+  std::string format = "toml";
+  std::string output;  // -o FILE; stdout when empty
+  double seconds = 0.5;
+  unsigned threads = 0;
+  // decode
+  std::string folder;  // JPEG files; synthetic when empty
+  std::vector<unsigned> thread_counts;
+  std::size_t images = 64;  // synthetic set, or the most files read from the folder
+  std::string save;         // write the synthetic set here
+};
+
+// A long measurement says what it is doing on stderr, when that is a terminal.
+void decode_progress(unsigned threads) {
+  if (isatty(STDERR_FILENO))
+    fmt::print(stderr, "pipesim calibrate decode: {} thread{}...\n", threads, threads == 1 ? "" : "s");
+}
+
+void add_output_options(CLI::App& cmd, CalibrateOptions& o) {
+  cmd.add_option("--format", o.format, "Output format: toml (a fragment a scenario can use) or json")
+      ->capture_default_str();
+  cmd.add_option("-o,--output", o.output, "Write to FILE (whole or not at all) instead of standard output")
+      ->type_name("FILE");
+}
+
+void check_format(const CalibrateOptions& o) {
+  if (o.format != "toml" && o.format != "json")
+    throw Error(Origin{"--format " + o.format}, "calibrate writes toml or json");
+}
+
+void emit(const CalibrateOptions& o, const std::string& text) {
+  if (o.output.empty())
+    write_stdout(text);
+  else
+    write_file(o.output, text, "--output");
+}
+
+}  // namespace
+
+void setup_calibrate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("calibrate", "Measure this machine and print the scenario keys it gives (TOML)");
+  cmd->require_subcommand(1);
+
+  auto dec = std::make_shared<CalibrateOptions>();
+  dec->seconds = 1.0;
+  auto* decode = cmd->add_subcommand(
+      "decode", "JPEG decode rate per thread with libjpeg-turbo on 1, 2, 4 ... threads, and the scaling law fitted");
+  decode->add_option("folder", dec->folder,
+                     "Folder of JPEG files (searched below; default: a synthetic set pipesim makes)");
+  add_output_options(*decode, *dec);
+  decode->add_option("--time", dec->seconds, "Seconds per thread count")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  decode
+      ->add_option("--threads", dec->thread_counts,
+                   "Thread counts, e.g. 1,2,4 (default: 1, 2, 4 ... and every logical CPU; 1 is always measured)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 4096u));
+  decode->add_option("--images", dec->images, "Files in the synthetic set, or the most read from the folder")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  decode->add_option("--save-synthetic", dec->save, "Also write the synthetic set to this folder (it must exist)")
+      ->type_name("DIR");
+  decode->callback([dec] {
+    check_format(*dec);
+    if (!dec->save.empty() && !dec->folder.empty())
+      throw Error(Origin{"--save-synthetic"}, "there is no synthetic set when a folder of files is given");
+    const JpegSet set = dec->folder.empty() ? synthetic_jpegs(dec->images)
+                                            : read_jpegs(dec->folder, dec->images, std::size_t{512} << 20);
+    if (!dec->save.empty()) write_jpegs(set, dec->save);
+    DecodeOptions o;
+    o.seconds = dec->seconds;
+    o.threads = dec->thread_counts;
+    if (!o.threads.empty()) {
+      o.threads.push_back(1);
+      std::sort(o.threads.begin(), o.threads.end());
+      o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
+    }
+    const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
+    emit(*dec, dec->format == "json" ? decode_json(c) : decode_toml(c));
+  });
+
+  auto mem = std::make_shared<CalibrateOptions>();
+  auto* memory = cmd->add_subcommand(
+      "memory", "One thread's and every thread's copy rate, into fresh memory (cpu.memcpy_bandwidth) and warm");
+  add_output_options(*memory, *mem);
+  memory->add_option("--time", mem->seconds, "Seconds per figure (four figures)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 60.0));
+  memory->add_option("--threads", mem->threads, "Threads for the all-threads figures (default: every logical CPU)")
+      ->check(CLI::Range(1u, 4096u));
+  memory->callback([mem] {
+    check_format(*mem);
+    MemoryOptions o;
+    o.seconds = mem->seconds;
+    o.threads = mem->threads;
+    const MemoryCalibration c = calibrate_memory(o);
+    emit(*mem, mem->format == "json" ? memory_json(c) : memory_toml(c));
+  });
+}
+
+}  // namespace pipesim

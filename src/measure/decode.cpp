@@ -1,0 +1,263 @@
+#include "measure/decode.hpp"
+
+#include <turbojpeg.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+#ifndef PIPESIM_TURBOJPEG_VERSION
+#define PIPESIM_TURBOJPEG_VERSION "2"
+#endif
+
+namespace pipesim {
+
+namespace {
+
+struct HandleCloser {
+  void operator()(void* h) const { tjDestroy(h); }
+};
+using Handle = std::unique_ptr<void, HandleCloser>;
+
+Handle decompressor() {
+  Handle h(tjInitDecompress());
+  if (!h) throw Error("calibrate decode: libjpeg-turbo could not start a decompressor");
+  return h;
+}
+
+// Width, height and pixels of a JPEG file, or false when it does not parse.
+bool header(void* h, const std::vector<unsigned char>& f, int& width, int& height) {
+  int subsamp = 0, colorspace = 0;
+  return tjDecompressHeader3(h, f.data(), static_cast<unsigned long>(f.size()), &width, &height, &subsamp,
+                             &colorspace) == 0 &&
+         width > 0 && height > 0;
+}
+
+// Decodes one file to RGB into `out` (grown as needed); false when it fails.
+bool decode(void* h, const std::vector<unsigned char>& f, std::vector<unsigned char>& out) {
+  int width = 0, height = 0;
+  if (!header(h, f, width, height)) return false;
+  const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3;
+  if (out.size() < bytes) out.resize(bytes);
+  return tjDecompress2(h, f.data(), static_cast<unsigned long>(f.size()), out.data(), width, 0, height, TJPF_RGB, 0) ==
+         0;
+}
+
+// A uniform number in [0, 1) from a generator whose sequence the standard fixes.
+double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+
+// Smooth noise: random values on a grid of `cell` pixels, interpolated bilinearly.
+class ValueNoise {
+ public:
+  ValueNoise(std::mt19937_64& g, int width, int height, int cell)
+      : cell_(cell), cols_(width / cell + 2), rows_(height / cell + 2) {
+    grid_.resize(static_cast<std::size_t>(cols_ * rows_));
+    for (double& v : grid_) v = uniform(g) * 2 - 1;
+  }
+  [[nodiscard]] double at(int x, int y) const {
+    const int cx = x / cell_, cy = y / cell_;
+    const double fx = static_cast<double>(x % cell_) / cell_, fy = static_cast<double>(y % cell_) / cell_;
+    const auto g = [&](int i, int j) { return grid_[static_cast<std::size_t>(j * cols_ + i)]; };
+    const double top = g(cx, cy) * (1 - fx) + g(cx + 1, cy) * fx;
+    const double bottom = g(cx, cy + 1) * (1 - fx) + g(cx + 1, cy + 1) * fx;
+    return top * (1 - fy) + bottom * fy;
+  }
+
+ private:
+  int cell_, cols_, rows_;
+  std::vector<double> grid_;
+};
+
+std::vector<unsigned char> synthetic_jpeg(std::mt19937_64& g, void* compressor) {
+  const int width = 375 + static_cast<int>(uniform(g) * 266);  // 375 .. 640
+  static constexpr double kAspects[] = {0.75, 0.75, 0.75, 1.0, 1.333, 0.667};
+  const double aspect = kAspects[static_cast<std::size_t>(uniform(g) * 6)];
+  const int height = std::max(240, static_cast<int>(width * aspect));
+  // Luminance with detail at five scales, two chroma fields, and per-pixel noise.
+  static constexpr int kCells[] = {96, 48, 24, 12, 6};
+  static constexpr double kAmplitude[] = {70, 35, 18, 10, 6};
+  std::vector<ValueNoise> luma, chroma;
+  for (int c : kCells) luma.emplace_back(g, width, height, c);
+  for (int i = 0; i < 2; ++i) chroma.emplace_back(g, width, height, 64);
+  const double base = 70 + uniform(g) * 110;
+  std::vector<unsigned char> rgb(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      double l = base;
+      for (std::size_t k = 0; k < luma.size(); ++k) l += kAmplitude[k] * luma[k].at(x, y);
+      const double cb = 40 * chroma[0].at(x, y), cr = 40 * chroma[1].at(x, y);
+      const double noise = (uniform(g) + uniform(g) + uniform(g) - 1.5) * 12;
+      const double px[3] = {l + 1.4 * cr + noise, l - 0.34 * cb - 0.71 * cr + noise, l + 1.77 * cb + noise};
+      for (int c = 0; c < 3; ++c)
+        rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3 +
+            static_cast<std::size_t>(c)] = static_cast<unsigned char>(std::clamp(px[c], 0.0, 255.0));
+    }
+  static constexpr int kQuality[] = {85, 90, 95};
+  const int quality = kQuality[static_cast<std::size_t>(uniform(g) * 3)];
+  unsigned char* buf = nullptr;
+  unsigned long size = 0;
+  if (tjCompress2(compressor, rgb.data(), width, 0, height, TJPF_RGB, &buf, &size, TJSAMP_420, quality, 0) != 0)
+    throw Error(
+        fmt::format("calibrate decode: libjpeg-turbo could not make a test image: {}", tjGetErrorStr2(compressor)));
+  std::vector<unsigned char> out(buf, buf + size);
+  tjFree(buf);
+  return out;
+}
+
+void summarise(JpegSet& s) {
+  const Handle h = decompressor();
+  double bytes = 0, pixels = 0;
+  for (const auto& f : s.files) {
+    int width = 0, height = 0;
+    header(h.get(), f, width, height);
+    bytes += static_cast<double>(f.size());
+    pixels += static_cast<double>(width) * height;
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(s.files.size(), 1));
+  s.mean_bytes = bytes / n;
+  s.mean_pixels = pixels / n;
+}
+
+bool is_jpeg_name(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".jpg" || ext == ".jpeg";
+}
+
+}  // namespace
+
+JpegSet synthetic_jpegs(std::size_t count) {
+  JpegSet s;
+  s.source = "synthetic";
+  std::mt19937_64 g(20261123);
+  Handle compressor(tjInitCompress());
+  if (!compressor) throw Error("calibrate decode: libjpeg-turbo could not start a compressor");
+  for (std::size_t i = 0; i < count; ++i) s.files.push_back(synthetic_jpeg(g, compressor.get()));
+  summarise(s);
+  return s;
+}
+
+JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) throw Error(Origin{folder}, "not a folder of JPEG files");
+  std::vector<fs::path> paths;
+  for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && is_jpeg_name(it->path())) paths.push_back(it->path());
+  if (ec) throw Error(Origin{folder}, fmt::format("cannot read the folder: {}", ec.message()));
+  std::sort(paths.begin(), paths.end());
+  JpegSet s;
+  s.source = folder;
+  const Handle h = decompressor();
+  std::vector<unsigned char> scratch;
+  std::size_t total = 0;
+  for (const auto& p : paths) {
+    if (s.files.size() >= max_files || total >= max_bytes) break;
+    std::ifstream in(p, std::ios::binary);
+    std::vector<unsigned char> f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) {
+      ++s.skipped;
+      continue;
+    }
+    if (f.empty() || !decode(h.get(), f, scratch)) {
+      ++s.skipped;
+      continue;
+    }
+    total += f.size();
+    s.files.push_back(std::move(f));
+  }
+  if (s.files.empty())
+    throw Error(Origin{folder}, paths.empty() ? "no JPEG files (*.jpg, *.jpeg) in the folder"
+                                              : fmt::format("none of its {} JPEG files decodes", paths.size()));
+  summarise(s);
+  return s;
+}
+
+void write_jpegs(const JpegSet& set, const std::string& folder) {
+  for (std::size_t i = 0; i < set.files.size(); ++i) {
+    const std::string path = fmt::format("{}/{:05d}.jpg", folder, i);
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(set.files[i].data()), static_cast<std::streamsize>(set.files[i].size()));
+    if (!out) throw Error(Origin{path}, "cannot write the file");
+  }
+}
+
+std::vector<unsigned> default_thread_counts(unsigned logical) {
+  std::vector<unsigned> out;
+  for (unsigned n = 1; n < logical; n *= 2) out.push_back(n);
+  out.push_back(std::max(1u, logical));
+  return out;
+}
+
+DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, void (*progress)(unsigned)) {
+  DecodeCalibration c;
+  c.machine = this_machine();
+  c.options = o;
+  if (c.options.threads.empty()) c.options.threads = default_thread_counts(c.machine.logical_cpus);
+  c.library = fmt::format("libjpeg-turbo {}", PIPESIM_TURBOJPEG_VERSION);
+  c.files = set.files.size();
+  c.source = set.source;
+  c.skipped = set.skipped;
+  c.mean_bytes = set.mean_bytes;
+  c.mean_pixels = set.mean_pixels;
+  for (unsigned n : c.options.threads) {
+    if (progress) progress(n);
+    struct Tally {
+      std::uint64_t images = 0, bytes = 0;
+      double seconds = 0;
+      bool failed = false;
+    };
+    std::vector<Tally> tally(n);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < n; ++t)
+      pool.emplace_back([&, t] {
+        Tally& my = tally[t];
+        const Handle h(tjInitDecompress());
+        if (!h) {
+          my.failed = true;
+          return;
+        }
+        std::vector<unsigned char> out;
+        // Each thread starts at its own place in the set; a warm-up pass of a few files first.
+        std::size_t i = t * set.files.size() / n;
+        for (std::size_t k = 0; k < std::min<std::size_t>(4, set.files.size()); ++k)
+          decode(h.get(), set.files[(i + k) % set.files.size()], out);
+        const double start = now_s();
+        do {
+          const auto& f = set.files[i++ % set.files.size()];
+          if (!decode(h.get(), f, out)) my.failed = true;
+          ++my.images;
+          my.bytes += f.size();
+        } while (now_s() < start + o.seconds);
+        my.seconds = now_s() - start;
+      });
+    for (auto& t : pool) t.join();
+    DecodePoint p;
+    p.threads = n;
+    for (const auto& my : tally) {
+      if (my.failed) throw Error("calibrate decode: a file stopped decoding during the measurement");
+      p.images += my.images;
+      p.seconds = std::max(p.seconds, my.seconds);
+      p.images_per_s += static_cast<double>(my.images) / my.seconds;
+      p.bytes_per_s += static_cast<double>(my.bytes) / my.seconds;
+    }
+    c.points.push_back(p);
+  }
+  std::vector<ScalingPoint> points;
+  for (const auto& p : c.points) points.push_back({static_cast<double>(p.threads), p.images_per_s});
+  c.fit = fit_scaling(points);
+  return c;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,66 @@
+// `pipesim calibrate decode`: JPEG decode rates with libjpeg-turbo (TurboJPEG 2.x API) on 1,
+// 2, 4 ... threads at once, and the scaling law fitted to them (DESIGN.md sections 6 and 8).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/scaling_fit.hpp"
+#include "measure/machine.hpp"
+
+namespace pipesim {
+
+// JPEG files held in memory: the set every thread decodes in turn.
+struct JpegSet {
+  std::vector<std::vector<unsigned char>> files;
+  std::string source;       // the folder, or "synthetic"
+  std::size_t skipped = 0;  // files in the folder that did not decode
+  double mean_bytes = 0;
+  double mean_pixels = 0;  // width x height
+};
+
+// Makes `count` JPEG files from a fixed seed: 375 to 640 pixels wide and 4:3 to 3:4, with
+// detail at several scales and sensor-like noise, 4:2:0 at quality 85, 90 or 95 (what
+// ImageNet-like photographs look like to a decoder). The same set every time.
+JpegSet synthetic_jpegs(std::size_t count);
+// Reads up to `max_files` JPEG files (*.jpg, *.jpeg, any case) below `folder`, in path order,
+// at most `max_bytes` in all; keeps those that decode. Throws Error when the folder cannot be
+// read or holds none that decode.
+JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t max_bytes);
+// Writes the set to `folder` as 00000.jpg, 00001.jpg ... (the folder must exist).
+void write_jpegs(const JpegSet& set, const std::string& folder);
+
+struct DecodeOptions {
+  double seconds = 1.0;           // per thread count, after a warm-up
+  std::vector<unsigned> threads;  // thread counts; empty: 1, 2, 4 ... and every logical CPU
+};
+
+struct DecodePoint {
+  unsigned threads = 1;
+  std::uint64_t images = 0;  // decoded in all
+  double seconds = 0;        // the slowest thread's timed loop
+  double images_per_s = 0;   // in all
+  double bytes_per_s = 0;    // JPEG bytes decoded per second, in all
+};
+
+struct DecodeCalibration {
+  Machine machine;
+  DecodeOptions options;
+  std::string library;  // "libjpeg-turbo 2.1.5"
+  std::size_t files = 0;
+  std::string source;
+  std::size_t skipped = 0;
+  double mean_bytes = 0, mean_pixels = 0;
+  std::vector<DecodePoint> points;
+  ScalingFit fit;  // over images/s
+};
+
+// The thread counts measured by default: 1, 2, 4 ... below `logical`, and `logical`.
+std::vector<unsigned> default_thread_counts(unsigned logical);
+
+// `progress` (may be null) is called before each thread count is measured.
+DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, void (*progress)(unsigned threads));
+
+}  // namespace pipesim

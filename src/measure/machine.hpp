@@ -1,0 +1,21 @@
+// What a calibration says about where and when it was measured (DESIGN.md section 8): the
+// CPU model, the logical CPUs this process may run on, the kernel and the time.
+#pragma once
+
+#include <string>
+
+namespace pipesim {
+
+struct Machine {
+  std::string cpu_model;      // /proc/cpuinfo "model name", or "unknown"
+  unsigned logical_cpus = 1;  // CPUs this process may run on (its affinity mask)
+  std::string kernel;         // "Linux 6.1.0-18-amd64"
+  std::string when;           // UTC, ISO 8601: "2026-11-23T19:02:11Z"
+};
+
+Machine this_machine();
+
+// Seconds on a monotonic clock.
+double now_s();
+
+}  // namespace pipesim

@@ -1,0 +1,17 @@
+// What `pipesim calibrate` prints: a TOML fragment a scenario can `use` (its comments say
+// what was measured, how, when and on which machine), or JSON for scripts. Computes nothing.
+#pragma once
+
+#include <string>
+
+#include "measure/decode.hpp"
+#include "measure/memory.hpp"
+
+namespace pipesim {
+
+std::string memory_toml(const MemoryCalibration& c);
+std::string memory_json(const MemoryCalibration& c);
+std::string decode_toml(const DecodeCalibration& c);
+std::string decode_json(const DecodeCalibration& c);
+
+}  // namespace pipesim

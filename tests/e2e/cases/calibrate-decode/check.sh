@@ -1,0 +1,29 @@
+# The fragment says how, when and where it was measured and that decode alone is a lower
+# bound on the transform's cost; it carries the per-byte rate (synthetic files) and the
+# scaling law, and loads as part of a scenario, replacing the reference's worker rate.
+set -e
+f="$CASE_TMP/decode.toml"
+grep -q '^# pipesim calibrate decode: measured 20[0-9-]*T[0-9:]*Z by pipesim ' "$f"
+grep -q '^# Method: 8 JPEG files pipesim made' "$f"
+grep -q '^# libjpeg-turbo 2\.[0-9.]* (TurboJPEG API, accurate DCT) on 1 and 2 threads at once,$' "$f"
+grep -q 'Decode alone is a lower bound' "$f"
+grep -Eq '^worker_throughput = "[0-9.]+ [KMG]B/s"$' "$f"
+grep -Eq '^scaling_contention = [0-9]+\.[0-9]{4}$' "$f"
+! grep -q '^scaling_coherency' "$f"   # two thread counts cannot fit kappa
+printf 'use = ["reference", "decode.toml"]\n' > "$CASE_TMP/scenario.toml"
+"$PIPESIM" diagnose "$CASE_TMP/scenario.toml" --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["inputs"]["cpu.worker_throughput"] != 250e6, d["inputs"]["cpu.worker_throughput"]
+assert "cpu.scaling_contention" in d["inputs"]'
+# Own files: the rate is per image; JSON carries every point and the fit.
+mkdir "$CASE_TMP/jpegs"
+"$PIPESIM" calibrate decode --time 0.01 --images 4 --save-synthetic "$CASE_TMP/jpegs" > /dev/null
+"$PIPESIM" calibrate decode "$CASE_TMP/jpegs" --time 0.02 --threads 2 --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["calibrate"] == "decode" and d["method"]["files"] == 4 and d["method"]["skipped"] == 0
+assert [p["threads"] for p in d["points"]] == [1, 2]
+assert d["fit"]["single_thread_images_per_s"] == d["points"][0]["images_per_s"]
+assert d["scenario"]["cpu.worker_sample_rate"] == d["fit"]["single_thread_images_per_s"]
+assert d["lower_bound_on_transform_cost"] is True'

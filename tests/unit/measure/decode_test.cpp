@@ -1,0 +1,70 @@
+// calibrate decode's measurement, on JPEG files made with the same library (no timing is
+// checked: the machine is shared).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/error.hpp"
+#include "measure/decode.hpp"
+
+using namespace pipesim;
+
+TEST_CASE("the synthetic JPEG set is the same every time, and ImageNet-sized") {
+  const JpegSet a = synthetic_jpegs(3), b = synthetic_jpegs(3);
+  REQUIRE(a.files.size() == 3);
+  CHECK(a.files == b.files);
+  CHECK(a.source == "synthetic");
+  // 375 to 640 pixels wide, 4:3 to 3:4: 0.1 to 0.55 megapixels; tens of kilobytes each.
+  CHECK(a.mean_pixels > 0.1e6);
+  CHECK(a.mean_pixels < 0.55e6);
+  CHECK(a.mean_bytes > 20e3);
+  CHECK(a.mean_bytes < 300e3);
+}
+
+TEST_CASE("a folder's JPEG files are read below it, and those that do not decode are left out") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("pipesim-decode-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "class_a");
+  const JpegSet made = synthetic_jpegs(3);
+  write_jpegs(made, (dir / "class_a").string());
+  std::ofstream(dir / "broken.JPG") << "not a jpeg";
+  std::ofstream(dir / "notes.txt") << "ignored";
+  const JpegSet read = read_jpegs(dir.string(), 100, 1 << 30);
+  CHECK(read.files.size() == 3);
+  CHECK(read.skipped == 1);
+  CHECK(read.files == made.files);                                // class_a/00000.jpg ... in path order
+  CHECK(read_jpegs(dir.string(), 2, 1 << 30).files.size() == 2);  // at most max_files
+
+  DecodeOptions o;
+  o.seconds = 0.01;
+  o.threads = {1, 2};
+  const DecodeCalibration c = calibrate_decode(read, o, nullptr);
+  REQUIRE(c.points.size() == 2);
+  CHECK(c.points[0].threads == 1);
+  CHECK(c.points[1].threads == 2);
+  for (const auto& p : c.points) {
+    CHECK(p.images > 0);
+    CHECK(p.images_per_s > 0);
+    CHECK(p.bytes_per_s > 0);
+  }
+  CHECK(c.fit.single == c.points[0].images_per_s);
+  CHECK(c.fit.residuals.size() == 2);
+  CHECK(c.library.rfind("libjpeg-turbo 2.", 0) == 0);
+
+  fs::remove_all(dir / "class_a");
+  CHECK_THROWS_AS(read_jpegs(dir.string(), 100, 1 << 30), Error);  // only a broken one left
+  fs::remove_all(dir);
+  CHECK_THROWS_AS(read_jpegs(dir.string(), 100, 1 << 30), Error);  // not a folder
+}
+
+TEST_CASE("default thread counts: 1, 2, 4 ... and every logical CPU") {
+  CHECK(default_thread_counts(1) == std::vector<unsigned>{1});
+  CHECK(default_thread_counts(2) == std::vector<unsigned>{1, 2});
+  CHECK(default_thread_counts(6) == std::vector<unsigned>{1, 2, 4, 6});
+  CHECK(default_thread_counts(8) == std::vector<unsigned>{1, 2, 4, 8});
+}
