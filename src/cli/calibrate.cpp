@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "measure/decode.hpp"
 #include "measure/memory.hpp"
+#include "measure/storage.hpp"
 #include "report/calibration.hpp"
 
 namespace pipesim {
@@ -29,7 +30,14 @@ struct CalibrateOptions {
   std::vector<unsigned> thread_counts;
   std::size_t images = 64;  // synthetic set, or the most files read from the folder
   std::string save;         // write the synthetic set here
+  // storage
+  std::vector<unsigned> concurrency;
+  std::size_t files = 100000;
 };
+
+void storage_progress(const char* pass, unsigned concurrency) {
+  if (isatty(STDERR_FILENO)) fmt::print(stderr, "pipesim calibrate storage: {}, {} readers...\n", pass, concurrency);
+}
 
 // A long measurement says what it is doing on stderr, when that is a terminal.
 void decode_progress(unsigned threads) {
@@ -99,6 +107,31 @@ void setup_calibrate(CLI::App& app) {
     }
     const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
     emit(*dec, dec->format == "json" ? decode_json(c) : decode_toml(c));
+  });
+
+  auto sto = std::make_shared<CalibrateOptions>();
+  sto->seconds = 1.0;
+  auto* storage = cmd->add_subcommand(
+      "storage", "Read a dataset folder's files as a loader does, cold and warm, at 1 to 64 readers; never writes");
+  storage->add_option("folder", sto->folder, "Folder of dataset files (searched below)")->required();
+  add_output_options(*storage, *sto);
+  storage->add_option("--time", sto->seconds, "Seconds per level and pass, at most")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  storage->add_option("--concurrency", sto->concurrency, "Reader counts, e.g. 1,4,16 (default: 1, 2, 4 ... 64)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 4096u));
+  storage->add_option("--files", sto->files, "Files read at most (a shuffled sample of the folder)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+  storage->callback([sto] {
+    check_format(*sto);
+    StorageOptions o;
+    o.seconds = sto->seconds;
+    o.concurrency = sto->concurrency;
+    o.max_files = sto->files;
+    const StorageCalibration c = calibrate_storage(sto->folder, o, storage_progress);
+    emit(*sto, sto->format == "json" ? storage_json(c) : storage_toml(c));
   });
 
   auto mem = std::make_shared<CalibrateOptions>();

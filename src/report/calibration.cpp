@@ -31,6 +31,15 @@ std::string header(const Machine& m, std::string_view what) {
       what, m.when, PIPESIM_VERSION, m.cpu_model, m.logical_cpus, m.kernel);
 }
 
+// "1", "1 and 2", "1, 2 and 4".
+template <class T, class Get>
+std::string spoken_list(const std::vector<T>& items, Get get) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += fmt::format("{}{}", i == 0 ? "" : (i + 1 == items.size() ? " and " : ", "), get(items[i]));
+  return out;
+}
+
 void machine_json(JsonWriter& j, const Machine& m) {
   j.key("machine")
       .object()
@@ -119,9 +128,7 @@ std::string decode_toml(const DecodeCalibration& c) {
           ? fmt::format("{} JPEG files pipesim made (375 to 640 pixels wide, 4:2:0, quality 85 to 95)", c.files)
           : fmt::format("the first {} JPEG files below {}{}", c.files, c.source,
                         c.skipped ? fmt::format(" ({} that did not decode left out)", c.skipped) : "");
-  std::string counts;
-  for (std::size_t i = 0; i < c.points.size(); ++i)
-    counts += fmt::format("{}{}", i == 0 ? "" : (i + 1 == c.points.size() ? " and " : ", "), c.points[i].threads);
+  const std::string counts = spoken_list(c.points, [](const DecodePoint& p) { return p.threads; });
   t += fmt::format(
       "# Method: {},\n"
       "# mean {} and {:.2f} megapixels, held in memory and decoded to RGB by\n"
@@ -197,6 +204,89 @@ std::string decode_json(const DecodeCalibration& c) {
     if (c.fit.kappa_fitted) j.kv("cpu.scaling_coherency", c.fit.kappa);
     j.end();
     j.kv_bool("lower_bound_on_transform_cost", true);
+    j.end().finish();
+  }
+  return text;
+}
+
+std::string storage_toml(const StorageCalibration& c) {
+  std::string t = header(c.machine, "storage");
+  const std::string levels = spoken_list(c.cold, [](const ReadLevel& l) { return l.concurrency; });
+  t += fmt::format(
+      "# Method: {} files (mean {}) below\n"
+      "#   {}\n"
+      "# read whole (open, read, close) in a shuffled order by {} readers at once,\n"
+      "# each taking the next file, for at most {} s per level. Cold: each level starts after\n"
+      "# asking the kernel to drop the files' cached pages (posix_fadvise DONTNEED) and reads\n"
+      "# each file once at most; warm: after a pass that brings the files in.\n",
+      c.files, format_human(c.mean_file_bytes, Dim::Size), c.folder, levels, c.options.seconds);
+  if (!c.cold_dropped) t += "# The kernel refused to drop some files' pages: the cold figures may be partly warm.\n";
+  if (c.cold_like_warm)
+    t += "# Cold reads were within 20% of warm ones at one reader: the files may still have been\n"
+         "# cached (a file system that ignores the request, or storage as fast as memory).\n";
+  t += "#   readers  pass   requests/s      bandwidth    latency mean     p50      p99\n";
+  const auto row = [&](const ReadLevel& l, const char* pass) {
+    t += fmt::format("#   {:>7}  {:<4}  {:>11.1f}  {:>13}  {:>12}  {:>8}  {:>8}\n", l.concurrency, pass,
+                     l.requests_per_s, format_human(l.bytes_per_s, Dim::Rate),
+                     format_human(l.latency_mean_s, Dim::Duration), format_human(l.latency_p50_s, Dim::Duration),
+                     format_human(l.latency_p99_s, Dim::Duration));
+  };
+  for (const auto& l : c.cold) row(l, "cold");
+  for (const auto& l : c.warm) row(l, "warm");
+  t += fmt::format(
+      "# Fit (cold): the most bandwidth and requests/s any level reached; the latency is one\n"
+      "# reader's mean time per file less the file's bytes at that bandwidth. 90% of the\n"
+      "# bandwidth is reached at {} readers (storage.queue_depth is the readers a loader keeps\n"
+      "# busy: a DataLoader worker reads one file at a time).\n",
+      c.saturates_at);
+  t += "\n[storage]\n";
+  t += fmt::format("read_bandwidth = \"{}\"\n", measured_value(c.read_bandwidth, Dim::Rate));
+  t += fmt::format("iops = {}\n", format_compact(std::round(c.iops), Dim::Number));
+  t += fmt::format("latency = \"{}\"\n", measured_value(c.latency_s, Dim::Duration));
+  return t;
+}
+
+std::string storage_json(const StorageCalibration& c) {
+  std::string text;
+  {
+    Out o(text);
+    JsonWriter j(o);
+    j.object().kv_str("calibrate", "storage");
+    machine_json(j, c.machine);
+    j.key("method")
+        .object()
+        .kv_str("folder", c.folder)
+        .kv("files", static_cast<double>(c.files))
+        .kv("mean_file_bytes", c.mean_file_bytes)
+        .kv("seconds_per_level", c.options.seconds)
+        .kv_bool("cold_pages_dropped", c.cold_dropped)
+        .kv_bool("cold_like_warm", c.cold_like_warm)
+        .end();
+    const auto levels = [&](std::string_view k, const std::vector<ReadLevel>& ls) {
+      j.key(k).array();
+      for (const auto& l : ls)
+        j.object()
+            .kv("concurrency", l.concurrency)
+            .kv("requests", static_cast<double>(l.requests))
+            .kv("bytes", l.bytes)
+            .kv("seconds", l.seconds)
+            .kv("requests_per_s", l.requests_per_s)
+            .kv("bytes_per_s", l.bytes_per_s)
+            .kv("latency_mean_s", l.latency_mean_s)
+            .kv("latency_p50_s", l.latency_p50_s)
+            .kv("latency_p99_s", l.latency_p99_s)
+            .end();
+      j.end();
+    };
+    levels("cold", c.cold);
+    levels("warm", c.warm);
+    j.key("fit").object().kv("saturates_at_concurrency", c.saturates_at).end();
+    j.key("scenario")
+        .object()
+        .kv("storage.read_bandwidth", c.read_bandwidth)
+        .kv("storage.iops", c.iops)
+        .kv("storage.latency", c.latency_s)
+        .end();
     j.end().finish();
   }
   return text;

@@ -6,6 +6,7 @@
 
 #include "measure/decode.hpp"
 #include "measure/memory.hpp"
+#include "measure/storage.hpp"
 
 namespace pipesim {
 
@@ -13,5 +14,7 @@ std::string memory_toml(const MemoryCalibration& c);
 std::string memory_json(const MemoryCalibration& c);
 std::string decode_toml(const DecodeCalibration& c);
 std::string decode_json(const DecodeCalibration& c);
+std::string storage_toml(const StorageCalibration& c);
+std::string storage_json(const StorageCalibration& c);
 
 }  // namespace pipesim
