@@ -13,7 +13,7 @@ void setup_diagnose(CLI::App& app) {
   cmd->callback([opts] {
     make_renderer(opts->format, Output::Diagnosis);  // an unknown format fails before any work
     const LoadedScenario loaded = load_with_sets(*opts);
-    const Diagnosis d = with_origins(loaded, [&] { return diagnose(loaded.scenario); });
+    const Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
     write_stdout(render_diagnosis(opts->format, loaded, d));
   });
 }

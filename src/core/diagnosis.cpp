@@ -190,7 +190,6 @@ Diagnosis diagnose(const Scenario& s) {
   Diagnosis d;
   d.inputs = resolve(s);
   d.result = evaluate(d.inputs);
-  d.assumptions = assumptions(s, d.inputs);
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   const double B = in.batch;
@@ -342,6 +341,12 @@ Diagnosis diagnose(const Scenario& s) {
     if (b >= 1) add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
     break;
   }
+  return d;
+}
+
+Diagnosis diagnose_with_assumptions(const Scenario& s) {
+  Diagnosis d = diagnose(s);
+  d.assumptions = assumptions(s, d.inputs);
   return d;
 }
 

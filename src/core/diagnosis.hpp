@@ -83,11 +83,15 @@ struct Diagnosis {
   std::optional<double> link_bandwidth_needed;
   std::vector<Crossover> crossovers;
   std::vector<Fix> fixes;
+  // Filled by diagnose_with_assumptions (not by diagnose: a sweep's rows do not show them, and the
+  // words are allocated).
   std::vector<Assumption> assumptions;
 };
 
 std::vector<Crossover> find_crossovers(const Inputs& in);
 
 Diagnosis diagnose(const Scenario& s);
+// diagnose with its assumptions: what `pipesim diagnose` shows.
+Diagnosis diagnose_with_assumptions(const Scenario& s);
 
 }  // namespace pipesim

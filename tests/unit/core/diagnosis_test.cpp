@@ -131,7 +131,7 @@ TEST_CASE("assumptions: the defaults that decide the answer, each gone once its 
   Scenario s = test::reference(256);
   const auto keys = [](const Scenario& sc) {
     std::vector<std::string_view> out;
-    for (const Assumption& a : diagnose(sc).assumptions) out.push_back(spec(a.field).key);
+    for (const Assumption& a : diagnose_with_assumptions(sc).assumptions) out.push_back(spec(a.field).key);
     return out;
   };
   CHECK(keys(s) == std::vector<std::string_view>{"cpu.scaling_contention", "cpu.memcpy_bandwidth",
@@ -158,7 +158,7 @@ TEST_CASE("assumptions: the defaults that decide the answer, each gone once its 
 TEST_CASE("a measured compute time carries the accelerator it was measured on") {
   const auto texts = [](const Scenario& sc) {
     std::vector<std::string> out;
-    for (const Assumption& a : diagnose(sc).assumptions)
+    for (const Assumption& a : diagnose_with_assumptions(sc).assumptions)
       if (a.field == Field::MeasuredOn) out.push_back(a.text);
     return out;
   };
