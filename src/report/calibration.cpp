@@ -51,6 +51,21 @@ void machine_json(JsonWriter& j, const Machine& m) {
       .end();
 }
 
+// A calibration's JSON: {"calibrate": what, "machine": {...}, then what `body` writes}.
+template <class Body>
+std::string calibration_json(std::string_view what, const Machine& m, Body body) {
+  std::string text;
+  {
+    Out o(text);
+    JsonWriter j(o);
+    j.object().kv_str("calibrate", what);
+    machine_json(j, m);
+    body(j);
+    j.end().finish();
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string memory_toml(const MemoryCalibration& c) {
@@ -77,12 +92,7 @@ std::string memory_toml(const MemoryCalibration& c) {
 }
 
 std::string memory_json(const MemoryCalibration& c) {
-  std::string text;
-  {
-    Out o(text);
-    JsonWriter j(o);
-    j.object().kv_str("calibrate", "memory");
-    machine_json(j, c.machine);
+  return calibration_json("memory", c.machine, [&](JsonWriter& j) {
     j.key("method")
         .object()
         .kv("copy_bytes", static_cast<double>(c.options.copy_bytes))
@@ -97,9 +107,7 @@ std::string memory_json(const MemoryCalibration& c) {
     fig("all_threads_fresh", c.all_fresh);
     fig("all_threads_warm", c.all_warm);
     j.key("scenario").object().kv("cpu.memcpy_bandwidth", c.one_fresh.bytes_per_s).end();
-    j.end().finish();
-  }
-  return text;
+  });
 }
 
 namespace {
@@ -165,12 +173,7 @@ std::string decode_toml(const DecodeCalibration& c) {
 }
 
 std::string decode_json(const DecodeCalibration& c) {
-  std::string text;
-  {
-    Out o(text);
-    JsonWriter j(o);
-    j.object().kv_str("calibrate", "decode");
-    machine_json(j, c.machine);
+  return calibration_json("decode", c.machine, [&](JsonWriter& j) {
     j.key("method")
         .object()
         .kv_str("library", c.library)
@@ -204,9 +207,7 @@ std::string decode_json(const DecodeCalibration& c) {
     if (c.fit.kappa_fitted) j.kv("cpu.scaling_coherency", c.fit.kappa);
     j.end();
     j.kv_bool("lower_bound_on_transform_cost", true);
-    j.end().finish();
-  }
-  return text;
+  });
 }
 
 std::string storage_toml(const StorageCalibration& c) {
@@ -247,12 +248,7 @@ std::string storage_toml(const StorageCalibration& c) {
 }
 
 std::string storage_json(const StorageCalibration& c) {
-  std::string text;
-  {
-    Out o(text);
-    JsonWriter j(o);
-    j.object().kv_str("calibrate", "storage");
-    machine_json(j, c.machine);
+  return calibration_json("storage", c.machine, [&](JsonWriter& j) {
     j.key("method")
         .object()
         .kv_str("folder", c.folder)
@@ -287,9 +283,7 @@ std::string storage_json(const StorageCalibration& c) {
         .kv("storage.iops", c.iops)
         .kv("storage.latency", c.latency_s)
         .end();
-    j.end().finish();
-  }
-  return text;
+  });
 }
 
 }  // namespace pipesim
