@@ -81,7 +81,7 @@ inline void exercise(const LoadedScenario& given) {
   s.name = "fuzzed scenario";
   s.description.clear();
   try {
-    const Diagnosis d = with_origins(s, [&] { return diagnose(s.scenario); });
+    const Diagnosis d = with_origins(s, [&] { return diagnose_with_assumptions(s.scenario); });
     const Result& r = d.result;
     if (!(r.utilization > 0 && r.utilization <= 1)) die("utilization outside (0, 1]", std::to_string(r.utilization));
     const auto render = [](std::string_view format, Output what, auto&& call) {
@@ -94,7 +94,7 @@ inline void exercise(const LoadedScenario& given) {
     };
     for (std::string_view f : {"table", "json", "csv", "markdown"})
       render(f, Output::Diagnosis, [&](Renderer& rr, Out& o) { rr.diagnosis(o, s, d); });
-    std::vector<PlanReport> reports{{"fuzz", &s, r, {}}};
+    std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);
       expect_consistent(reports[0].outcome);
