@@ -1,4 +1,4 @@
-// `pipesim calibrate decode|memory`: measures this machine and prints a TOML fragment (or
+// `pipesim calibrate decode|storage|memory`: measures this machine and prints a TOML fragment (or
 // JSON) that a scenario can `use` (DESIGN.md section 8).
 #include <unistd.h>
 
@@ -100,11 +100,6 @@ void setup_calibrate(CLI::App& app) {
     DecodeOptions o;
     o.seconds = dec->seconds;
     o.threads = dec->thread_counts;
-    if (!o.threads.empty()) {
-      o.threads.push_back(1);
-      std::sort(o.threads.begin(), o.threads.end());
-      o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
-    }
     const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
     emit(*dec, dec->format == "json" ? decode_json(c) : decode_toml(c));
   });

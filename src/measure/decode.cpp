@@ -204,7 +204,15 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
   DecodeCalibration c;
   c.machine = this_machine();
   c.options = o;
-  if (c.options.threads.empty()) c.options.threads = default_thread_counts(c.machine.logical_cpus);
+  auto& counts = c.options.threads;
+  if (counts.empty()) {
+    counts = default_thread_counts(c.machine.logical_cpus);
+  } else {
+    // The scaling law is fitted relative to one thread: 1 is always measured, each count once.
+    counts.push_back(1);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  }
   c.library = fmt::format("libjpeg-turbo {}", PIPESIM_TURBOJPEG_VERSION);
   c.files = set.files.size();
   c.source = set.source;

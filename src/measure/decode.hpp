@@ -34,7 +34,7 @@ void write_jpegs(const JpegSet& set, const std::string& folder);
 
 struct DecodeOptions {
   double seconds = 1.0;           // per thread count, after a warm-up
-  std::vector<unsigned> threads;  // thread counts; empty: 1, 2, 4 ... and every logical CPU
+  std::vector<unsigned> threads;  // thread counts (1 is added); empty: 1, 2, 4 ... and every logical CPU
 };
 
 struct DecodePoint {
