@@ -1,0 +1,235 @@
+#include "core/attribute.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/model.hpp"
+
+namespace pipesim {
+
+namespace {
+
+constexpr std::array<CacheLevel, kCacheLevels> kLevels = {CacheLevel::Device, CacheLevel::Host, CacheLevel::Sample,
+                                                          CacheLevel::Raw, CacheLevel::Full};
+
+std::size_t index(CacheLevel l) { return static_cast<std::size_t>(l); }
+
+std::string option(CacheLevel l) {
+  std::string o = "--" + std::string(level_key(l));
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
+}
+
+std::string steps(double rate) { return fmt::format("{:.3g} steps/s", rate); }
+
+void check(const CachingExperiments& e) {
+  if (!(e.batch > 0) || !std::isfinite(e.batch))
+    throw Error(Origin{"--batch"}, "the batch size of the experiments must be a positive number of samples");
+  if (!(e.workers >= 0) || !std::isfinite(e.workers) || e.workers != std::floor(e.workers))
+    throw Error(Origin{"--workers"}, "the DataLoader's num_workers must be a whole number, 0 or more");
+  for (CacheLevel l : {CacheLevel::Device, CacheLevel::Full})
+    if (!e.rate(l))
+      throw Error(Origin{option(l)}, fmt::format("attribute needs {} (the rate with {}) and {}", option(CacheLevel::Device),
+                                                 level_words(CacheLevel::Device), option(CacheLevel::Full)));
+  for (CacheLevel l : kLevels)
+    if (const auto r = e.rate(l); r && (!(*r > 0) || !std::isfinite(*r)))
+      throw Error(Origin{option(l)}, "a measured rate must be a positive number of steps per second");
+}
+
+// Where a loop row's time goes.
+void add_loop_time(Attribution& a, const LevelCost& row) {
+  switch (row.level) {
+    case CacheLevel::Device:
+      a.compute_s += row.added.low;
+      break;
+    case CacheLevel::Host:
+      a.copy_s += row.added.low;
+      break;
+    case CacheLevel::Sample:
+      a.receive_s += row.added.low;
+      break;
+    case CacheLevel::Raw:
+    case CacheLevel::Full:
+      break;
+  }
+}
+
+void note_rise(Attribution& a, const LevelCost& row, CacheLevel below, double below_rate) {
+  if (row.measured_steps_per_s <= below_rate * (1 + kSameRate)) return;
+  a.notes.push_back(fmt::format(
+      "{} ({}) is faster than {} ({}), though it adds a stage: read as adding nothing; measure both again "
+      "(a warm-up left in, a clock boost, another job)",
+      level_key(row.level), steps(row.measured_steps_per_s), level_key(below), steps(below_rate)));
+}
+
+}  // namespace
+
+std::string_view level_key(CacheLevel l) {
+  switch (l) {
+    case CacheLevel::Device:
+      return "device_cached";
+    case CacheLevel::Host:
+      return "host_cached";
+    case CacheLevel::Sample:
+      return "sample_cached";
+    case CacheLevel::Raw:
+      return "raw_cached";
+    case CacheLevel::Full:
+      break;
+  }
+  return "full";
+}
+
+std::string_view level_words(CacheLevel l) {
+  switch (l) {
+    case CacheLevel::Device:
+      return "one batch cached on the device";
+    case CacheLevel::Host:
+      return "one batch cached on the host, copied each step";
+    case CacheLevel::Sample:
+      return "the loader over one transformed sample";
+    case CacheLevel::Raw:
+      return "the loader over one raw sample, transformed each time";
+    case CacheLevel::Full:
+      break;
+  }
+  return "the full pipeline";
+}
+
+std::string_view added_stage_key(CacheLevel l) {
+  switch (l) {
+    case CacheLevel::Device:
+      return "compute";
+    case CacheLevel::Host:
+      return "copy";
+    case CacheLevel::Sample:
+      return "receive";
+    case CacheLevel::Raw:
+      return "transform";
+    case CacheLevel::Full:
+      break;
+  }
+  return "load";
+}
+
+bool in_loop(CacheLevel l, double workers) { return workers < 1 || index(l) <= index(CacheLevel::Sample); }
+
+Attribution attribute(const CachingExperiments& e) {
+  check(e);
+  Attribution a;
+  a.in = e;
+  const double W = e.workers;
+  double loop_step = 0;  // the loop's own chain so far (compute + copy + receive)
+  double step = 0;       // the measured step of the level below, raised to the loop's chain
+  Cost worker{0, 0};     // one worker's time per batch so far (with no workers: the main process's)
+  std::optional<CacheLevel> below;
+  for (CacheLevel l : kLevels) {
+    const auto rate = e.rate(l);
+    if (!rate) continue;
+    LevelCost row;
+    row.level = l;
+    row.first = below ? kLevels[index(*below) + 1] : l;
+    row.measured_steps_per_s = *rate;
+    row.step_s = 1 / *rate;
+    row.in_loop = in_loop(l, W);
+    if (below) note_rise(a, row, *below, *e.rate(*below));
+    if (row.in_loop) {
+      // In the loop each stage adds its time to the step.
+      const double added = std::max(0.0, row.step_s - step);
+      row.added = {added, added};
+      step += added;
+      if (index(l) <= index(CacheLevel::Sample)) {
+        add_loop_time(a, row);
+        loop_step = step;
+      } else {
+        worker = {worker.low + added, worker.high + added};
+      }
+    } else {
+      // In W workers: seen only when they set the step, and then one worker's batch takes W steps.
+      Cost now = worker;
+      row.workers_bind = row.step_s > loop_step * (1 + kSameRate);
+      if (row.workers_bind) {
+        const double t = W * row.step_s;
+        if (t < worker.low) {
+          a.notes.push_back(fmt::format("{} is faster than the level below it while the workers set both: read as "
+                                        "adding nothing",
+                                        level_key(l)));
+        }
+        now = {std::max(t, worker.low), std::max(t, worker.low)};
+      } else {
+        now = {worker.low, std::max(worker.low, W * loop_step)};
+      }
+      row.added = {std::max(0.0, now.low - worker.high), now.high - worker.low};
+      worker = now;
+      step = std::max(step, row.step_s);
+    }
+    row.worker_batch = worker;
+    a.levels.push_back(row);
+    below = l;
+  }
+  a.loop_step_s = loop_step;
+  a.worker_batch = worker;
+  a.workers_bind = a.levels.back().workers_bind;
+
+  if (!e.rate(CacheLevel::Host) && e.rate(CacheLevel::Sample))
+    a.notes.emplace_back(
+        "without --host-cached the copy to the device is not told apart from taking batches from the workers: "
+        "both are in pipeline.receive_time");
+  if (!e.rate(CacheLevel::Sample) && W >= 1)
+    a.notes.emplace_back(
+        "without --sample-cached the loop's time to take a batch from the workers is not measured: "
+        "pipeline.receive_time is left out (0 s)");
+  if (!e.rate(CacheLevel::Raw))
+    a.notes.emplace_back("without --raw-cached the transform is not told apart from loading: both are in the "
+                         "workers' time per batch");
+
+  // What pipesim's model gives for each measured level: the attributed scenario up to it.
+  for (LevelCost& row : a.levels) {
+    Scenario s = attributed_scenario(a, row.level);
+    // No figure read here depends on the stored sample size (the transform is a time per sample,
+    // storage is not modelled and the copy is in device bytes), but every scenario needs one.
+    if (!s.has(Field::SampleSize)) s.set(Field::SampleSize, Quantity{1, Dim::Size});
+    row.model_steps_per_s = 1 / evaluate(resolve(s)).step_s;
+  }
+  return a;
+}
+
+Scenario attributed_scenario(const Attribution& a, CacheLevel upto) {
+  const CachingExperiments& e = a.in;
+  const double B = e.batch;
+  Scenario s;
+  s.set(Field::BatchSize, B);
+  s.set(Field::Workers, e.workers);
+  s.set(Field::MeasuredPerSample, Quantity{a.compute_s / B, Dim::Duration});
+  if (e.sample_bytes) s.set(Field::SampleSize, Quantity{*e.sample_bytes, Dim::Size});
+
+  const LevelCost* top = nullptr;
+  for (const LevelCost& row : a.levels)
+    if (index(row.level) <= index(upto)) top = &row;
+
+  double loop_overhead = 0;
+  const bool with_copy = index(upto) >= index(CacheLevel::Host) && a.copy_s > 0;
+  if (with_copy && e.device_sample_bytes) {
+    const double bandwidth = B * *e.device_sample_bytes / a.copy_s;
+    s.set(Field::DeviceSampleSize, Quantity{*e.device_sample_bytes, Dim::Size});
+    s.set(Field::LinkBandwidth, Quantity{bandwidth, Dim::Rate});
+    s.set(Field::PageableBandwidth, Quantity{bandwidth, Dim::Rate});
+    s.set(Field::LinkPinned, Quantity{0, Dim::Bool});
+  } else if (with_copy) {
+    loop_overhead += a.copy_s;
+  }
+  if (index(upto) >= index(CacheLevel::Sample) && a.receive_s > 0) {
+    if (e.workers >= 1)
+      s.set(Field::ReceiveTime, Quantity{a.receive_s, Dim::Duration});
+    else
+      loop_overhead += a.receive_s;
+  }
+  if (loop_overhead > 0) s.set(Field::LoopOverhead, Quantity{loop_overhead, Dim::Duration});
+  if (top && top->worker_batch.exact() && top->worker_batch.low > 0)
+    s.set(Field::TransformCost, Quantity{top->worker_batch.low / B, Dim::Duration});
+  return s;
+}
+
+}  // namespace pipesim
