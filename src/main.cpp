@@ -24,7 +24,7 @@ constexpr std::array kCommands = {
     Command{"diagnose", pipesim::setup_diagnose},   Command{"sweep", pipesim::setup_sweep},
     Command{"simulate", pipesim::setup_simulate},   Command{"check", pipesim::setup_check},
     Command{"compare", pipesim::setup_compare},     Command{"presets", pipesim::setup_presets},
-    Command{"calibrate", pipesim::setup_calibrate},
+    Command{"calibrate", pipesim::setup_calibrate}, Command{"attribute", pipesim::setup_attribute},
 };
 
 }  // namespace

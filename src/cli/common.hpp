@@ -44,5 +44,6 @@ void setup_check(CLI::App& app);
 void setup_compare(CLI::App& app);
 void setup_simulate(CLI::App& app);
 void setup_calibrate(CLI::App& app);
+void setup_attribute(CLI::App& app);
 
 }  // namespace pipesim

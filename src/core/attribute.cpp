@@ -6,6 +6,8 @@
 
 #include "core/error.hpp"
 #include "core/model.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
 
 namespace pipesim {
 
@@ -31,8 +33,9 @@ void check(const CachingExperiments& e) {
     throw Error(Origin{"--workers"}, "the DataLoader's num_workers must be a whole number, 0 or more");
   for (CacheLevel l : {CacheLevel::Device, CacheLevel::Full})
     if (!e.rate(l))
-      throw Error(Origin{option(l)}, fmt::format("attribute needs {} (the rate with {}) and {}", option(CacheLevel::Device),
-                                                 level_words(CacheLevel::Device), option(CacheLevel::Full)));
+      throw Error(Origin{option(l)},
+                  fmt::format("attribute needs {} (the rate with {}) and {}", option(CacheLevel::Device),
+                              level_words(CacheLevel::Device), option(CacheLevel::Full)));
   for (CacheLevel l : kLevels)
     if (const auto r = e.rate(l); r && (!(*r > 0) || !std::isfinite(*r)))
       throw Error(Origin{option(l)}, "a measured rate must be a positive number of steps per second");
@@ -58,10 +61,10 @@ void add_loop_time(Attribution& a, const LevelCost& row) {
 
 void note_rise(Attribution& a, const LevelCost& row, CacheLevel below, double below_rate) {
   if (row.measured_steps_per_s <= below_rate * (1 + kSameRate)) return;
-  a.notes.push_back(fmt::format(
-      "{} ({}) is faster than {} ({}), though it adds a stage: read as adding nothing; measure both again "
-      "(a warm-up left in, a clock boost, another job)",
-      level_key(row.level), steps(row.measured_steps_per_s), level_key(below), steps(below_rate)));
+  a.notes.push_back(
+      fmt::format("{} ({}) is faster than {} ({}), though it adds a stage: read as adding nothing; measure both again "
+                  "(a warm-up left in, a clock boost, another job)",
+                  level_key(row.level), steps(row.measured_steps_per_s), level_key(below), steps(below_rate)));
 }
 
 }  // namespace
@@ -116,6 +119,24 @@ std::string_view added_stage_key(CacheLevel l) {
 
 bool in_loop(CacheLevel l, double workers) { return workers < 1 || index(l) <= index(CacheLevel::Sample); }
 
+double parse_step_rate(std::string_view text, double batch) {
+  std::string_view t = text;
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  for (std::string_view unit : {"steps/s", "step/s", "it/s"}) {
+    if (t.size() > unit.size() && t.substr(t.size() - unit.size()) == unit) {
+      const Quantity q = parse_quantity_as(t.substr(0, t.size() - unit.size()), dims(Dim::Number));
+      return q.value;
+    }
+  }
+  try {
+    const Quantity q = parse_quantity_as(t, Dim::Number | Dim::SampleRate);
+    return q.dim == Dim::SampleRate ? q.value / batch : q.value;
+  } catch (const Error&) {
+    throw Error(fmt::format("expected a rate such as \"3.45 steps/s\", \"3.45 it/s\" or \"880 samples/s\", got \"{}\"",
+                            echo(text)));
+  }
+}
+
 Attribution attribute(const CachingExperiments& e) {
   check(e);
   Attribution a;
@@ -153,9 +174,10 @@ Attribution attribute(const CachingExperiments& e) {
       if (row.workers_bind) {
         const double t = W * row.step_s;
         if (t < worker.low) {
-          a.notes.push_back(fmt::format("{} is faster than the level below it while the workers set both: read as "
-                                        "adding nothing",
-                                        level_key(l)));
+          a.notes.push_back(
+              fmt::format("{} is faster than the level below it while the workers set both: read as "
+                          "adding nothing",
+                          level_key(l)));
         }
         now = {std::max(t, worker.low), std::max(t, worker.low)};
       } else {
@@ -172,6 +194,9 @@ Attribution attribute(const CachingExperiments& e) {
   a.loop_step_s = loop_step;
   a.worker_batch = worker;
   a.workers_bind = a.levels.back().workers_bind;
+  a.utilization = a.compute_s / a.levels.back().step_s;
+  a.worker_budget_s = W * loop_step;
+  if (a.workers_bind) a.workers_needed = std::ceil(worker.low / loop_step);
 
   if (!e.rate(CacheLevel::Host) && e.rate(CacheLevel::Sample))
     a.notes.emplace_back(
@@ -182,8 +207,9 @@ Attribution attribute(const CachingExperiments& e) {
         "without --sample-cached the loop's time to take a batch from the workers is not measured: "
         "pipeline.receive_time is left out (0 s)");
   if (!e.rate(CacheLevel::Raw))
-    a.notes.emplace_back("without --raw-cached the transform is not told apart from loading: both are in the "
-                         "workers' time per batch");
+    a.notes.emplace_back(
+        "without --raw-cached the transform is not told apart from loading: both are in the "
+        "workers' time per batch");
 
   // What pipesim's model gives for each measured level: the attributed scenario up to it.
   for (LevelCost& row : a.levels) {

@@ -43,11 +43,11 @@ bool in_loop(CacheLevel l, double workers);
 inline constexpr double kSameRate = 0.02;
 
 struct CachingExperiments {
-  double batch = 0;    // samples per step
-  double workers = 0;  // DataLoader num_workers in every experiment
+  double batch = 0;                                             // samples per step
+  double workers = 0;                                           // DataLoader num_workers in every experiment
   std::array<std::optional<double>, kCacheLevels> steps_per_s;  // by CacheLevel; device and full required
-  std::optional<double> device_sample_bytes;  // to express the copy as a link bandwidth
-  std::optional<double> sample_bytes;         // bytes stored per sample, copied into the fragment
+  std::optional<double> device_sample_bytes;                    // to express the copy as a link bandwidth
+  std::optional<double> sample_bytes;                           // bytes stored per sample, copied into the fragment
 
   [[nodiscard]] std::optional<double> rate(CacheLevel l) const { return steps_per_s[static_cast<std::size_t>(l)]; }
 };
@@ -65,11 +65,11 @@ struct LevelCost {
   CacheLevel level = CacheLevel::Device;
   CacheLevel first = CacheLevel::Device;  // the lowest stage this row's cost covers
   double measured_steps_per_s = 0;
-  double step_s = 0;          // 1 / measured
-  bool in_loop = true;        // the stages it adds run in the training loop
-  bool workers_bind = false;  // a worker level whose step the workers set
-  Cost added;                 // seconds per batch: loop time per step, or one worker's time per batch
-  Cost worker_batch;          // one worker's whole time per batch at this level (0 below raw_cached)
+  double step_s = 0;             // 1 / measured
+  bool in_loop = true;           // the stages it adds run in the training loop
+  bool workers_bind = false;     // a worker level whose step the workers set
+  Cost added;                    // seconds per batch: loop time per step, or one worker's time per batch
+  Cost worker_batch;             // one worker's whole time per batch at this level (0 below raw_cached)
   double model_steps_per_s = 0;  // the attributed scenario's rate at this level (pipesim's model)
 };
 
@@ -82,9 +82,18 @@ struct Attribution {
   double loop_step_s = 0;         // the loop's own chain: compute + copy + receive
   Cost worker_batch;              // one worker's time per batch in the full pipeline
   bool workers_bind = false;      // the full pipeline's step is set by the workers
+  double utilization = 0;         // the full pipeline's compute over its step
+  double worker_budget_s = 0;     // W x loop step: the most one worker's batch may take to keep up
+  // With the workers binding: workers of the measured speed needed to keep up with the loop
+  // (cores permitting: their time was measured with W sharing the node).
+  std::optional<double> workers_needed;
   // Things the user should know: rates that rose going up the pipeline, stages not separable.
   std::vector<std::string> notes;
 };
+
+// A measured rate as users write it: "3.45", "3.45 steps/s", "3.45 it/s" (steps per second), or
+// "880 samples/s" (divided by `batch`). Throws Error (without origin) otherwise.
+double parse_step_rate(std::string_view text, double batch);
 
 // Checks the experiments (batch > 0, workers >= 0, device_cached and full measured, every rate
 // > 0 and finite; throws Error naming the option otherwise) and attributes the stage costs.

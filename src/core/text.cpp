@@ -166,4 +166,32 @@ std::string echo(std::string_view text, std::size_t max) {
   return out;
 }
 
+std::string wrap(std::string_view text, std::size_t width) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    std::size_t column = 0;
+    while (!line.empty()) {
+      const std::size_t space = line.find(' ');
+      const std::string_view word = line.substr(0, space);
+      line = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
+      if (word.empty()) continue;
+      if (column > 0 && column + 1 + word.size() > width) {
+        out += '\n';
+        column = 0;
+      }
+      if (column > 0) {
+        out += ' ';
+        ++column;
+      }
+      out += word;
+      column += word.size();
+    }
+    if (end != std::string_view::npos) out += '\n';
+  }
+  return out;
+}
+
 }  // namespace pipesim

@@ -37,5 +37,8 @@ std::string printable(std::string_view text);
 // printable(), bounded: at most `max` code points of `text`, then "... (N bytes)". For every
 // piece of input an error message repeats.
 std::string echo(std::string_view text, std::size_t max = 80);
+// Each line of `text` filled to at most `width` columns, broken at spaces only (a word longer
+// than the width stays whole on its own line). Counts bytes: for pipesim's ASCII prose.
+std::string wrap(std::string_view text, std::size_t width);
 
 }  // namespace pipesim

@@ -349,4 +349,12 @@ std::string format_exact(double value, Dim dim) {
   return fmt::format("{} {}", s.value, s.unit);
 }
 
+std::string format_significant(double value, Dim dim, int digits) {
+  if (dim == Dim::Bool || dim == Dim::Money || dim == Dim::MoneyRate) return format_compact(value, dim);
+  const Scaled s = scale(value, dim);
+  const std::string num = fmt::format("{:.{}g}", s.value, digits);
+  if (s.unit.empty()) return num;
+  return fmt::format("{} {}", num, s.unit);
+}
+
 }  // namespace pipesim

@@ -62,5 +62,8 @@ std::string format_compact(double value, Dim dim);
 // As format_compact when that reads back as the same value, else with every digit needed:
 // for messages about a value's limits ("got 1.0000000001", never "got 1").
 std::string format_exact(double value, Dim dim);
+// With `digits` significant digits in the unit chosen for reading: "1.132246 ms" at 7. For
+// values written to be read back (a fragment whose figures must reproduce a measurement).
+std::string format_significant(double value, Dim dim, int digits);
 
 }  // namespace pipesim

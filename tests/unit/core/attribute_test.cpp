@@ -57,6 +57,9 @@ TEST_CASE("attribute: the published case, the transform binds the workers") {
   for (const LevelCost& r : a.levels) CHECK(r.model_steps_per_s == doctest::Approx(r.measured_steps_per_s));
   CHECK(model_rate(a, CacheLevel::Full) == doctest::Approx(0.89));
   CHECK(a.notes.empty());
+  CHECK(a.utilization == doctest::Approx(0.89 / 3.45));
+  CHECK(a.worker_budget_s == doctest::Approx(4 / 3.23));
+  CHECK(a.workers_needed == 15);  // 4.494 s / 309.6 ms = 14.5
 }
 
 TEST_CASE("attribute: after the transform was optimised, its cost is only bounded") {

@@ -46,3 +46,10 @@ TEST_CASE("echo bounds and escapes what it repeats") {
   CHECK(shown.size() < 120);
   CHECK(shown.find("1000 bytes") != std::string::npos);
 }
+
+TEST_CASE("wrap: fills lines to the width, breaking at spaces only") {
+  CHECK(wrap("one two three four", 9) == "one two\nthree\nfour");
+  CHECK(wrap("one two\nthree four five\n", 10) == "one two\nthree four\nfive\n");
+  CHECK(wrap("a verylongwordindeed b", 6) == "a\nverylongwordindeed\nb");
+  CHECK(wrap("", 10).empty());
+}

@@ -86,4 +86,8 @@ TEST_CASE("formatting for people picks a readable unit") {
   CHECK(format_compact(1.5e-5, Dim::Duration) == "15 us");
   CHECK(format_compact(312e12, Dim::FlopRate) == "312 TFLOPS");
   CHECK(format_compact(1, Dim::Bool) == "true");
+  CHECK(format_significant(1.0 / 3.45 / 256, Dim::Duration, 7) == "1.132246 ms");
+  CHECK(format_significant(14.757e9, Dim::Rate, 7) == "14.757 GB/s");
+  CHECK(parse_quantity(format_significant(1.0 / 3.45 / 256, Dim::Duration, 7)).value ==
+        doctest::Approx(1.0 / 3.45 / 256).epsilon(1e-7));
 }

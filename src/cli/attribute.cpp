@@ -1,0 +1,101 @@
+// `pipesim attribute`: stage costs from the caching experiments the user ran (DESIGN.md section 8).
+#include <memory>
+
+#include "cli/common.hpp"
+#include "core/attribute.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "report/attribution.hpp"
+
+namespace pipesim {
+
+namespace {
+
+struct AttributeOptions {
+  double batch = 0;
+  double workers = -1;
+  std::array<std::string, kCacheLevels> rates;  // by CacheLevel, as typed
+  std::string sample_size;
+  std::string device_sample_size;
+  std::string format = "table";
+  std::string output;
+};
+
+std::string option_name(CacheLevel l) {
+  std::string o(level_key(l));
+  for (char& c : o)
+    if (c == '_') c = '-';
+  return "--" + o;
+}
+
+std::optional<double> size_option(const std::string& text, std::string_view option) {
+  if (text.empty()) return std::nullopt;
+  try {
+    const double v = parse_quantity_as(text, dims(Dim::Size)).value;
+    if (!(v > 0)) throw Error("a sample size must be more than 0 bytes");
+    return v;
+  } catch (const Error& e) {
+    throw Error(Origin{std::string(option)}, e.what());
+  }
+}
+
+}  // namespace
+
+void setup_attribute(CLI::App& app) {
+  auto o = std::make_shared<AttributeOptions>();
+  auto* cmd = app.add_subcommand(
+      "attribute",
+      "Stage costs from the caching experiments: the rates of the training loop fed a batch cached on the "
+      "device, on the host, a cached sample, a cached raw sample and the full pipeline");
+  cmd->add_option("--batch", o->batch, "Samples per step in the experiments")->required();
+  cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments")->required();
+  const std::array<const char*, kCacheLevels> help = {
+      "Rate with one batch kept on the device (compute alone); required",
+      "Rate with one batch kept on the host and copied to the device each step",
+      "Rate of the DataLoader over a dataset that returns one cached, transformed sample",
+      "Rate of the DataLoader over one cached raw sample, transformed each time",
+      "Rate of the full pipeline; required"};
+  for (std::size_t i = 0; i < kCacheLevels; ++i)
+    cmd->add_option(option_name(static_cast<CacheLevel>(i)), o->rates[i], help[i])->type_name("RATE");
+  cmd->add_option("--sample-size", o->sample_size, "Bytes stored per sample, for the scenario keys (e.g. 110KB)")
+      ->type_name("SIZE");
+  cmd->add_option("--device-sample-size", o->device_sample_size,
+                  "Bytes per sample copied to the device (e.g. 602KB for 3x224x224 fp32): the copy becomes a link "
+                  "bandwidth")
+      ->type_name("SIZE");
+  cmd->add_option("--format", o->format, "Output format: table, toml (the scenario keys alone) or json")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write to FILE (whole or not at all) instead of standard output")
+      ->type_name("FILE");
+  cmd->footer(
+      "Rates are steps/s (\"3.45\", \"3.45 it/s\") or samples/s (\"880 samples/s\"), each measured over a few "
+      "hundred steps after a warm-up.");
+  cmd->callback([o] {
+    if (o->format != "table" && o->format != "toml" && o->format != "json")
+      throw Error(Origin{"--format " + o->format}, "attribute writes table, toml or json");
+    CachingExperiments e;
+    e.batch = o->batch;
+    e.workers = o->workers;
+    for (std::size_t i = 0; i < kCacheLevels; ++i) {
+      if (o->rates[i].empty()) continue;
+      const std::string name = option_name(static_cast<CacheLevel>(i));
+      try {
+        e.steps_per_s[i] = parse_step_rate(o->rates[i], o->batch > 0 ? o->batch : 1);
+      } catch (const Error& err) {
+        throw Error(Origin{name}, err.what());
+      }
+    }
+    e.sample_bytes = size_option(o->sample_size, "--sample-size");
+    e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");
+    const Attribution a = attribute(e);
+    const std::string text = o->format == "json"   ? attribution_json(a)
+                             : o->format == "toml" ? attribution_toml(a)
+                                                   : attribution_table(a);
+    if (o->output.empty())
+      write_stdout(text);
+    else
+      write_file(o->output, text, "--output");
+  });
+}
+
+}  // namespace pipesim

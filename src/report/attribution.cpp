@@ -1,0 +1,230 @@
+#include "report/attribution.hpp"
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "core/units.hpp"
+#include "report/json_writer.hpp"
+#include "report/out.hpp"
+#include "report/text_table.hpp"
+
+#ifndef PIPESIM_VERSION
+#define PIPESIM_VERSION "dev"
+#endif
+
+namespace pipesim {
+
+namespace {
+
+std::string time(double s) { return format_human(s, Dim::Duration); }
+std::string rate(double r) { return fmt::format("{:.3g} steps/s", r); }
+
+// "2.326 s", "at most 1.238 s", "1.887 s to 3.125 s".
+std::string cost(const Cost& c, double divide = 1) {
+  if (c.exact()) return time(c.low / divide);
+  if (c.low == 0) return "at most " + time(c.high / divide);
+  return fmt::format("{} to {}", time(c.low / divide), time(c.high / divide));
+}
+
+// The stages a row adds: "copy", or "copy + receive" when a level in between was not measured.
+std::string stages(const LevelCost& row) {
+  std::string out;
+  for (auto l = static_cast<std::size_t>(row.first); l <= static_cast<std::size_t>(row.level); ++l)
+    out += (out.empty() ? "" : " + ") + std::string(added_stage_key(static_cast<CacheLevel>(l)));
+  return out;
+}
+
+std::string workers_text(double w) { return fmt::format("{:g} worker{}", w, w == 1 ? "" : "s"); }
+
+// The binding stage and what moves it, in words (one paragraph per line, wrapped later).
+std::string verdict(const Attribution& a) {
+  const double W = a.in.workers;
+  const LevelCost& full = a.levels.back();
+  if (a.workers_bind) {
+    std::string parts;
+    for (const LevelCost& r : a.levels)
+      if (!r.in_loop) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", stages(r), cost(r.added));
+    return fmt::format(
+        "The workers bind: one worker takes {} per batch ({}), so {} deliver a batch every {} while the "
+        "training loop needs {}. The accelerator computes {:.1f}% of the time.\n"
+        "To keep up, one worker's batch must take at most {} ({:g} x the loop's {}), or the node needs {} of "
+        "this speed if it has the cores for them (the times were measured with {} sharing this node).\n",
+        time(a.worker_batch.low), parts, workers_text(W), time(full.step_s), time(a.loop_step_s), 100 * a.utilization,
+        time(a.worker_budget_s), W, time(a.loop_step_s), workers_text(*a.workers_needed), workers_text(W));
+  }
+  std::string t = fmt::format(
+      "The training loop binds: compute {}, copy {} and receiving the batch {} per step. The accelerator "
+      "computes {:.1f}% of the time; the rest is the loop's own work.\n",
+      time(a.compute_s), time(a.copy_s), time(a.receive_s), 100 * a.utilization);
+  if (W >= 1)
+    t += fmt::format("The workers keep up (one worker's batch takes {}): they are not what to speed up.\n",
+                     cost(a.worker_batch));
+  return t;
+}
+
+std::string fragment_header(const Attribution& a) {
+  std::string t = fmt::format(
+      "# pipesim attribute: stage costs from the caching experiments (pipesim {}), batch {:g}, {}.\n"
+      "# Measured by the user, in steps/s:\n",
+      PIPESIM_VERSION, a.in.batch, workers_text(a.in.workers));
+  for (const LevelCost& r : a.levels)
+    t += fmt::format("#   {:<14} {:>6.3g}  ({})\n", level_key(r.level), r.measured_steps_per_s, level_words(r.level));
+  t += "# pipesim attribute shows, beside each rate, the rate pipesim's model gives with these keys.\n";
+  t += "# Assumed: compute grows in proportion to the batch (one batch size was measured); the\n";
+  t += "# workers' time per batch includes building the batch and was measured with this node's\n";
+  t += "# cores shared as they were, so it holds for this node and this many workers.\n";
+  if (a.in.workers >= 1 && !a.worker_batch.exact())
+    t += fmt::format(
+        "# workload.transform_cost is left out: the workers kept up, so only its bound is known:\n"
+        "# one worker's batch takes {} ({} per sample).\n",
+        cost(a.worker_batch), cost(a.worker_batch, a.in.batch));
+  if (!a.in.sample_bytes)
+    t += "# Not measured by these experiments: workload.sample_size (bytes stored per sample). Add it\n"
+         "# (or --sample-size) before diagnosing with this file.\n";
+  for (const std::string& n : a.notes) t += "# Note: " + n + ".\n";
+  return t;
+}
+
+const LevelCost* find(const Attribution& a, CacheLevel l) {
+  for (const LevelCost& r : a.levels)
+    if (r.level == l) return &r;
+  return nullptr;
+}
+
+std::string field_comment(const Attribution& a, Field f) {
+  const double B = a.in.batch;
+  const double W = a.in.workers;
+  switch (f) {
+    case Field::MeasuredPerSample:
+      return fmt::format("device_cached step {} / {:g}", time(a.compute_s), B);
+    case Field::LinkBandwidth:
+    case Field::PageableBandwidth:
+      return fmt::format("the copy host_cached added ({}), not the link's pinned peak", time(a.copy_s));
+    case Field::LinkPinned:
+      return "the copy runs in the loop before compute, as host_cached measured it";
+    case Field::ReceiveTime:
+      return fmt::format("{}: taking each batch from the workers",
+                         find(a, CacheLevel::Host) ? "sample_cached - host_cached" : "sample_cached - device_cached");
+    case Field::LoopOverhead:
+      return W >= 1 ? "host_cached - device_cached: the copy to the device, in the loop"
+                    : "the loop's own time: the copy and the loader's batch, in turn";
+    case Field::TransformCost: {
+      if (W < 1) return "the main process's time per sample: transform and load, in turn";
+      std::string parts;
+      for (const LevelCost& r : a.levels)
+        if (!r.in_loop) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", stages(r), cost(r.added, B));
+      return fmt::format("{:g} x full step / {:g}: one worker's time per sample ({})", W, B, parts);
+    }
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment) {
+  std::string t;
+  std::string table;
+  for (const FieldSpec& f : all_fields()) {
+    if (!s.has(f.field)) continue;
+    const std::string_view key = f.key;
+    const std::size_t dot = key.find('.');
+    const std::string_view this_table = key.substr(0, dot);
+    if (this_table != table) {
+      t += fmt::format("{}[{}]\n", t.empty() ? "" : "\n", this_table);
+      table = this_table;
+    }
+    const double v = s.get(f.field);
+    const Dim dim = s.dim(f.field);
+    std::string value;
+    if (dim == Dim::Bool)
+      value = v != 0 ? "true" : "false";
+    else if (dim == Dim::Choice)
+      value = fmt::format("\"{}\"", f.choices[static_cast<std::size_t>(v)]);
+    else if (dim == Dim::Number)
+      value = format_exact(v, Dim::Number);
+    else
+      value = fmt::format("\"{}\"", format_significant(v, dim, 7));
+    const std::string line = fmt::format("{} = {}", key.substr(dot + 1), value);
+    const std::string note = comment(f.field);
+    t += note.empty() ? line + "\n" : fmt::format("{:<32} # {}\n", line, note);
+  }
+  return t;
+}
+
+std::string attribution_table(const Attribution& a) {
+  const double B = a.in.batch;
+  std::string text;
+  {
+    Out o(text);
+    o.write(fmt::format("Caching experiments at batch {:g} with {}:\n\n", B, workers_text(a.in.workers)));
+    TextTable table({{"level"},
+                     {"measured", true},
+                     {"step", true},
+                     {"adds"},
+                     {"cost per batch", true},
+                     {"per sample", true},
+                     {"model", true}},
+                    false, "  ");
+    for (const LevelCost& r : a.levels) {
+      const bool worker = !r.in_loop;
+      table.add({std::string(level_key(r.level)), rate(r.measured_steps_per_s), time(r.step_s), stages(r),
+                 cost(r.added) + (worker ? " per worker" : ""), cost(r.added, B), rate(r.model_steps_per_s)});
+    }
+    table.render(o);
+    o.write(
+        "\n  In the loop a stage adds its time to every step; in the workers it is one worker's time per\n"
+        "  batch, seen only when the workers set the step (then it is workers x step). \"model\" is\n"
+        "  pipesim's rate for the keys below.\n\n");
+    o.write(wrap(verdict(a), 100));
+    for (const std::string& n : a.notes) o.write(wrap("Note: " + n + ".\n", 100));
+    o.write("\nScenario keys (--format toml writes them alone, with how they were obtained):\n\n");
+    o.write(scenario_toml(attributed_scenario(a, CacheLevel::Full), [](Field) { return std::string(); }));
+  }
+  return text;
+}
+
+std::string attribution_toml(const Attribution& a) {
+  return fragment_header(a) + "\n" +
+         scenario_toml(attributed_scenario(a, CacheLevel::Full), [&](Field f) { return field_comment(a, f); });
+}
+
+std::string attribution_json(const Attribution& a) {
+  std::string text;
+  {
+    Out o(text);
+    JsonWriter j(o);
+    const auto cost_json = [&](std::string_view k, const Cost& c) {
+      j.key(k).object().kv("low_s", c.low).kv("high_s", c.high).kv_bool("exact", c.exact()).end();
+    };
+    j.object().kv_str("attribute", "caching").kv_str("pipesim_version", PIPESIM_VERSION);
+    j.kv("batch_size", a.in.batch).kv("workers", a.in.workers);
+    j.key("levels").array(true);
+    for (const LevelCost& r : a.levels) {
+      j.object().kv_str("level", level_key(r.level)).kv_str("adds", stages(r));
+      j.kv("measured_steps_per_s", r.measured_steps_per_s).kv("step_s", r.step_s);
+      j.kv_bool("in_loop", r.in_loop).kv_bool("workers_bind", r.workers_bind);
+      cost_json("added_per_batch", r.added);
+      j.kv("model_steps_per_s", r.model_steps_per_s).end();
+    }
+    j.end();
+    j.kv("compute_s", a.compute_s).kv("copy_s", a.copy_s).kv("receive_s", a.receive_s);
+    j.kv("loop_step_s", a.loop_step_s);
+    cost_json("worker_batch", a.worker_batch);
+    j.kv_str("binding", a.workers_bind ? "workers" : "loop").kv("utilization", a.utilization);
+    j.kv("worker_budget_s", a.worker_budget_s);
+    if (a.workers_needed) j.kv("workers_needed", *a.workers_needed);
+    j.key("notes").array();
+    for (const std::string& n : a.notes) j.str(n);
+    j.end();
+    const Scenario s = attributed_scenario(a, CacheLevel::Full);
+    j.key("scenario").object();
+    for (const FieldSpec& f : all_fields())
+      if (s.has(f.field)) j.kv(f.key, s.get(f.field));
+    j.end();
+    j.end().finish();
+  }
+  return text;
+}
+
+}  // namespace pipesim
