@@ -1,9 +1,13 @@
 // `pipesim attribute`: stage costs from the caching experiments the user ran (DESIGN.md section 8).
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "cli/common.hpp"
 #include "core/attribute.hpp"
 #include "core/error.hpp"
+#include "core/solve.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 #include "report/attribution.hpp"
 
@@ -12,6 +16,9 @@ namespace pipesim {
 namespace {
 
 struct AttributeOptions {
+  CommonOptions common;  // [SCENARIO] and --set, for --observed
+  std::string observed;
+  std::string solve;
   double batch = 0;
   double workers = -1;
   std::array<std::string, kCacheLevels> rates;  // by CacheLevel, as typed
@@ -39,6 +46,45 @@ std::optional<double> size_option(const std::string& text, std::string_view opti
   }
 }
 
+void emit(const AttributeOptions& o, const std::string& text) {
+  if (o.output.empty())
+    write_stdout(text);
+  else
+    write_file(o.output, text, "--output");
+}
+
+// --observed: the scenario solved for one field.
+std::string observed(const AttributeOptions& o) {
+  for (const std::string& rate : o.rates)
+    if (!rate.empty())
+      throw Error(Origin{"--observed"}, "give either --observed with a scenario or the caching experiments' rates");
+  Observation seen;
+  try {
+    seen = parse_observation(o.observed);
+  } catch (const Error& e) {
+    throw Error(Origin{"--observed"}, e.what());
+  }
+  LoadedScenario loaded = load_with_sets(o.common);
+  if (!o.output.empty()) refuse_input_as_output(o.output, loaded.files, "--output", true);
+  Field unknown = default_unknown(loaded.scenario);
+  if (!o.solve.empty()) {
+    const FieldSpec* f = find_field(o.solve);
+    if (!f) throw Error(Origin{"--solve"}, unknown_key_message(o.solve));
+    unknown = f->field;
+  }
+  const Solution sol = [&] {
+    try {
+      return with_origins(loaded, [&] { return solve_observed(loaded.scenario, unknown, seen); });
+    } catch (const Error& e) {
+      if (!e.origin().source.empty()) throw;
+      throw Error(Origin{"--observed " + echo(o.observed)}, e.what());
+    }
+  }();
+  return o.format == "json"   ? solution_json(loaded, sol, seen)
+         : o.format == "toml" ? solution_toml(loaded, sol, seen)
+                              : solution_table(loaded, sol, seen);
+}
+
 }  // namespace
 
 void setup_attribute(CLI::App& app) {
@@ -47,8 +93,19 @@ void setup_attribute(CLI::App& app) {
       "attribute",
       "Stage costs from the caching experiments: the rates of the training loop fed a batch cached on the "
       "device, on the host, a cached sample, a cached raw sample and the full pipeline");
-  cmd->add_option("--batch", o->batch, "Samples per step in the experiments")->required();
-  cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments")->required();
+  cmd->add_option("scenario", o->common.scenario,
+                  "With --observed: the scenario to solve (TOML file or preset; default: the embedded 'reference')");
+  cmd->add_option("--set", o->common.sets, "With --observed: override a field (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  cmd->add_option("--observed", o->observed,
+                  "What the training loop showed: \"utilization=40%\", \"3.1 it/s\" or \"790 samples/s\"; solves "
+                  "the scenario for the one field it leaves unknown")
+      ->type_name("FIGURE");
+  cmd->add_option("--solve", o->solve, "With --observed: the field to solve for (default: the worker's rate)")
+      ->type_name("KEY");
+  cmd->add_option("--batch", o->batch, "Samples per step in the experiments");
+  cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments");
   const std::array<const char*, kCacheLevels> help = {
       "Rate with one batch kept on the device (compute alone); required",
       "Rate with one batch kept on the host and copied to the device each step",
@@ -73,6 +130,19 @@ void setup_attribute(CLI::App& app) {
   cmd->callback([o] {
     if (o->format != "table" && o->format != "toml" && o->format != "json")
       throw Error(Origin{"--format " + o->format}, "attribute writes table, toml or json");
+    if (!o->observed.empty()) {
+      emit(*o, observed(*o));
+      return;
+    }
+    if (!o->common.scenario.empty() || !o->common.sets.empty() || !o->solve.empty())
+      throw Error(Origin{!o->solve.empty()         ? "--solve"
+                         : !o->common.sets.empty() ? "--set"
+                                                   : o->common.scenario},
+                  "a scenario is solved only with --observed; the caching experiments need none");
+    if (o->batch == 0 || o->workers < 0)
+      throw Error(Origin{o->batch == 0 ? "--batch" : "--workers"},
+                  "the caching experiments need --batch and --workers (the DataLoader's batch_size and "
+                  "num_workers), or use --observed with a scenario");
     CachingExperiments e;
     e.batch = o->batch;
     e.workers = o->workers;
@@ -88,13 +158,9 @@ void setup_attribute(CLI::App& app) {
     e.sample_bytes = size_option(o->sample_size, "--sample-size");
     e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");
     const Attribution a = attribute(e);
-    const std::string text = o->format == "json"   ? attribution_json(a)
-                             : o->format == "toml" ? attribution_toml(a)
-                                                   : attribution_table(a);
-    if (o->output.empty())
-      write_stdout(text);
-    else
-      write_file(o->output, text, "--output");
+    emit(*o, o->format == "json"   ? attribution_json(a)
+             : o->format == "toml" ? attribution_toml(a)
+                                   : attribution_table(a));
   });
 }
 

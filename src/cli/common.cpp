@@ -85,9 +85,10 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
   }
 }
 
-void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option) {
+void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
+                            bool toml_output) {
   const Origin where{fmt::format("{} {}", option, path)};
-  if (path.ends_with(".toml"))
+  if (!toml_output && path.ends_with(".toml"))
     throw Error(where, fmt::format("{} names a TOML file: {} takes the report file to write (e.g. report.xml), "
                                    "not a plan",
                                    echo(path), option));

@@ -30,9 +30,10 @@ void write_stdout(const std::string& text);
 // Writes `text` to the file `path` whole or not at all (a temporary file beside it, renamed over
 // it); a device or pipe is written in place. Throws Error "cannot write PATH: ..." naming `option`.
 void write_file(const std::string& path, const std::string& text, std::string_view option);
-// Refuses an output path that is one of the input files, or that names a TOML file (a plan
-// swallowed as the option's value: `check --junit a.toml b.toml`).
-void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option);
+// Refuses an output path that is one of the input files, or (unless the output is TOML itself)
+// that names a TOML file (a plan swallowed as the option's value: `check --junit a.toml b.toml`).
+void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
+                            bool toml_output = false);
 
 // The label of a loaded plan: its file stem or preset name.
 std::string plan_label(const LoadedScenario& s);

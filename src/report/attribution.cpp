@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/stage.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "report/json_writer.hpp"
@@ -221,6 +222,99 @@ std::string attribution_json(const Attribution& a) {
     j.key("scenario").object();
     for (const FieldSpec& f : all_fields())
       if (s.has(f.field)) j.kv(f.key, s.get(f.field));
+    j.end();
+    j.end().finish();
+  }
+  return text;
+}
+
+namespace {
+
+std::string value_text(const Quantity& q) { return format_human(q.value, q.dim); }
+
+// "cpu.worker_throughput = 544.99 MB/s" and, when only bounded, which way.
+std::string solved_words(const Solution& sol) {
+  const std::string_view key = spec(sol.field).key;
+  if (sol.exact) return fmt::format("{} = {}", key, value_text(sol.value));
+  const bool time = sol.value.dim == Dim::Duration;
+  return fmt::format("{} {} {}", key, time ? "<=" : ">=", value_text(sol.value));
+}
+
+std::string after_words(const LoadedScenario& loaded, const Solution& sol) {
+  const Result& r = sol.result;
+  std::string binds;
+  for (Stage st : kStages)
+    if (r.binds(st)) binds += (binds.empty() ? "" : " and ") + std::string(stage_name(st));
+  return fmt::format("With it, pipesim diagnose gives {}, {} and {} ({} binding).",
+                     observation_text(Observed::StepsPerS, 1 / r.step_s),
+                     observation_text(Observed::SamplesPerS, loaded.scenario.get(Field::BatchSize) / r.step_s),
+                     observation_text(Observed::Utilization, r.utilization), binds.empty() ? "nothing" : binds);
+}
+
+std::string solution_header(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
+  std::string t = fmt::format("Solved {} from the observed {}", solved_words(sol), observation_text(o.kind, o.value));
+  if (sol.previous && sol.previous_field)
+    t += fmt::format(" (the scenario had {} = {})", spec(*sol.previous_field).key, value_text(*sol.previous));
+  t += ".\n";
+  if (!sol.exact)
+    t += fmt::format(
+        "The observation is the most this scenario reaches: {} does not bind there, so this is only the {} "
+        "value that gives it; measure it directly (pipesim calibrate) to know more.\n",
+        spec(sol.field).key, sol.value.dim == Dim::Duration ? "largest" : "smallest");
+  return t + after_words(loaded, sol) + "\n";
+}
+
+std::string solved_scenario_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o,
+                                 bool origins) {
+  return scenario_toml(sol.scenario, [&](Field f) -> std::string {
+    if (f == sol.field) return fmt::format("solved from the observed {}", observation_text(o.kind, o.value));
+    if (!origins) return "";
+    const std::string where = loaded.origins[static_cast<std::size_t>(f)].str();
+    return where.empty() ? "" : "from " + where;
+  });
+}
+
+}  // namespace
+
+std::string solution_table(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
+  return wrap(solution_header(loaded, sol, o), 100) +
+         "\nThe scenario with it filled in (--format toml writes it alone, with where each key came from):\n\n" +
+         solved_scenario_toml(loaded, sol, o, false);
+}
+
+std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
+  std::string t = fmt::format("# pipesim attribute --observed (pipesim {}): {} with one field solved.\n",
+                              PIPESIM_VERSION, echo(loaded.name));
+  const std::string wrapped = wrap(solution_header(loaded, sol, o), 96);
+  std::size_t start = 0;
+  while (start < wrapped.size()) {
+    const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+    t += "# " + wrapped.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return t + fmt::format("\nname = \"{}\"\n\n", valid_utf8(loaded.name)) + solved_scenario_toml(loaded, sol, o, true);
+}
+
+std::string solution_json(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
+  std::string text;
+  {
+    Out out(text);
+    JsonWriter j(out);
+    constexpr std::array<std::string_view, 3> kinds = {"utilization", "steps_per_s", "samples_per_s"};
+    j.object().kv_str("attribute", "observed").kv_str("pipesim_version", PIPESIM_VERSION);
+    j.kv_str("scenario_name", valid_utf8(loaded.name));
+    j.key("observed").object().kv_str("kind", kinds[static_cast<std::size_t>(o.kind)]).kv("value", o.value).end();
+    j.key("solved").object().kv_str("key", spec(sol.field).key).kv("value", sol.value.value);
+    j.kv_bool("exact", sol.exact);
+    if (sol.previous && sol.previous_field)
+      j.kv_str("replaced_key", spec(*sol.previous_field).key).kv("replaced_value", sol.previous->value);
+    j.end();
+    const Result& r = sol.result;
+    j.key("model").object().kv("steps_per_s", 1 / r.step_s);
+    j.kv("samples_per_s", loaded.scenario.get(Field::BatchSize) / r.step_s).kv("utilization", r.utilization).end();
+    j.key("inputs").object();
+    for (const FieldSpec& f : all_fields())
+      if (sol.scenario.has(f.field)) j.kv(f.key, sol.scenario.get(f.field));
     j.end();
     j.end().finish();
   }

@@ -6,13 +6,21 @@
 #include <functional>
 #include <string>
 
+#include "config/loader.hpp"
 #include "core/attribute.hpp"
+#include "core/solve.hpp"
 
 namespace pipesim {
 
 std::string attribution_table(const Attribution& a);
 std::string attribution_toml(const Attribution& a);
 std::string attribution_json(const Attribution& a);
+
+// `attribute --observed`: the solved field in words with the model's figures after it, and the
+// scenario with it filled in (every field with where it came from).
+std::string solution_table(const LoadedScenario& loaded, const Solution& sol, const Observation& o);
+std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o);
+std::string solution_json(const LoadedScenario& loaded, const Solution& sol, const Observation& o);
 
 // The fields set in `s` as TOML tables in registry order, each value with its unit, followed by
 // `comment(field)` when that is not empty.
