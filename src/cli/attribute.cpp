@@ -1,4 +1,5 @@
 // `pipesim attribute`: stage costs from the caching experiments the user ran (DESIGN.md section 8).
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "core/attribute.hpp"
 #include "core/error.hpp"
 #include "core/solve.hpp"
+#include "core/steplog.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "report/attribution.hpp"
@@ -18,6 +20,9 @@ namespace {
 struct AttributeOptions {
   CommonOptions common;  // [SCENARIO] and --set, for --observed
   std::string observed;
+  std::string log;
+  std::string log_format = "auto";
+  std::size_t skip = 1;
   std::string solve;
   double batch = 0;
   double workers = -1;
@@ -85,6 +90,33 @@ std::string observed(const AttributeOptions& o) {
                               : solution_table(loaded, sol, seen);
 }
 
+// --log: what a per-step log says.
+std::string step_log(const AttributeOptions& o) {
+  for (const std::string& rate : o.rates)
+    if (!rate.empty()) throw Error(Origin{"--log"}, "give either --log or the caching experiments' rates");
+  if (o.format == "toml")
+    throw Error(Origin{"--format toml"},
+                "a log gives figures, not scenario keys: use table or json, then "
+                "--observed with your scenario");
+  StepLogFormat format;
+  try {
+    format = parse_step_log_format(o.log_format);
+  } catch (const Error& e) {
+    throw Error(Origin{"--log-format"}, e.what());
+  }
+  if (o.batch < 0 || !std::isfinite(o.batch)) throw Error(Origin{"--batch"}, "a batch size is a positive number");
+  const StepLog log = read_step_log(o.log, format);
+  const StepLogSummary s = [&] {
+    try {
+      return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
+    } catch (const Error& e) {
+      if (!e.origin().source.empty()) throw;
+      throw Error(Origin{o.log}, e.what());
+    }
+  }();
+  return o.format == "json" ? step_log_json(o.log, log, s) : step_log_table(o.log, log, s);
+}
+
 }  // namespace
 
 void setup_attribute(CLI::App& app) {
@@ -104,7 +136,14 @@ void setup_attribute(CLI::App& app) {
       ->type_name("FIGURE");
   cmd->add_option("--solve", o->solve, "With --observed: the field to solve for (default: the worker's rate)")
       ->type_name("KEY");
-  cmd->add_option("--batch", o->batch, "Samples per step in the experiments");
+  cmd->add_option("--log", o->log,
+                  "A training loop's per-step log of data_time and time (JSON lines, CSV or mmcv/MMEngine text): "
+                  "how long it waited for data and the loader's rate")
+      ->type_name("FILE");
+  cmd->add_option("--log-format", o->log_format, "With --log: auto, jsonl, csv or text")->capture_default_str();
+  cmd->add_option("--skip", o->skip, "With --log: records left out at the start (the loader's start)")
+      ->capture_default_str();
+  cmd->add_option("--batch", o->batch, "Samples per step in the experiments (with --log: for samples/s)");
   cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments");
   const std::array<const char*, kCacheLevels> help = {
       "Rate with one batch kept on the device (compute alone); required",
@@ -132,6 +171,10 @@ void setup_attribute(CLI::App& app) {
       throw Error(Origin{"--format " + o->format}, "attribute writes table, toml or json");
     if (!o->observed.empty()) {
       emit(*o, observed(*o));
+      return;
+    }
+    if (!o->log.empty()) {
+      emit(*o, step_log(*o));
       return;
     }
     if (!o->common.scenario.empty() || !o->common.sets.empty() || !o->solve.empty())

@@ -321,4 +321,91 @@ std::string solution_json(const LoadedScenario& loaded, const Solution& sol, con
   return text;
 }
 
+namespace {
+
+std::string_view log_format_name(StepLogFormat f) {
+  switch (f) {
+    case StepLogFormat::JsonLines:
+      return "JSON lines";
+    case StepLogFormat::Csv:
+      return "CSV";
+    case StepLogFormat::Text:
+    case StepLogFormat::Auto:
+      break;
+  }
+  return "text";
+}
+
+}  // namespace
+
+std::string step_log_table(const std::string& path, const StepLog& log, const StepLogSummary& s) {
+  std::string text;
+  Out o(text);  // writes into `text` as it goes
+  std::string intro = fmt::format("Per-step log {} ({}): {} record{} of data_time and time", echo(path),
+                                  log_format_name(log.format), s.records, s.records == 1 ? "" : "s");
+  if (s.left_out)
+    intro +=
+        s.left_out == 1
+            ? std::string("; the first record left out as the loader's start (--skip 0 keeps it)")
+            : fmt::format("; the first {} records left out as the loader's start (--skip 0 keeps them)", s.left_out);
+  if (log.skipped) intro += fmt::format("; {} other record{} skipped", log.skipped, log.skipped == 1 ? "" : "s");
+  o.write(wrap(intro + ".\n", 100) + "\n");
+  TextTable table({{"per record"}, {"mean", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"max", true}}, false,
+                  "  ");
+  const auto row = [&](std::string name, const Spread& d) {
+    table.add({std::move(name), time(d.mean), time(d.p50), time(d.p95), time(d.p99), time(d.max)});
+  };
+  row("time", s.time);
+  row("data_time", s.wait);
+  table.render(o);
+  std::string words;
+  const std::string loader_samples =
+      s.loader_samples_per_s ? fmt::format(" ({})", format_human(*s.loader_samples_per_s, Dim::SampleRate)) : "";
+  if (s.input_bound) {
+    words += fmt::format(
+        "Input-bound: the loop waited for data {:.1f}% of the time, so the loader set the pace: it delivered {}{}.\n",
+        100 * s.input_bound_fraction, rate(s.loader_steps_per_s), loader_samples);
+  } else {
+    words += fmt::format(
+        "The loader keeps up: the loop waited for data {:.1f}% of the time (under {:.0f}%), so the loader delivers "
+        "at least {}{}; the loop sets the pace.\n",
+        100 * s.input_bound_fraction, 100 * kInputBound, rate(s.loader_steps_per_s), loader_samples);
+  }
+  words += fmt::format(
+      "The loop's own step (time - data_time) is {} on average: never waiting, it would run {}. The accelerator "
+      "is busy at most {:.1f}% of the time (its compute is part of the loop's step).\n",
+      time(s.loop_step_s), rate(s.loop_steps_per_s), 100 * (1 - s.input_bound_fraction));
+  if (s.input_bound)
+    words += fmt::format(
+        "To find the worker rate behind it, solve your scenario for it: pipesim attribute SCENARIO --observed "
+        "\"{:.4g} it/s\".\n",
+        s.loader_steps_per_s);
+  o.write("\n" + wrap(words, 100));
+  return text;
+}
+
+std::string step_log_json(const std::string& path, const StepLog& log, const StepLogSummary& s) {
+  std::string text;
+  {
+    Out out(text);
+    JsonWriter j(out);
+    const auto spread_json = [&](std::string_view k, const Spread& d) {
+      j.key(k).object().kv("mean", d.mean).kv("p50", d.p50).kv("p95", d.p95).kv("p99", d.p99).kv("max", d.max).end();
+    };
+    constexpr std::array<std::string_view, 4> formats = {"auto", "jsonl", "csv", "text"};
+    j.object().kv_str("attribute", "log").kv_str("pipesim_version", PIPESIM_VERSION);
+    j.kv_str("log", valid_utf8(path)).kv_str("format", formats[static_cast<std::size_t>(log.format)]);
+    j.kv("records", static_cast<double>(s.records)).kv("left_out", static_cast<double>(s.left_out));
+    j.kv("skipped", static_cast<double>(log.skipped));
+    spread_json("time_s", s.time);
+    spread_json("data_time_s", s.wait);
+    j.kv("input_bound_fraction", s.input_bound_fraction).kv_bool("input_bound", s.input_bound);
+    j.kv("loop_step_s", s.loop_step_s).kv("loop_steps_per_s", s.loop_steps_per_s);
+    j.kv("loader_steps_per_s", s.loader_steps_per_s);
+    if (s.loader_samples_per_s) j.kv("loader_samples_per_s", *s.loader_samples_per_s);
+    j.end().finish();
+  }
+  return text;
+}
+
 }  // namespace pipesim

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/loader.hpp"
+#include "config/steplog.hpp"
 #include "core/attribute.hpp"
 #include "core/solve.hpp"
 
@@ -21,6 +22,10 @@ std::string attribution_json(const Attribution& a);
 std::string solution_table(const LoadedScenario& loaded, const Solution& sol, const Observation& o);
 std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o);
 std::string solution_json(const LoadedScenario& loaded, const Solution& sol, const Observation& o);
+
+// `attribute --log`: a per-step log's waits, the input-bound fraction and the loader's rate.
+std::string step_log_table(const std::string& path, const StepLog& log, const StepLogSummary& s);
+std::string step_log_json(const std::string& path, const StepLog& log, const StepLogSummary& s);
 
 // The fields set in `s` as TOML tables in registry order, each value with its unit, followed by
 // `comment(field)` when that is not empty.

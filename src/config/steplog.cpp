@@ -1,0 +1,243 @@
+#include "config/steplog.hpp"
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace pipesim {
+
+namespace {
+
+std::string_view trim(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\r')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+  return t;
+}
+
+// Calls fn(line_text, line_number) for every line.
+template <class Fn>
+void each_line(std::string_view text, Fn fn) {
+  int number = 0;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    ++number;
+    fn(text.substr(0, end), number);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+  }
+}
+
+struct Reader {
+  const std::string& source;
+  StepLog log;
+
+  // Checks and keeps one record; `column` points at its data_time.
+  void add(double data_time, double time, int line, int column) {
+    const Origin at{source, line, column};
+    if (!std::isfinite(data_time) || !std::isfinite(time) || data_time < 0 || time <= 0)
+      throw Error(at, fmt::format("data_time {} and time {} must be finite, data_time at least 0 and time more "
+                                  "than 0 (seconds)",
+                                  data_time, time));
+    if (data_time > time * (1 + 1e-9))
+      throw Error(at, fmt::format("data_time {} is more than time {}: time must be the whole step, data_time "
+                                  "included (as mmcv, MMEngine and Lightning log them)",
+                                  data_time, time));
+    log.records.push_back(StepRecord{data_time, time, line});
+  }
+
+  void json_lines(std::string_view text) {
+    each_line(text, [&](std::string_view raw, int line) {
+      const std::string_view t = trim(raw);
+      if (t.empty()) return;
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(t);
+      } catch (const nlohmann::json::parse_error& e) {
+        const auto column = static_cast<int>(e.byte + static_cast<std::size_t>(t.data() - raw.data()));
+        throw Error(Origin{source, line, std::max(column, 1)},
+                    "not a JSON object: each line of a JSON-lines log is one");
+      }
+      const auto number = [&](const char* key) -> const nlohmann::json* {
+        if (!j.is_object()) return nullptr;
+        const auto it = j.find(key);
+        return it != j.end() && it->is_number() ? &*it : nullptr;
+      };
+      const auto mode = j.is_object() ? j.find("mode") : j.end();
+      const bool other_mode = j.is_object() && mode != j.end() && mode->is_string() && *mode != "train";
+      const nlohmann::json* data_time = number("data_time");
+      const nlohmann::json* time = number("time");
+      if (other_mode || !data_time || !time) {
+        ++log.skipped;
+        return;
+      }
+      add(data_time->get<double>(), time->get<double>(), line, 1);
+    });
+  }
+
+  // A number at the start of `t`; nullopt when there is none.
+  static std::optional<double> leading_number(std::string_view t, std::size_t* used = nullptr) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc()) return std::nullopt;
+    if (used) *used = static_cast<std::size_t>(end - t.data());
+    return v;
+  }
+
+  void csv(std::string_view text) {
+    int data_col = -1;
+    int time_col = -1;
+    bool header = true;
+    each_line(text, [&](std::string_view raw, int line) {
+      if (trim(raw).empty()) return;
+      std::vector<std::string_view> cells;
+      std::vector<int> columns;
+      std::size_t start = 0;
+      while (true) {
+        const std::size_t comma = raw.find(',', start);
+        cells.push_back(trim(raw.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+        columns.push_back(static_cast<int>(start) + 1);
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
+      if (header) {
+        header = false;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+          std::string_view name = cells[i];
+          if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+          const auto is = [&](std::string_view want) {
+            return name == want ||
+                   (name.size() > want.size() && name.ends_with(want) && name[name.size() - want.size() - 1] == '/');
+          };
+          if (data_col < 0 && is("data_time")) data_col = static_cast<int>(i);
+          if (time_col < 0 && is("time")) time_col = static_cast<int>(i);
+        }
+        if (data_col < 0 || time_col < 0)
+          throw Error(Origin{source, line, 1},
+                      fmt::format("the CSV header names no {} column: a per-step log needs data_time and time",
+                                  data_col < 0 ? "data_time" : "time"));
+        return;
+      }
+      const auto cell = [&](int i) -> std::string_view {
+        return static_cast<std::size_t>(i) < cells.size() ? cells[static_cast<std::size_t>(i)] : std::string_view{};
+      };
+      const std::string_view d = cell(data_col);
+      const std::string_view t = cell(time_col);
+      if (d.empty() || t.empty()) {
+        ++log.skipped;  // Lightning writes one row per logging call: other metrics' rows are sparse
+        return;
+      }
+      std::size_t used_d = 0;
+      std::size_t used_t = 0;
+      const auto dv = leading_number(d, &used_d);
+      const auto tv = leading_number(t, &used_t);
+      if (!dv || used_d != d.size())
+        throw Error(Origin{source, line, columns[static_cast<std::size_t>(data_col)]},
+                    fmt::format("data_time \"{}\" is not a number of seconds", echo(d)));
+      if (!tv || used_t != t.size())
+        throw Error(Origin{source, line, columns[static_cast<std::size_t>(time_col)]},
+                    fmt::format("time \"{}\" is not a number of seconds", echo(t)));
+      add(*dv, *tv, line, columns[static_cast<std::size_t>(data_col)]);
+    });
+  }
+
+  // "time: 0.351" where `key` starts a word (not the "time" of "data_time").
+  static std::optional<std::pair<double, std::size_t>> labelled(std::string_view line, std::string_view key) {
+    std::size_t from = 0;
+    while (true) {
+      const std::size_t at = line.find(key, from);
+      if (at == std::string_view::npos) return std::nullopt;
+      const bool word_start = at == 0 || line[at - 1] == ' ' || line[at - 1] == ',' || line[at - 1] == '\t';
+      std::string_view rest = line.substr(at + key.size());
+      if (word_start && !rest.empty() && rest.front() == ':') {
+        rest.remove_prefix(1);
+        while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+        if (const auto v = leading_number(rest)) return std::make_pair(*v, at + 1);
+      }
+      from = at + 1;
+    }
+  }
+
+  void text_lines(std::string_view text) {
+    each_line(text, [&](std::string_view raw, int line) {
+      const auto data_time = labelled(raw, "data_time");
+      const auto time = labelled(raw, "time");
+      if (!data_time || !time) {
+        if (!trim(raw).empty()) ++log.skipped;
+        return;
+      }
+      add(data_time->first, time->first, line, static_cast<int>(data_time->second));
+    });
+  }
+};
+
+StepLogFormat detect(std::string_view text) {
+  std::string_view first;
+  each_line(text, [&](std::string_view raw, int) {
+    if (first.empty()) first = trim(raw);
+  });
+  if (!first.empty() && first.front() == '{') return StepLogFormat::JsonLines;
+  if (first.find(',') != std::string_view::npos && first.find(':') == std::string_view::npos &&
+      first.find("time") != std::string_view::npos)
+    return StepLogFormat::Csv;
+  return StepLogFormat::Text;
+}
+
+}  // namespace
+
+StepLogFormat parse_step_log_format(std::string_view name) {
+  if (name == "auto") return StepLogFormat::Auto;
+  if (name == "jsonl") return StepLogFormat::JsonLines;
+  if (name == "csv") return StepLogFormat::Csv;
+  if (name == "text") return StepLogFormat::Text;
+  throw Error(fmt::format("unknown log format \"{}\": auto, jsonl, csv or text", echo(name)));
+}
+
+StepLog parse_step_log(std::string_view text, const std::string& source, StepLogFormat format) {
+  if (valid_utf8(text) != text) throw Error(Origin{source}, "the log is not UTF-8 text");
+  Reader r{source, {}};
+  r.log.format = format == StepLogFormat::Auto ? detect(text) : format;
+  switch (r.log.format) {
+    case StepLogFormat::JsonLines:
+      r.json_lines(text);
+      break;
+    case StepLogFormat::Csv:
+      r.csv(text);
+      break;
+    case StepLogFormat::Text:
+    case StepLogFormat::Auto:
+      r.text_lines(text);
+      break;
+  }
+  if (r.log.records.empty())
+    throw Error(Origin{source}, fmt::format("no record with both data_time and time ({} other record{} skipped)",
+                                            r.log.skipped, r.log.skipped == 1 ? "" : "s"));
+  return r.log;
+}
+
+StepLog read_step_log(const std::string& path, StepLogFormat format) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(Origin{path}, "is a folder, not a log file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Origin{path}, fmt::format("cannot read the log: {}", std::strerror(errno)));
+  // Bounded, so that a device that never ends (/dev/zero) is refused rather than read forever.
+  constexpr std::size_t kMaxBytes = std::size_t{512} << 20;
+  std::string text;
+  std::array<char, 1 << 16> chunk{};
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxBytes)
+      throw Error(Origin{path}, "the log is larger than 512 MiB: give pipesim a part of it (e.g. tail -n 100000)");
+  }
+  return parse_step_log(text, path, format);
+}
+
+}  // namespace pipesim
