@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""Measure your own PyTorch input pipeline for pipesim (DESIGN.md section 8).
+
+    scripts/pipesim-probe.py --dataset my_data.py:make_dataset --model my_model.py:make_model \\
+        --batch-size 64 --num-workers 4 --pin-memory
+    scripts/pipesim-probe.py --dataset my_data.py:make_dataset --step-time 0.05 ...
+    scripts/pipesim-probe.py --self-test          # on a small dataset and loop it makes itself
+
+--dataset names a function (in a .py file or an importable module) that returns your map-style
+Dataset; --model one that returns your nn.Module (the step is forward, the mean of the output,
+backward and an SGD step), or --step-time stands in for the model with a sleep of that length
+(an accelerator step that leaves the CPU free).
+
+It runs the caching experiments, each for --steps steps after --warmup steps, with your batch
+size and DataLoader settings:
+  device_cached  one batch kept on the device: the step alone
+  host_cached    one batch kept on the host, copied to the device every step
+  sample_cached  a DataLoader over a dataset that returns one transformed sample
+  raw_cached     a DataLoader over one raw sample (your dataset's `transform` switched off),
+                 transformed every time (skipped when the dataset has no `transform`)
+  full           your DataLoader
+and times single samples in this process (dataset[i], and without the transform). It prints the
+TOML for pipesim and the `pipesim attribute` command line; with --pipesim PATH it runs that too.
+
+Needs Debian's python3-torch (and python3-torchvision for --self-test); installs them with
+apt-get when missing.
+"""
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from debian_python import ensure  # noqa: E402
+
+ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-torchvision", "python3-pil"])
+
+import torch  # noqa: E402
+from torch.utils.data import DataLoader, Dataset  # noqa: E402
+
+
+# ----------------------------------------------------------------------------- loading the user's code
+
+
+def load_callable(spec):
+    """"file.py:name" or "package.module:name" -> the callable."""
+    if ":" not in spec:
+        sys.exit(f"pipesim-probe: expected FILE.py:FUNCTION or MODULE:FUNCTION, got {spec!r}")
+    where, name = spec.rsplit(":", 1)
+    if where.endswith(".py"):
+        if not os.path.isfile(where):
+            sys.exit(f"pipesim-probe: {where}: no such file")
+        module_name = "pipesim_probe_user_" + os.path.splitext(os.path.basename(where))[0]
+        loaded = importlib.util.spec_from_file_location(module_name, where)
+        module = importlib.util.module_from_spec(loaded)
+        sys.modules[module_name] = module  # workers started by fork find it; by spawn re-import it
+        loaded.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    if not hasattr(module, name):
+        sys.exit(f"pipesim-probe: {where} has no {name}")
+    return getattr(module, name)
+
+
+# ----------------------------------------------------------------------------- the experiments
+
+
+class OneSample(Dataset):
+    """A dataset of `length` copies of one sample: the loader's own work, nothing else."""
+
+    def __init__(self, sample, length):
+        self.sample, self.length = sample, length
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, i):
+        return self.sample
+
+
+class OneRawSample(Dataset):
+    """One raw sample, transformed every time (the transform of the user's dataset)."""
+
+    def __init__(self, raw, transform, length):
+        self.raw, self.transform, self.length = raw, transform, length
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, i):
+        if isinstance(self.raw, tuple):
+            return (self.transform(self.raw[0]),) + tuple(self.raw[1:])
+        return self.transform(self.raw)
+
+
+def mapped(batch, fn):
+    """`fn` applied to every tensor of a batch (a tensor, or lists, tuples and dicts of them)."""
+    if torch.is_tensor(batch):
+        return fn(batch)
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(mapped(b, fn) for b in batch)
+    if isinstance(batch, dict):
+        return {k: mapped(v, fn) for k, v in batch.items()}
+    return batch
+
+
+def to_device(batch, device, non_blocking):
+    return mapped(batch, lambda t: t.to(device, non_blocking=non_blocking))
+
+
+def first_tensor(batch):
+    if torch.is_tensor(batch):
+        return batch
+    if isinstance(batch, (list, tuple)):
+        return first_tensor(batch[0])
+    if isinstance(batch, dict):
+        return first_tensor(next(iter(batch.values())))
+    raise SystemExit("pipesim-probe: a batch holds no tensor to feed the model")
+
+
+def make_step(args, device):
+    """The training step: the user's model, or a sleep standing in for it."""
+    if args.model:
+        model = load_callable(args.model)().to(device)
+        model.train()
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+
+        def step(batch):
+            optimizer.zero_grad(set_to_none=True)
+            out = model(first_tensor(batch))
+            if isinstance(out, (tuple, list)):
+                out = out[0]
+            out.float().mean().backward()
+            optimizer.step()
+            if device.type == "cuda":
+                torch.cuda.synchronize()
+
+        return step
+
+    def sleep_step(batch):
+        time.sleep(args.step_time)
+
+    return sleep_step
+
+
+def timed_loop(batches, step, steps, warmup, device, non_blocking):
+    """Steps per second over `steps` steps after `warmup` (which take the loader's start)."""
+    it = iter(batches)
+    for _ in range(warmup):
+        step(to_device(next(it), device, non_blocking))
+    start = time.perf_counter()
+    for _ in range(steps):
+        step(to_device(next(it), device, non_blocking))
+    return steps / (time.perf_counter() - start)
+
+
+def repeat(value):
+    while True:
+        yield value
+
+
+def loader(dataset, args):
+    return DataLoader(dataset, batch_size=args.batch_size, num_workers=args.num_workers, shuffle=True,
+                      pin_memory=args.pin_memory, drop_last=True,
+                      persistent_workers=args.num_workers > 0,
+                      prefetch_factor=args.prefetch_factor if args.num_workers > 0 else None)
+
+
+def without_transform(dataset):
+    """dataset[0] with its `transform` switched off, or None when it has none."""
+    transform = getattr(dataset, "transform", None)
+    if transform is None:
+        return None, None
+    dataset.transform = None
+    try:
+        raw = dataset[0]
+    finally:
+        dataset.transform = transform
+    return raw, transform
+
+
+def time_samples(dataset, count):
+    """Seconds per dataset[i] in this process, for `count` samples spread over the dataset."""
+    n = len(dataset)
+    picks = [(i * 7919) % n for i in range(min(count, n))]
+    dataset[picks[0]]  # warm
+    times = []
+    for i in picks:
+        t = time.perf_counter()
+        dataset[i]
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def sample_bytes(dataset):
+    """Mean file size when the dataset lists files (torchvision's ImageFolder: .samples), else None."""
+    entries = getattr(dataset, "samples", None) or getattr(dataset, "files", None)
+    if not entries:
+        return None
+    paths = [e[0] if isinstance(e, (tuple, list)) else e for e in entries[:1000]]
+    sizes = [os.path.getsize(p) for p in paths if isinstance(p, (str, os.PathLike)) and os.path.isfile(p)]
+    return statistics.mean(sizes) if sizes else None
+
+
+def tensor_bytes(sample):
+    t = first_tensor(sample)
+    return t.element_size() * t.nelement()
+
+
+def probe(args):
+    torch.manual_seed(0)
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    dataset = load_callable(args.dataset)()
+    step = make_step(args, device)
+    nb = args.pin_memory
+    progress = (lambda m: print(f"pipesim-probe: {m}", file=sys.stderr)) if sys.stderr.isatty() else (lambda m: None)
+
+    one_batch = next(iter(DataLoader(dataset, batch_size=args.batch_size, shuffle=False, drop_last=True)))
+    rates = {}
+    progress("device_cached")
+    on_device = to_device(one_batch, device, False)
+    rates["device-cached"] = timed_loop(repeat(on_device), step, args.steps, args.warmup, device, False)
+    progress("host_cached")
+    # Pinned as the DataLoader's pin_memory would leave it, so that only the copy is added.
+    host = mapped(one_batch, lambda t: t.pin_memory()) if args.pin_memory and device.type == "cuda" else one_batch
+    rates["host-cached"] = timed_loop(repeat(host), step, args.steps, args.warmup, device, nb)
+    length = args.batch_size * (args.steps + args.warmup + 2 * max(1, args.num_workers) * args.prefetch_factor)
+    progress("sample_cached")
+    rates["sample-cached"] = timed_loop(loader(OneSample(dataset[0], length), args), step, args.steps,
+                                        args.warmup, device, nb)
+    raw, transform = without_transform(dataset)
+    if transform is not None:
+        progress("raw_cached")
+        rates["raw-cached"] = timed_loop(loader(OneRawSample(raw, transform, length), args), step, args.steps,
+                                         args.warmup, device, nb)
+    progress("full")
+    needed = args.batch_size * (args.steps + args.warmup)
+    if len(dataset) < needed:
+        sys.exit(f"pipesim-probe: the dataset has {len(dataset)} samples; --steps and --warmup need {needed} "
+                 f"at batch {args.batch_size}")
+    rates["full"] = timed_loop(loader(dataset, args), step, args.steps, args.warmup, device, nb)
+
+    progress("single samples")
+    per_sample = time_samples(dataset, args.samples)
+    load_only = None
+    if transform is not None:
+        dataset.transform = None
+        try:
+            load_only = time_samples(dataset, args.samples)
+        finally:
+            dataset.transform = transform
+    return {
+        "rates": rates,
+        "per_sample": per_sample,
+        "load_only": load_only,
+        "device_sample_bytes": tensor_bytes(dataset[0]),
+        "sample_bytes": sample_bytes(dataset),
+        "device": str(device),
+    }
+
+
+# ----------------------------------------------------------------------------- what it prints
+
+
+def fmt_time(s):
+    return f"{s * 1e3:.4g} ms" if s >= 1e-3 else f"{s * 1e6:.4g} us"
+
+
+def report(args, m):
+    per = m["per_sample"]
+    mean = statistics.mean(per)
+    cv = statistics.pstdev(per) / mean if len(per) > 1 and mean > 0 else 0.0
+    step = f"model {args.model}" if args.model else f"a {args.step_time} s sleep standing in for the model"
+    lines = [
+        f"# pipesim-probe: measured {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} on {platform.node()}",
+        f"# ({platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs), torch {torch.__version__},"
+        f" device {m['device']}.",
+        f"# Dataset {args.dataset}; {step}; batch {args.batch_size}, {args.num_workers} workers,"
+        f" pin_memory {args.pin_memory}.",
+        f"# Single samples in one process: dataset[i] {fmt_time(mean)} mean over {len(per)} (cv {cv:.2f})"
+        + (f"; without the transform {fmt_time(statistics.mean(m['load_only']))}." if m["load_only"] else "."),
+        "# Caching experiments (steps/s): " + ", ".join(f"{k} {v:.4g}" for k, v in m["rates"].items()) + ".",
+        "",
+        "[pipeline]",
+        f"batch_size = {args.batch_size}",
+        f"workers = {args.num_workers}",
+        f"prefetch_factor = {args.prefetch_factor}",
+        "",
+        "[workload]",
+        f'transform_cost = "{fmt_time(mean)}"   # dataset[i] in one process: load and transform',
+        f'device_sample_size = "{m["device_sample_bytes"]} B"',
+    ]
+    if m["sample_bytes"]:
+        lines.append(f'sample_size = "{m["sample_bytes"]:.0f} B"   # mean file size')
+    lines += ["", "[transform]", f"cv = {cv:.3f}"]
+    toml = "\n".join(lines) + "\n"
+
+    command = ["attribute", "--batch", str(args.batch_size), "--workers", str(args.num_workers)]
+    for level, rate in m["rates"].items():
+        command += [f"--{level}", f"{rate:.4g}"]
+    command += ["--device-sample-size", f"{m['device_sample_bytes']}B"]
+    if m["sample_bytes"]:
+        command += ["--sample-size", f"{m['sample_bytes']:.0f}B"]
+    return toml, command
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--dataset", help="FILE.py:FUNCTION or MODULE:FUNCTION returning your Dataset")
+    model = p.add_mutually_exclusive_group()
+    model.add_argument("--model", help="FILE.py:FUNCTION or MODULE:FUNCTION returning your nn.Module")
+    model.add_argument("--step-time", type=float, help="seconds of a training step, standing in for the model")
+    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--num-workers", type=int, default=4)
+    p.add_argument("--prefetch-factor", type=int, default=2)
+    p.add_argument("--pin-memory", action="store_true")
+    p.add_argument("--device", help="cuda or cpu (default: cuda when there is one)")
+    p.add_argument("--steps", type=int, default=50, help="steps timed per experiment")
+    p.add_argument("--warmup", type=int, default=5, help="steps before timing (the loader's start)")
+    p.add_argument("--samples", type=int, default=100, help="single samples timed")
+    p.add_argument("--toml", help="also write the TOML to this file")
+    p.add_argument("--pipesim", help="the pipesim binary: run the attribute command with it")
+    p.add_argument("--self-test", action="store_true", help="probe a small dataset and loop this script makes")
+    args = p.parse_args(argv)
+    if args.self_test:
+        return self_test(args)
+    if not args.dataset:
+        p.error("--dataset is required (or --self-test)")
+    if not args.model and args.step_time is None:
+        p.error("give --model or --step-time")
+    if args.batch_size < 1 or args.num_workers < 0 or args.steps < 1 or args.warmup < 0 or args.samples < 1:
+        p.error("--batch-size, --steps and --samples must be at least 1, --num-workers and --warmup at least 0")
+    m = probe(args)
+    toml, command = report(args, m)
+    print(toml)
+    print("$ pipesim " + " ".join(command))
+    if args.toml:
+        with open(args.toml, "w") as f:
+            f.write(toml)
+    if args.pipesim:
+        out = subprocess.run([args.pipesim] + command, capture_output=True, text=True)
+        print(out.stdout, end="")
+        if out.returncode != 0:
+            print(out.stderr, end="", file=sys.stderr)
+            return out.returncode
+    return 0
+
+
+# ----------------------------------------------------------------------------- the self-test
+
+SELF_TEST_MODULE = '''
+import os
+from PIL import Image
+from torch.utils.data import Dataset
+import torchvision.transforms as T
+
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "images")
+
+
+class Files(Dataset):
+    """ImageFolder's shape: .samples of (path, target), a PIL loader and a transform."""
+
+    def __init__(self, folder, transform):
+        self.samples = [(os.path.join(folder, n), 0) for n in sorted(os.listdir(folder))]
+        self.transform = transform
+
+    def __len__(self):
+        return len(self.samples) * 4
+
+    def __getitem__(self, i):
+        path, target = self.samples[i % len(self.samples)]
+        with open(path, "rb") as f:
+            image = Image.open(f).convert("RGB")
+        if self.transform is not None:
+            image = self.transform(image)
+        return image, target
+
+
+def make_dataset():
+    return Files(FOLDER, T.Compose([T.RandomResizedCrop(64), T.RandomHorizontalFlip(), T.ToTensor()]))
+
+
+def make_model():
+    import torch.nn as nn
+
+    return nn.Sequential(nn.Conv2d(3, 8, 3, stride=2), nn.ReLU(), nn.Flatten(), nn.Linear(8 * 31 * 31, 10))
+'''
+
+
+def self_test(args):
+    """Probes a dataset of JPEG files this script writes, through the command line a user runs."""
+    import numpy as np
+    from PIL import Image
+
+    pipesim = args.pipesim or shutil.which("pipesim") or os.path.join(ROOT, "build", "release", "pipesim")
+    with tempfile.TemporaryDirectory() as tmp:
+        images = os.path.join(tmp, "images")
+        os.makedirs(images)
+        rng = np.random.default_rng(3)
+        for i in range(32):
+            base = rng.integers(0, 255, size=(12, 16, 3), dtype=np.uint8)
+            image = Image.fromarray(base).resize((320, 240), Image.BICUBIC)
+            image.save(os.path.join(images, f"{i:03d}.jpg"), quality=90)
+        module = os.path.join(tmp, "selftest_data.py")
+        with open(module, "w") as f:
+            f.write(SELF_TEST_MODULE)
+        toml_path = os.path.join(tmp, "probe.toml")
+        command = [sys.executable, os.path.abspath(__file__), "--dataset", module + ":make_dataset",
+                   "--step-time", "0.01", "--batch-size", "8", "--num-workers", "2", "--steps", "12",
+                   "--warmup", "2", "--samples", "20", "--toml", toml_path, "--pipesim", pipesim]
+        out = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        if out.returncode != 0:
+            print(out.stdout + out.stderr, file=sys.stderr)
+            return f"pipesim-probe self-test: the probe exited {out.returncode}"
+        text = out.stdout
+        attribute = next(line for line in text.splitlines() if line.startswith("$ pipesim attribute "))
+        for level in ("device-cached", "host-cached", "sample-cached", "raw-cached", "full"):
+            assert f"--{level} " in attribute, (level, attribute)
+        assert "Caching experiments at batch 8 with 2 workers:" in text, text
+        # The attribute command reproduces every measured rate, and the probe's TOML loads as a scenario.
+        argv = attribute[len("$ pipesim "):].split(" ")
+        result = subprocess.run([pipesim] + argv + ["--format", "json"], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        attributed = json.loads(result.stdout)
+        # Each level's model rate is its measured rate, or the level below's when noise made it faster
+        # (a rise attribute reads as no cost), within attribute's 2% margin for workers that keep up.
+        below = float("inf")
+        for level in attributed["levels"]:
+            model, measured = level["model_steps_per_s"], level["measured_steps_per_s"]
+            expected = min(measured, below)
+            assert abs(model - expected) <= 0.021 * expected, (level, expected)
+            below = model
+        scenario = os.path.join(tmp, "scenario.toml")
+        with open(scenario, "w") as f:
+            f.write('use = ["probe.toml"]\n[model]\nmeasured_per_sample = "1.25 ms"\n')
+        diag = subprocess.run([pipesim, "diagnose", scenario, "--format", "json"], capture_output=True, text=True)
+        assert diag.returncode == 0, diag.stderr
+        inputs = json.loads(diag.stdout)["inputs"]
+        assert inputs["pipeline.batch_size"] == 8 and inputs["pipeline.workers"] == 2, inputs
+        assert inputs["workload.transform_cost"] > 0 and inputs["workload.sample_size"] > 0, inputs
+        # The user's own model instead of a sleep.
+        out = subprocess.run(command[:4] + ["--model", module + ":make_model", "--batch-size", "8", "--num-workers",
+                                            "1", "--steps", "4", "--warmup", "1", "--samples", "5"],
+                             capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "; model " in out.stdout and "$ pipesim attribute --batch 8 --workers 1 " in out.stdout, out.stdout
+    print("pipesim-probe self-test: passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
