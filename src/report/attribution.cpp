@@ -123,7 +123,8 @@ std::string field_comment(const Attribution& a, Field f) {
 
 }  // namespace
 
-std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment) {
+std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment,
+                          const std::function<int(Field)>& digits) {
   std::string t;
   std::string table;
   for (const FieldSpec& f : all_fields()) {
@@ -137,15 +138,19 @@ std::string scenario_toml(const Scenario& s, const std::function<std::string(Fie
     }
     const double v = s.get(f.field);
     const Dim dim = s.dim(f.field);
+    const int d = digits(f.field);
     std::string value;
     if (dim == Dim::Bool)
       value = v != 0 ? "true" : "false";
     else if (dim == Dim::Choice)
       value = fmt::format("\"{}\"", f.choices[static_cast<std::size_t>(v)]);
+    else if (dim == Dim::Money || dim == Dim::MoneyRate)  // "$1.01/h" would round the price
+      value = fmt::format("\"{} USD{}\"", d > 0 ? fmt::format("{:.{}g}", v, d) : fmt::format("{}", v),
+                          dim == Dim::MoneyRate ? "/h" : "");
     else if (dim == Dim::Number)
       value = format_exact(v, Dim::Number);
     else
-      value = fmt::format("\"{}\"", format_significant(v, dim, 7));
+      value = fmt::format("\"{}\"", d > 0 ? format_significant(v, dim, d) : format_exact(v, dim));
     const std::string line = fmt::format("{} = {}", key.substr(dot + 1), value);
     const std::string note = comment(f.field);
     t += note.empty() ? line + "\n" : fmt::format("{:<32} # {}\n", line, note);
@@ -180,14 +185,17 @@ std::string attribution_table(const Attribution& a) {
     o.write(wrap(verdict(a), 100));
     for (const std::string& n : a.notes) o.write(wrap("Note: " + n + ".\n", 100));
     o.write("\nScenario keys (--format toml writes them alone, with how they were obtained):\n\n");
-    o.write(scenario_toml(attributed_scenario(a, CacheLevel::Full), [](Field) { return std::string(); }));
+    o.write(scenario_toml(
+        attributed_scenario(a, CacheLevel::Full), [](Field) { return std::string(); }, [](Field) { return 7; }));
   }
   return text;
 }
 
 std::string attribution_toml(const Attribution& a) {
   return fragment_header(a) + "\n" +
-         scenario_toml(attributed_scenario(a, CacheLevel::Full), [&](Field f) { return field_comment(a, f); });
+         scenario_toml(
+             attributed_scenario(a, CacheLevel::Full), [&](Field f) { return field_comment(a, f); },
+             [](Field) { return 7; });
 }
 
 std::string attribution_json(const Attribution& a) {
@@ -266,12 +274,17 @@ std::string solution_header(const LoadedScenario& loaded, const Solution& sol, c
 
 std::string solved_scenario_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o,
                                  bool origins) {
-  return scenario_toml(sol.scenario, [&](Field f) -> std::string {
-    if (f == sol.field) return fmt::format("solved from the observed {}", observation_text(o.kind, o.value));
-    if (!origins) return "";
-    const std::string where = loaded.origins[static_cast<std::size_t>(f)].str();
-    return where.empty() ? "" : "from " + where;
-  });
+  // The scenario's own values exactly; the solved one to 7 significant digits (the bisection's
+  // last digits are noise).
+  return scenario_toml(
+      sol.scenario,
+      [&](Field f) -> std::string {
+        if (f == sol.field) return fmt::format("solved from the observed {}", observation_text(o.kind, o.value));
+        if (!origins) return "";
+        const std::string where = loaded.origins[static_cast<std::size_t>(f)].str();
+        return where.empty() ? "" : "from " + where;
+      },
+      [&](Field f) { return f == sol.field ? 7 : 0; });
 }
 
 }  // namespace

@@ -28,7 +28,9 @@ std::string step_log_table(const std::string& path, const StepLog& log, const St
 std::string step_log_json(const std::string& path, const StepLog& log, const StepLogSummary& s);
 
 // The fields set in `s` as TOML tables in registry order, each value with its unit, followed by
-// `comment(field)` when that is not empty.
-std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment);
+// `comment(field)` when that is not empty. A value has `digits(field)` significant digits, or
+// every digit it needs to read back exactly when that is 0.
+std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment,
+                          const std::function<int(Field)>& digits);
 
 }  // namespace pipesim
