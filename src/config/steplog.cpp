@@ -43,9 +43,8 @@ struct Reader {
   // Checks and keeps one record; `column` points at its data_time.
   void add(double data_time, double time, int line, int column) {
     const Origin at{source, line, column};
-    if (!std::isfinite(data_time) || !std::isfinite(time) || data_time < 0 || time <= 0)
-      throw Error(at, fmt::format("data_time {} and time {} must be finite, data_time at least 0 and time more "
-                                  "than 0 (seconds)",
+    if (!(data_time >= 0 && data_time <= 1e9) || !(time >= 1e-9 && time <= 1e9))
+      throw Error(at, fmt::format("data_time {} and time {} must be seconds: data_time 0 to 1e9, time 1e-9 to 1e9",
                                   data_time, time));
     if (data_time > time * (1 + 1e-9))
       throw Error(at, fmt::format("data_time {} is more than time {}: time must be the whole step, data_time "

@@ -27,18 +27,18 @@ std::string option(CacheLevel l) {
 std::string steps(double rate) { return fmt::format("{:.3g} steps/s", rate); }
 
 void check(const CachingExperiments& e) {
-  if (!(e.batch > 0) || !std::isfinite(e.batch))
-    throw Error(Origin{"--batch"}, "the batch size of the experiments must be a positive number of samples");
-  if (!(e.workers >= 0) || !std::isfinite(e.workers) || e.workers != std::floor(e.workers))
-    throw Error(Origin{"--workers"}, "the DataLoader's num_workers must be a whole number, 0 or more");
+  if (!(e.batch >= 1 && e.batch <= 1e9) || e.batch != std::floor(e.batch))
+    throw Error(Origin{"--batch"}, "the batch size of the experiments must be a whole number of samples, 1 to 1e9");
+  if (!(e.workers >= 0 && e.workers <= 1e6) || e.workers != std::floor(e.workers))
+    throw Error(Origin{"--workers"}, "the DataLoader's num_workers must be a whole number, 0 to 1e6");
   for (CacheLevel l : {CacheLevel::Device, CacheLevel::Full})
     if (!e.rate(l))
       throw Error(Origin{option(l)},
                   fmt::format("attribute needs {} (the rate with {}) and {}", option(CacheLevel::Device),
                               level_words(CacheLevel::Device), option(CacheLevel::Full)));
   for (CacheLevel l : kLevels)
-    if (const auto r = e.rate(l); r && (!(*r > 0) || !std::isfinite(*r)))
-      throw Error(Origin{option(l)}, "a measured rate must be a positive number of steps per second");
+    if (const auto r = e.rate(l); r && !(*r >= 1e-6 && *r <= 1e6))
+      throw Error(Origin{option(l)}, "a measured rate must be between 1e-6 and 1e6 steps per second");
 }
 
 // Where a loop row's time goes.

@@ -108,7 +108,7 @@ Observation parse_observation(std::string_view text) {
     if (std::string_view(e.what()).find("at most 100%") != std::string_view::npos) throw;
     throw bad();
   }
-  if (!(o.value > 0) || !std::isfinite(o.value)) throw Error("an observed rate must be more than 0");
+  if (!(o.value >= 1e-9 && o.value <= 1e12)) throw Error("an observed rate must be between 1e-9 and 1e12 per second");
   return o;
 }
 

@@ -74,8 +74,7 @@ TEST_CASE("solve_observed: the scenario's best figure bounds the field, beyond i
   const double compute = 5.015e-3 + 32 * 0.026282e-3;
   CHECK(sol.value.value == doctest::Approx(32 * 500e3 / 8 / compute).epsilon(1e-4));
   const double best_steps = 1 / compute;
-  CHECK_THROWS_WITH_AS(solve_observed(s, Field::WorkerThroughput,
-                                      Observation{Observed::StepsPerS, best_steps * 1.1}),
+  CHECK_THROWS_WITH_AS(solve_observed(s, Field::WorkerThroughput, Observation{Observed::StepsPerS, best_steps * 1.1}),
                        doctest::Contains("is out of reach"), Error);
 }
 
