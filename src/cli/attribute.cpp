@@ -33,22 +33,24 @@ struct AttributeOptions {
   std::string output;
 };
 
-std::string option_name(CacheLevel l) {
-  std::string o(level_key(l));
-  for (char& c : o)
-    if (c == '_') c = '-';
-  return "--" + o;
+// fn(), with `where` given to an Error that names no place of its own.
+template <class Fn>
+auto located(const std::string& where, Fn fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const Error& e) {
+    if (!e.origin().source.empty()) throw;
+    throw Error(Origin{where}, e.what());
+  }
 }
 
-std::optional<double> size_option(const std::string& text, std::string_view option) {
+std::optional<double> size_option(const std::string& text, const std::string& option) {
   if (text.empty()) return std::nullopt;
-  try {
+  return located(option, [&] {
     const double v = parse_quantity_as(text, dims(Dim::Size)).value;
     if (!(v > 0)) throw Error("a sample size must be more than 0 bytes");
     return v;
-  } catch (const Error& e) {
-    throw Error(Origin{std::string(option)}, e.what());
-  }
+  });
 }
 
 void emit(const AttributeOptions& o, const std::string& text) {
@@ -63,12 +65,7 @@ std::string observed(const AttributeOptions& o) {
   for (const std::string& rate : o.rates)
     if (!rate.empty())
       throw Error(Origin{"--observed"}, "give either --observed with a scenario or the caching experiments' rates");
-  Observation seen;
-  try {
-    seen = parse_observation(o.observed);
-  } catch (const Error& e) {
-    throw Error(Origin{"--observed"}, e.what());
-  }
+  const Observation seen = located("--observed", [&] { return parse_observation(o.observed); });
   LoadedScenario loaded = load_with_sets(o.common);
   if (!o.output.empty()) refuse_input_as_output(o.output, loaded.files, "--output", true);
   Field unknown = default_unknown(loaded.scenario);
@@ -77,14 +74,9 @@ std::string observed(const AttributeOptions& o) {
     if (!f) throw Error(Origin{"--solve"}, unknown_key_message(o.solve));
     unknown = f->field;
   }
-  const Solution sol = [&] {
-    try {
-      return with_origins(loaded, [&] { return solve_observed(loaded.scenario, unknown, seen); });
-    } catch (const Error& e) {
-      if (!e.origin().source.empty()) throw;
-      throw Error(Origin{"--observed " + echo(o.observed)}, e.what());
-    }
-  }();
+  const Solution sol = located("--observed " + echo(o.observed), [&] {
+    return with_origins(loaded, [&] { return solve_observed(loaded.scenario, unknown, seen); });
+  });
   return o.format == "json"   ? solution_json(loaded, sol, seen)
          : o.format == "toml" ? solution_toml(loaded, sol, seen)
                               : solution_table(loaded, sol, seen);
@@ -98,22 +90,12 @@ std::string step_log(const AttributeOptions& o) {
     throw Error(Origin{"--format toml"},
                 "a log gives figures, not scenario keys: use table or json, then "
                 "--observed with your scenario");
-  StepLogFormat format;
-  try {
-    format = parse_step_log_format(o.log_format);
-  } catch (const Error& e) {
-    throw Error(Origin{"--log-format"}, e.what());
-  }
+  const StepLogFormat format = located("--log-format", [&] { return parse_step_log_format(o.log_format); });
   if (o.batch < 0 || !std::isfinite(o.batch)) throw Error(Origin{"--batch"}, "a batch size is a positive number");
   const StepLog log = read_step_log(o.log, format);
-  const StepLogSummary s = [&] {
-    try {
-      return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
-    } catch (const Error& e) {
-      if (!e.origin().source.empty()) throw;
-      throw Error(Origin{o.log}, e.what());
-    }
-  }();
+  const StepLogSummary s = located(o.log, [&] {
+    return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
+  });
   return o.format == "json" ? step_log_json(o.log, log, s) : step_log_table(o.log, log, s);
 }
 
@@ -152,7 +134,7 @@ void setup_attribute(CLI::App& app) {
       "Rate of the DataLoader over one cached raw sample, transformed each time",
       "Rate of the full pipeline; required"};
   for (std::size_t i = 0; i < kCacheLevels; ++i)
-    cmd->add_option(option_name(static_cast<CacheLevel>(i)), o->rates[i], help[i])->type_name("RATE");
+    cmd->add_option(level_option(static_cast<CacheLevel>(i)), o->rates[i], help[i])->type_name("RATE");
   cmd->add_option("--sample-size", o->sample_size, "Bytes stored per sample, for the scenario keys (e.g. 110KB)")
       ->type_name("SIZE");
   cmd->add_option("--device-sample-size", o->device_sample_size,
@@ -191,12 +173,8 @@ void setup_attribute(CLI::App& app) {
     e.workers = o->workers;
     for (std::size_t i = 0; i < kCacheLevels; ++i) {
       if (o->rates[i].empty()) continue;
-      const std::string name = option_name(static_cast<CacheLevel>(i));
-      try {
-        e.steps_per_s[i] = parse_step_rate(o->rates[i], o->batch > 0 ? o->batch : 1);
-      } catch (const Error& err) {
-        throw Error(Origin{name}, err.what());
-      }
+      e.steps_per_s[i] = located(level_option(static_cast<CacheLevel>(i)),
+                                 [&] { return parse_step_rate(o->rates[i], o->batch > 0 ? o->batch : 1); });
     }
     e.sample_bytes = size_option(o->sample_size, "--sample-size");
     e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");

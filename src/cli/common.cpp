@@ -99,6 +99,22 @@ void refuse_input_as_output(const std::string& path, const std::vector<std::stri
                   fmt::format("{} is one of the inputs ({}): write the report to another file", echo(path), echo(in)));
 }
 
+void add_plot_option(CLI::App& cmd, std::string& path) {
+  cmd.add_option("--plot", path, "Also write the figure to FILE.svg (SVG, opens in any browser)")->type_name("FILE");
+}
+
+void check_plot(const std::string& path, const LoadedScenario& loaded) {
+  if (path.empty()) return;
+  if (path.ends_with(".html"))
+    throw Error(Origin{"--plot " + path}, "the HTML report is not built yet: write FILE.svg");
+  if (!path.ends_with(".svg")) throw Error(Origin{"--plot " + path}, "the figure is SVG: name the file FILE.svg");
+  refuse_input_as_output(path, loaded.files, "--plot");
+}
+
+void write_plot(const std::string& path, const std::string& svg) {
+  if (!path.empty()) write_file(path, svg, "--plot");
+}
+
 std::string plan_label(const LoadedScenario& s) {
   const std::string& source = s.source.rfind("preset:", 0) == 0 ? s.source.substr(7) : s.source;
   if (source.empty()) return "reference";

@@ -35,6 +35,12 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
 void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
                             bool toml_output = false);
 
+// --plot FILE: registers the option; `check_plot` refuses a name pipesim cannot write (before
+// any work), `write_plot` writes the figure whole.
+void add_plot_option(CLI::App& cmd, std::string& path);
+void check_plot(const std::string& path, const LoadedScenario& loaded);
+void write_plot(const std::string& path, const std::string& svg);
+
 // The label of a loaded plan: its file stem or preset name.
 std::string plan_label(const LoadedScenario& s);
 

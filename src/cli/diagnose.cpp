@@ -2,19 +2,25 @@
 #include <memory>
 
 #include "cli/common.hpp"
+#include "report/plot.hpp"
 
 namespace pipesim {
 
 void setup_diagnose(CLI::App& app) {
   auto opts = std::make_shared<CommonOptions>();
+  auto plot = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
       "diagnose", "One operating point: every stage, the binding wall, utilization, and what moves the wall");
   add_common_options(*cmd, *opts, Output::Diagnosis);
-  cmd->callback([opts] {
+  add_plot_option(*cmd, *plot);
+  cmd->callback([opts, plot] {
     make_renderer(opts->format, Output::Diagnosis);  // an unknown format fails before any work
     const LoadedScenario loaded = load_with_sets(*opts);
+    check_plot(*plot, loaded);
     const Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
-    write_stdout(render_diagnosis(opts->format, loaded, d));
+    const std::string text = render_diagnosis(opts->format, loaded, d);
+    write_plot(*plot, diagnosis_svg(loaded, d));
+    write_stdout(text);
   });
 }
 

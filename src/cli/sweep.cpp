@@ -7,6 +7,7 @@
 #include "cli/common.hpp"
 #include "core/error.hpp"
 #include "core/sweep.hpp"
+#include "report/plot.hpp"
 
 namespace pipesim {
 
@@ -14,6 +15,7 @@ namespace {
 
 struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
+  std::string plot;  // --plot FILE.svg
   std::vector<std::string> vary;
   bool cost = false;
   bool force = false;
@@ -28,6 +30,7 @@ struct SweepOptions : CommonOptions {
 void run_sweep(const SweepOptions& o) {
   const auto renderer = make_renderer(o.format, Output::Sweep);
   LoadedScenario loaded = load_with_sets(o);
+  check_plot(o.plot, loaded);
 
   // Outer to inner: --vary in the order given, then sample size, workers, batch.
   std::vector<Axis> axes;
@@ -74,6 +77,15 @@ void run_sweep(const SweepOptions& o) {
   const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
   if (o.cost && !columns.priced)
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  // The figure is made before any row is written, so that a sweep too large to plot writes nothing.
+  std::string figure;
+  if (!o.plot.empty()) {
+    try {
+      figure = sweep_svg(loaded, axes, sweep_curves(loaded.scenario, axes));
+    } catch (const Error& e) {
+      throw Error(Origin{"--plot " + o.plot}, e.what());
+    }
+  }
   SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
   layout.simulated = o.simulate;
   SimOptions sim;
@@ -81,6 +93,7 @@ void run_sweep(const SweepOptions& o) {
   sim.batches = o.batches;
   const SweepSummary summary =
       write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs, o.simulate ? &sim : nullptr);
+  write_plot(o.plot, figure);
   if (summary.invalid > 0)
     fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
                summary.invalid, points, summary.first_point, summary.first_reason);
@@ -113,6 +126,7 @@ void setup_sweep(CLI::App& app) {
   cmd->add_flag("--simulate", opts->simulate,
                 "Simulate every point as well (pipesim simulate, the same seed at each point): simulated "
                 "utilization, throughput and wait p95 beside the closed forms");
+  add_plot_option(*cmd, opts->plot);
   cmd->add_option("--seed", opts->seed, "With --simulate: the seed of the random draws")->capture_default_str();
   cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run");
   cmd->callback([opts] { run_sweep(*opts); });

@@ -18,12 +18,6 @@ constexpr std::array<CacheLevel, kCacheLevels> kLevels = {CacheLevel::Device, Ca
 
 std::size_t index(CacheLevel l) { return static_cast<std::size_t>(l); }
 
-std::string option(CacheLevel l) {
-  std::string o = "--" + std::string(level_key(l));
-  std::replace(o.begin(), o.end(), '_', '-');
-  return o;
-}
-
 std::string steps(double rate) { return fmt::format("{:.3g} steps/s", rate); }
 
 void check(const CachingExperiments& e) {
@@ -33,12 +27,12 @@ void check(const CachingExperiments& e) {
     throw Error(Origin{"--workers"}, "the DataLoader's num_workers must be a whole number, 0 to 1e6");
   for (CacheLevel l : {CacheLevel::Device, CacheLevel::Full})
     if (!e.rate(l))
-      throw Error(Origin{option(l)},
-                  fmt::format("attribute needs {} (the rate with {}) and {}", option(CacheLevel::Device),
-                              level_words(CacheLevel::Device), option(CacheLevel::Full)));
+      throw Error(Origin{level_option(l)},
+                  fmt::format("attribute needs {} (the rate with {}) and {}", level_option(CacheLevel::Device),
+                              level_words(CacheLevel::Device), level_option(CacheLevel::Full)));
   for (CacheLevel l : kLevels)
     if (const auto r = e.rate(l); r && !(*r >= 1e-6 && *r <= 1e6))
-      throw Error(Origin{option(l)}, "a measured rate must be between 1e-6 and 1e6 steps per second");
+      throw Error(Origin{level_option(l)}, "a measured rate must be between 1e-6 and 1e6 steps per second");
 }
 
 // Where a loop row's time goes.
@@ -83,6 +77,12 @@ std::string_view level_key(CacheLevel l) {
       break;
   }
   return "full";
+}
+
+std::string level_option(CacheLevel l) {
+  std::string o = "--" + std::string(level_key(l));
+  std::replace(o.begin(), o.end(), '_', '-');
+  return o;
 }
 
 std::string_view level_words(CacheLevel l) {

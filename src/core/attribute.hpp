@@ -28,6 +28,8 @@ inline constexpr std::size_t kCacheLevels = 5;
 
 // Stable keys (JSON): "device_cached", "host_cached", "sample_cached", "raw_cached", "full".
 std::string_view level_key(CacheLevel l);
+// Its command-line option: "--device-cached", ..., "--full".
+std::string level_option(CacheLevel l);
 // What the level keeps cached, for people: "one batch on the device", ...
 std::string_view level_words(CacheLevel l);
 // The stage a level adds over the level below it: "compute", "copy", "receive", "transform",

@@ -91,4 +91,39 @@ Scenario first_point(const Scenario& base, const std::vector<Axis>& axes) {
   return s;
 }
 
+std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes) {
+  const std::size_t points = grid_size(axes);
+  if (points > kMaxPlotPoints)
+    throw Error(fmt::format("a plot shows at most {} points and this sweep has {}: narrow a range for --plot",
+                            kMaxPlotPoints, points));
+  const std::size_t inner = axes.back().range.size();
+  std::vector<Curve> curves;
+  curves.reserve(points / inner);
+  sweep(base, axes, 0, points, false, [&](const SweepPoint& p) {
+    if (curves.empty() || curves.back().points.size() == inner) {
+      Curve c;
+      for (std::size_t a = 0; a + 1 < axes.size(); ++a) c.outer.push_back(p.scenario.get(axes[a].field));
+      curves.push_back(std::move(c));
+    }
+    CurvePoint c;
+    c.x = p.scenario.get(axes.back().field);
+    c.valid = p.invalid.empty();
+    if (c.valid) {
+      const Result& r = p.result;
+      c.utilization = r.utilization;
+      c.throughput = r.throughput;
+      for (Stage st : kStages) {
+        const StageResult& sr = r.stage(st);
+        if (!sr.modelled) continue;
+        c.modelled |= stage_bit(st);
+        c.stage_s[static_cast<std::size_t>(st)] = sr.time_s;
+      }
+      c.binding = r.binding;
+      c.crossed_from = p.crossed_from;
+    }
+    curves.back().points.push_back(c);
+  });
+  return curves;
+}
+
 }  // namespace pipesim

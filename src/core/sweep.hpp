@@ -176,4 +176,25 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_po
 // Most points a sweep --simulate may have without --force (each is a whole simulation).
 constexpr double kLargeSimulatedSweep = 1000;
 
+// A sweep as curves, for a plot: one curve per combination of the outer axes' values, its
+// points along the innermost axis.
+struct CurvePoint {
+  double x = 0;  // the innermost axis's value
+  bool valid = false;
+  double utilization = 0;
+  double throughput = 0;            // samples/s, the cluster
+  std::array<double, 4> stage_s{};  // per Stage, time per batch (0 when not modelled)
+  unsigned modelled = 0;            // bit per Stage
+  unsigned binding = 0;             // bit per Stage
+  std::optional<unsigned> crossed_from;
+};
+struct Curve {
+  std::vector<double> outer;  // the outer axes' values, in axis order
+  std::vector<CurvePoint> points;
+};
+// Most points a plot shows: more would not be readable, and a plot holds every point at once.
+inline constexpr std::size_t kMaxPlotPoints = 20000;
+// Throws Error when the grid has more than kMaxPlotPoints points.
+std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes);
+
 }  // namespace pipesim

@@ -1,0 +1,281 @@
+#include "report/plot.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/stage.hpp"
+#include "report/svg.hpp"
+#include "report/xml.hpp"
+
+namespace pipesim {
+
+namespace {
+
+constexpr double kWidth = 760;
+constexpr double kLeft = 90;  // room for the y tick labels and title
+constexpr double kRight = 30;
+constexpr double kPanelHeight = 170;
+
+struct Unit {
+  double divide = 1;
+  std::string name;
+};
+
+Unit duration_unit(double max) {
+  if (max < 1e-3) return {1e-6, "us"};
+  if (max < 1) return {1e-3, "ms"};
+  return {1, "s"};
+}
+
+Unit rate_unit(double max) {
+  if (max >= 1e6) return {1e6, "million samples/s"};
+  if (max >= 1e4) return {1e3, "thousand samples/s"};
+  return {1, "samples/s"};
+}
+
+std::string tick_text(double v) { return fmt::format("{:g}", std::fabs(v) < 1e-12 ? 0.0 : v); }
+
+std::string percent(double u) { return fmt::format("{:.1f}%", 100 * u); }
+
+// A panel's frame, y ticks (with gridlines) and title; the x axis is drawn by the caller.
+void y_axis(Svg& svg, double top, double height, const Scale& y, const std::vector<double>& ticks, const Unit& unit,
+            const std::string& title) {
+  svg.text(kLeft, top - 8, title, Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+  for (double t : ticks) {
+    const double py = y(t);
+    svg.line(kLeft, py, kWidth - kRight, py, "#e5e5e5");
+    svg.text(kLeft - 6, py + 4, tick_text(t / unit.divide), Anchor::End, 11);
+  }
+  svg.line(kLeft, top, kLeft, top + height, "#444444");
+  svg.line(kLeft, top + height, kWidth - kRight, top + height, "#444444");
+  svg.text(16, top + height / 2, unit.name, Anchor::Middle, 11, "#444444",
+           fmt::format("transform=\"rotate(-90 16 {:.1f})\"", top + height / 2));
+}
+
+std::string field_short(Field f) {
+  const std::string_view key = spec(f).key;
+  return std::string(key.substr(key.find('.') + 1));
+}
+
+std::string binding_text(unsigned binding) {
+  std::string out;
+  for (Stage st : kStages)
+    if (binding & stage_bit(st)) out += (out.empty() ? "" : " + ") + std::string(stage_key(st));
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
+  const Result& r = d.result;
+  const std::size_t fixes = std::min<std::size_t>(d.fixes.size(), 8);
+  const double bars_top = 90;
+  const double row = 34;
+  const double fixes_top = bars_top + 4 * row + 70;
+  const double height = fixes == 0 ? fixes_top - 20 : fixes_top + static_cast<double>(fixes) * row + 40;
+  Svg svg(kWidth, height, loaded.name);
+  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  svg.text(kWidth / 2, 48,
+           fmt::format("utilization {} | step {} | binding: {}", percent(r.utilization),
+                       format_human(r.step_s, Dim::Duration), binding_text(r.binding)),
+           Anchor::Middle, 12, "#444444");
+
+  // Time per batch by stage.
+  double longest = r.step_s;
+  for (Stage st : kStages)
+    if (r.stage(st).modelled) longest = std::max(longest, r.stage(st).time_s);
+  const double label_width = 170;
+  const Scale x{0, longest > 0 ? longest * 1.15 : 1, kLeft + label_width - 60, kWidth - kRight - 120};
+  svg.text(kLeft - 60, bars_top - 14, "Time per batch by stage", Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+  for (std::size_t i = 0; i < kStages.size(); ++i) {
+    const Stage st = kStages[i];
+    const StageResult& sr = r.stage(st);
+    const double y = bars_top + static_cast<double>(i) * row;
+    svg.text(x.from - 8, y + 17, stage_name(st), Anchor::End, 12);
+    if (!sr.modelled) {
+      svg.rect(x.from, y + 4, x.to - x.from, 20, "none", "stroke=\"#bbbbbb\" stroke-dasharray=\"4 3\"");
+      svg.text(x.from + 8, y + 18, "not modelled", Anchor::Start, 11, "#777777", "font-style=\"italic\"");
+      continue;
+    }
+    const bool binds = (r.binding & stage_bit(st)) != 0;
+    svg.rect(x.from, y + 4, x(sr.time_s) - x.from, 20, binds ? kBinding : kPalette[0]);
+    svg.text(x(sr.time_s) + 6, y + 18,
+             fmt::format("{}{}", format_human(sr.time_s, Dim::Duration), binds ? "  binding" : ""), Anchor::Start, 11,
+             binds ? kBinding : "#222222", binds ? "font-weight=\"bold\"" : "");
+  }
+  const double step_x = x(r.step_s);
+  svg.line(step_x, bars_top, step_x, bars_top + 4 * row, "#222222", 1, "5 4");
+  svg.text(step_x, bars_top + 4 * row + 14, fmt::format("step {}", format_human(r.step_s, Dim::Duration)),
+           Anchor::Middle, 11);
+
+  // What each fix buys.
+  if (fixes > 0) {
+    svg.text(kLeft - 60, fixes_top - 14, "Utilization before -> after each fix", Anchor::Start, 13, "#222222",
+             "font-weight=\"bold\"");
+    const Scale u{0, 1, x.from, x.to};
+    for (std::size_t i = 0; i < fixes; ++i) {
+      const Fix& f = d.fixes[i];
+      std::string name(fix_key(f.kind));
+      std::replace(name.begin(), name.end(), '_', ' ');
+      const double y = fixes_top + static_cast<double>(i) * row;
+      svg.text(x.from - 8, y + 17, name, Anchor::End, 12);
+      svg.rect(x.from, y + 4, u(r.utilization) - x.from, 9, kGrey);
+      svg.rect(x.from, y + 14, u(f.result.utilization) - x.from, 11, kPalette[2]);
+      svg.text(u(std::max(r.utilization, f.result.utilization)) + 6, y + 18,
+               fmt::format("{} -> {}", percent(r.utilization), percent(f.result.utilization)), Anchor::Start, 11);
+    }
+    svg.rect(x.from, height - 26, 12, 9, kGrey);
+    svg.text(x.from + 16, height - 18, "now", Anchor::Start, 11);
+    svg.rect(x.from + 70, height - 26, 12, 11, kPalette[2]);
+    svg.text(x.from + 86, height - 18, "with the fix (the model re-run)", Anchor::Start, 11);
+  }
+  return svg.finish();
+}
+
+std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
+  if (curves.size() > kMaxPlotCurves)
+    throw Error(
+        fmt::format("a figure draws at most {} curves (one per combination of the outer axes' values) and "
+                    "this sweep has {}: give the outer axes fewer values",
+                    kMaxPlotCurves, curves.size()));
+  const Axis& inner = axes.back();
+  double xmin = 0, xmax = 0, tmax = 0, smax = 0;
+  bool first = true;
+  std::size_t refused = 0;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points) {
+      xmin = first ? p.x : std::min(xmin, p.x);
+      xmax = first ? p.x : std::max(xmax, p.x);
+      first = false;
+      if (!p.valid) {
+        ++refused;
+        continue;
+      }
+      tmax = std::max(tmax, p.throughput);
+      for (double s : p.stage_s) smax = std::max(smax, s);
+    }
+  if (xmax <= xmin) xmax = xmin + 1;
+  const bool log_x = xmin > 0 && xmax / xmin >= 8;
+  const double top = 110;
+  const double gap = 70;
+  const double height = top + 3 * (kPanelHeight + gap) + 30;
+  Svg svg(kWidth, height, loaded.name);
+  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  svg.text(kWidth / 2, 46, fmt::format("pipesim sweep over {}", spec(inner.field).key), Anchor::Middle, 12, "#444444");
+
+  // Legend: one colour per curve, one dash pattern per stage.
+  constexpr std::string_view kDash[] = {"6 3", "", "2 3", "10 3 2 3"};  // storage, transform, transfer, compute
+  double lx = kLeft;
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    std::string label = "all points";
+    if (!curves[c].outer.empty()) {
+      label.clear();
+      for (std::size_t a = 0; a + 1 < axes.size(); ++a)
+        label += fmt::format("{}{} {}", label.empty() ? "" : ", ", field_short(axes[a].field),
+                             format_compact(curves[c].outer[a], axes[a].range.dim()));
+    }
+    svg.line(lx, 68, lx + 22, 68, kPalette[c], 3);
+    svg.text(lx + 27, 72, label, Anchor::Start, 11);
+    lx += 40 + 6.5 * static_cast<double>(label.size());
+    if (lx > kWidth - 150 && c + 1 < curves.size()) lx = kLeft;  // a long legend wraps onto itself: rare
+  }
+
+  const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap); };
+  const Scale xs{xmin, xmax, kLeft + 10, kWidth - kRight - 10, log_x};
+  const std::vector<double> xticks = [&] {
+    std::vector<double> t;
+    if (log_x) {
+      for (const CurvePoint& p : curves.front().points)
+        if (t.size() < 12) t.push_back(p.x);
+      return t;
+    }
+    return nice_ticks(xmin, xmax, 6);
+  }();
+  const auto x_axis = [&](double ptop) {
+    const double base = ptop + kPanelHeight;
+    for (double t : xticks) {
+      svg.line(xs(t), base, xs(t), base + 4, "#444444");
+      svg.text(xs(t), base + 16, format_compact(t, inner.range.dim()), Anchor::Middle, 11);
+    }
+    svg.text((kLeft + kWidth - kRight) / 2, base + 34,
+             fmt::format("{}{}", spec(inner.field).key, log_x ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
+  };
+
+  // Panel 1: utilization. Panel 2: throughput. Panel 3: time per batch by stage.
+  const Unit pct{0.01, "utilization (%)"};
+  const Unit rate = rate_unit(tmax);
+  const Unit dur = duration_unit(smax);
+  const double tops[3] = {panel_top(0), panel_top(1), panel_top(2)};
+  const Scale ys[3] = {{0, 1, tops[0] + kPanelHeight, tops[0]},
+                       {0, tmax > 0 ? tmax * 1.1 : 1, tops[1] + kPanelHeight, tops[1]},
+                       {0, smax > 0 ? smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
+  y_axis(svg, tops[0], kPanelHeight, ys[0], nice_ticks(0, 1, 5), pct, "Accelerator utilization");
+  y_axis(svg, tops[1], kPanelHeight, ys[1], nice_ticks(0, ys[1].low + ys[1].high, 5), rate, "Throughput (the cluster)");
+  y_axis(svg, tops[2], kPanelHeight, ys[2], nice_ticks(0, ys[2].high, 5),
+         {dur.divide, "time per batch (" + dur.name + ")"}, "Time per batch by stage");
+  for (double t : tops) x_axis(t);
+  double sx = kLeft + 210;
+  for (Stage st : kStages) {
+    svg.line(sx, tops[2] - 12, sx + 22, tops[2] - 12, "#444444", 2, kDash[static_cast<std::size_t>(st)]);
+    svg.text(sx + 26, tops[2] - 8, stage_key(st), Anchor::Start, 11);
+    sx += 40 + 7.0 * static_cast<double>(stage_key(st).size());
+  }
+
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    const std::string_view colour = kPalette[c];
+    const auto draw = [&](int panel, auto value, std::string_view dash) {
+      std::vector<std::pair<double, double>> run;
+      for (const CurvePoint& p : curves[c].points) {
+        const auto v = value(p);
+        if (!v) {  // a gap: the model refuses the point, or the stage is not modelled there
+          svg.polyline(run, colour, 2, dash);
+          run.clear();
+          continue;
+        }
+        run.emplace_back(xs(p.x), ys[panel](*v));
+      }
+      svg.polyline(run, colour, 2, dash);
+    };
+    draw(
+        0, [](const CurvePoint& p) { return p.valid ? std::optional<double>(p.utilization) : std::nullopt; }, "");
+    draw(
+        1, [](const CurvePoint& p) { return p.valid ? std::optional<double>(p.throughput) : std::nullopt; }, "");
+    for (Stage st : kStages)
+      draw(
+          2,
+          [st](const CurvePoint& p) {
+            return p.valid && (p.modelled & stage_bit(st))
+                       ? std::optional<double>(p.stage_s[static_cast<std::size_t>(st)])
+                       : std::nullopt;
+          },
+          kDash[static_cast<std::size_t>(st)]);
+    // Each point, with its figures as text (a tooltip in a browser), and the crossovers.
+    for (const CurvePoint& p : curves[c].points) {
+      if (!p.valid) continue;
+      const std::string figures =
+          fmt::format("{} {}: utilization {}, throughput {}, binding {}", field_short(inner.field),
+                      format_compact(p.x, inner.range.dim()), percent(p.utilization),
+                      format_human(p.throughput, Dim::SampleRate, 1), binding_text(p.binding));
+      svg.raw(fmt::format("<g><title>{}</title>", xml_escape(figures)));
+      svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
+      svg.raw("</g>\n");
+      if (p.crossed_from) {
+        const double px = xs(p.x);
+        svg.line(px, tops[0], px, tops[0] + kPanelHeight, colour, 1, "2 2");
+        svg.text(px + 3, tops[0] + 12 + 12 * static_cast<double>(c),
+                 fmt::format("{} -> {}", binding_text(*p.crossed_from), binding_text(p.binding)), Anchor::Start, 10,
+                 colour);
+      }
+    }
+  }
+  if (refused > 0)
+    svg.text(kLeft, height - 10,
+             fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
+                         refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
+             Anchor::Start, 11, "#777777");
+  return svg.finish();
+}
+
+}  // namespace pipesim

@@ -1,0 +1,2 @@
+# Refused before any row is written, and no file is left behind.
+[ ! -e too-many.svg ]

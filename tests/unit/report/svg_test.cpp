@@ -1,0 +1,49 @@
+#include "report/svg.hpp"
+
+#include <doctest/doctest.h>
+
+#include "config/loader.hpp"
+#include "core/sweep.hpp"
+
+using namespace pipesim;
+
+TEST_CASE("nice_ticks: 1, 2 or 5 times a power of ten, covering the range") {
+  CHECK(nice_ticks(0, 1, 5) == std::vector<double>{0, 0.2, 0.4, 0.6, 0.8, 1.0});
+  CHECK(nice_ticks(0, 8800, 5) == std::vector<double>{0, 2000, 4000, 6000, 8000});
+  CHECK(nice_ticks(0, 0.28, 5) == std::vector<double>{0, 0.1, 0.2});
+  CHECK(nice_ticks(3, 3, 5) == std::vector<double>{3});
+}
+
+TEST_CASE("Scale: linear and logarithmic maps") {
+  const Scale lin{0, 10, 100, 200};
+  CHECK(lin(5) == doctest::Approx(150));
+  const Scale log{8, 1024, 0, 700, true};
+  CHECK(log(64) == doctest::Approx(300));  // 3 of 7 doublings
+  const Scale flipped{0, 1, 300, 100};     // y grows upwards
+  CHECK(flipped(0.25) == doctest::Approx(250));
+}
+
+TEST_CASE("Svg: text is escaped and the document is one svg element") {
+  Svg svg(100, 50, "a <b> & \"c\"");
+  svg.text(1, 2, "x < y & \x01");
+  const std::string out = svg.finish();
+  CHECK(out.find("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>") != std::string::npos);
+  CHECK(out.find(">x &lt; y &amp; \\x01</text>") != std::string::npos);
+  CHECK(out.rfind("</svg>\n") == out.size() - 7);
+}
+
+TEST_CASE("sweep_curves: one curve per outer value, the crossover where the rows mark it") {
+  const Scenario base = load_scenario("reference").scenario;
+  const std::vector<Axis> axes = {parse_axis("pipeline.workers", "8,16"), parse_axis("pipeline.batch_size", "8..64")};
+  const std::vector<Curve> curves = sweep_curves(base, axes);
+  REQUIRE(curves.size() == 2);
+  CHECK(curves[0].outer == std::vector<double>{8});
+  REQUIRE(curves[0].points.size() == 4);
+  CHECK(curves[0].points[2].x == 32);
+  CHECK(curves[0].points[2].utilization == doctest::Approx(0.7317).epsilon(1e-3));
+  CHECK(curves[0].points[2].crossed_from.has_value());
+  CHECK_FALSE(curves[0].points[1].crossed_from.has_value());
+  CHECK(curves[1].points[3].crossed_from.has_value());  // 16 workers cross at 64
+  const std::vector<Axis> big = {parse_axis("pipeline.batch_size", "1..30000:+1")};
+  CHECK_THROWS_AS(sweep_curves(base, big), Error);
+}
