@@ -228,13 +228,13 @@ StepLog read_step_log(const std::string& path, StepLogFormat format) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(Origin{path}, fmt::format("cannot read the log: {}", std::strerror(errno)));
   // Bounded, so that a device that never ends (/dev/zero) is refused rather than read forever.
-  constexpr std::size_t kMaxBytes = std::size_t{512} << 20;
+  constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
   std::string text;
   std::array<char, 1 << 16> chunk{};
   while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
     text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxBytes)
-      throw Error(Origin{path}, "the log is larger than 512 MiB: give pipesim a part of it (e.g. tail -n 100000)");
+      throw Error(Origin{path}, "the log is larger than 64 MiB: give pipesim a part of it (e.g. tail -n 100000)");
   }
   return parse_step_log(text, path, format);
 }
