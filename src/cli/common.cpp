@@ -100,19 +100,23 @@ void refuse_input_as_output(const std::string& path, const std::vector<std::stri
 }
 
 void add_plot_option(CLI::App& cmd, std::string& path) {
-  cmd.add_option("--plot", path, "Also write the figure to FILE.svg (SVG, opens in any browser)")->type_name("FILE");
+  cmd.add_option("--plot", path,
+                 "Also write the figure to FILE.svg, or FILE.html: one self-contained page with the figure, the "
+                 "words, the scenario with where each input came from, and the assumptions")
+      ->type_name("FILE");
 }
 
 void check_plot(const std::string& path, const LoadedScenario& loaded) {
   if (path.empty()) return;
-  if (path.ends_with(".html"))
-    throw Error(Origin{"--plot " + path}, "the HTML report is not built yet: write FILE.svg");
-  if (!path.ends_with(".svg")) throw Error(Origin{"--plot " + path}, "the figure is SVG: name the file FILE.svg");
+  if (!path.ends_with(".svg") && !path.ends_with(".html"))
+    throw Error(Origin{"--plot " + path}, "name the file FILE.svg (the figure) or FILE.html (the report)");
   refuse_input_as_output(path, loaded.files, "--plot");
 }
 
-void write_plot(const std::string& path, const std::string& svg) {
-  if (!path.empty()) write_file(path, svg, "--plot");
+bool plot_is_html(const std::string& path) { return path.ends_with(".html"); }
+
+void write_plot(const std::string& path, const std::string& text) {
+  if (!path.empty()) write_file(path, text, "--plot");
 }
 
 std::string plan_label(const LoadedScenario& s) {

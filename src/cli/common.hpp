@@ -36,10 +36,12 @@ void refuse_input_as_output(const std::string& path, const std::vector<std::stri
                             bool toml_output = false);
 
 // --plot FILE: registers the option; `check_plot` refuses a name pipesim cannot write (before
-// any work), `write_plot` writes the figure whole.
+// any work); FILE.svg is the figure, FILE.html the report (`plot_is_html`); `write_plot` writes
+// it whole.
 void add_plot_option(CLI::App& cmd, std::string& path);
 void check_plot(const std::string& path, const LoadedScenario& loaded);
-void write_plot(const std::string& path, const std::string& svg);
+bool plot_is_html(const std::string& path);
+void write_plot(const std::string& path, const std::string& text);
 
 // The label of a loaded plan: its file stem or preset name.
 std::string plan_label(const LoadedScenario& s);

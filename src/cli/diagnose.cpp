@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/common.hpp"
+#include "report/html.hpp"
 #include "report/plot.hpp"
 
 namespace pipesim {
@@ -19,7 +20,13 @@ void setup_diagnose(CLI::App& app) {
     check_plot(*plot, loaded);
     const Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
     const std::string text = render_diagnosis(opts->format, loaded, d);
-    write_plot(*plot, diagnosis_svg(loaded, d));
+    if (!plot->empty()) {
+      const std::string svg = diagnosis_svg(loaded, d);
+      write_plot(*plot, plot_is_html(*plot)
+                            ? diagnosis_html(loaded, d,
+                                             opts->format == "table" ? text : render_diagnosis("table", loaded, d), svg)
+                            : svg);
+    }
     write_stdout(text);
   });
 }

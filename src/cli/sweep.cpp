@@ -7,6 +7,7 @@
 #include "cli/common.hpp"
 #include "core/error.hpp"
 #include "core/sweep.hpp"
+#include "report/html.hpp"
 #include "report/plot.hpp"
 
 namespace pipesim {
@@ -82,6 +83,7 @@ void run_sweep(const SweepOptions& o) {
   if (!o.plot.empty()) {
     try {
       figure = sweep_svg(loaded, axes, sweep_curves(loaded.scenario, axes));
+      if (plot_is_html(o.plot)) figure = sweep_html(loaded, axes, figure);
     } catch (const Error& e) {
       throw Error(Origin{"--plot " + o.plot}, e.what());
     }

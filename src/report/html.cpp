@@ -1,0 +1,101 @@
+#include "report/html.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "core/units.hpp"
+#include "report/xml.hpp"
+
+#ifndef PIPESIM_VERSION
+#define PIPESIM_VERSION "dev"
+#endif
+
+namespace pipesim {
+
+namespace {
+
+constexpr std::string_view kStyle =
+    "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;max-width:62em;margin:2em auto;padding:0 1em;"
+    "color:#222;line-height:1.45}"
+    "h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}"
+    "pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;font-size:.85em;line-height:1.35}"
+    "table{border-collapse:collapse;font-size:.9em}td,th{padding:.2em .8em;border-bottom:1px solid #eee;"
+    "text-align:left;vertical-align:top}th{background:#f0f0f0}td.v{font-variant-numeric:tabular-nums}"
+    ".origin{color:#666}.note{color:#666;font-size:.9em}svg{max-width:100%;height:auto}";
+
+// The SVG without its XML declaration, to sit inside the HTML.
+std::string inline_svg(const std::string& svg) {
+  const std::size_t start = svg.find("<svg");
+  return start == std::string::npos ? std::string() : svg.substr(start);
+}
+
+std::string value_text(const Scenario& s, const FieldSpec& f) {
+  const double v = s.get(f.field);
+  const Dim dim = s.dim(f.field);
+  if (dim == Dim::Choice) return std::string(f.choices[static_cast<std::size_t>(v)]);
+  return format_exact(v, dim);
+}
+
+// Every field the scenario sets, with the file and line (or preset, or --set) it came from; a
+// swept field says so instead of showing the value the sweep replaces.
+std::string scenario_table(const LoadedScenario& loaded, const std::vector<Axis>& swept, std::string_view after) {
+  std::string t = "<table>\n<tr><th>key</th><th>value</th><th>from</th></tr>\n";
+  for (const FieldSpec& f : all_fields()) {
+    const bool is_swept = std::any_of(swept.begin(), swept.end(), [&](const Axis& a) { return a.field == f.field; });
+    if (!loaded.scenario.has(f.field) && !is_swept) continue;
+    const std::string where = loaded.origins[static_cast<std::size_t>(f.field)].str();
+    t += fmt::format("<tr><td><code>{}</code></td><td class=\"v\">{}</td><td class=\"origin\">{}</td></tr>\n", f.key,
+                     is_swept ? std::string("swept (see Axes)") : xml_escape(value_text(loaded.scenario, f)),
+                     is_swept ? std::string("the sweep") : xml_escape(where.empty() ? "(set)" : where));
+  }
+  return t + fmt::format(
+                 "</table>\n<p class=\"note\">Every other key is at its default (<code>pipesim presets "
+                 "--keys</code> lists them){}.</p>\n",
+                 after);
+}
+
+std::string page(const LoadedScenario& loaded, const std::string& body) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n"
+      "<style>{1}</style>\n</head>\n<body>\n<h1>{0}</h1>\n{2}{3}<p class=\"note\">Written by pipesim {4} from {5}."
+      "</p>\n</body>\n</html>\n",
+      xml_escape(loaded.name), kStyle,
+      loaded.description.empty() ? "" : fmt::format("<p>{}</p>\n", xml_escape(loaded.description)), body,
+      PIPESIM_VERSION, xml_escape(loaded.source.empty() ? std::string("the default scenario") : loaded.source));
+}
+
+}  // namespace
+
+std::string diagnosis_html(const LoadedScenario& loaded, const Diagnosis& d, const std::string& words,
+                           const std::string& svg) {
+  std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n";
+  body += "<h2>Diagnosis</h2>\n<pre>" + xml_escape(words) + "</pre>\n";
+  body += "<h2>Scenario</h2>\n" + scenario_table(loaded, {},
+                                                 "; the assumptions below name the defaults that decide "
+                                                 "this answer");
+  body += "<h2>Assumptions</h2>\n";
+  if (d.assumptions.empty()) {
+    body += "<p>None: every default that bears on this answer was replaced by a value.</p>\n";
+  } else {
+    body += "<ul>\n";
+    for (const Assumption& a : d.assumptions) body += fmt::format("<li>{}</li>\n", xml_escape(a.text));
+    body += "</ul>\n";
+  }
+  return page(loaded, body);
+}
+
+std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg) {
+  std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n<h2>Axes</h2>\n<ul>\n";
+  for (const Axis& a : axes)
+    body += fmt::format("<li><code>{}</code>: {} values from {} to {}</li>\n", spec(a.field).key, a.range.size(),
+                        xml_escape(format_compact(a.range.at(0), a.range.dim())),
+                        xml_escape(format_compact(a.range.at(a.range.size() - 1), a.range.dim())));
+  body +=
+      "</ul>\n<p class=\"note\">The rows are what <code>pipesim sweep</code> printed with the same "
+      "arguments; <code>--format csv</code> or <code>json</code> gives them to scripts.</p>\n";
+  body += "<h2>Scenario</h2>\n" +
+          scenario_table(loaded, axes, "; pipesim diagnose of one point names the defaults that decide it");
+  return page(loaded, body);
+}
+
+}  // namespace pipesim

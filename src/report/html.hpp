@@ -1,0 +1,21 @@
+// The one-file HTML report of DESIGN.md section 9 (--plot FILE.html): the diagnosis in words,
+// the figure as inline SVG, the scenario with where each input came from, and the assumptions.
+// Self-contained: inline CSS, no scripts, nothing fetched. Computes nothing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "core/diagnosis.hpp"
+#include "core/sweep.hpp"
+
+namespace pipesim {
+
+// `words` is the diagnosis as pipesim diagnose prints it; `svg` its figure.
+std::string diagnosis_html(const LoadedScenario& loaded, const Diagnosis& d, const std::string& words,
+                           const std::string& svg);
+// A sweep's figure with the scenario and its axes.
+std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg);
+
+}  // namespace pipesim
