@@ -4,18 +4,27 @@
 #include "cli/plans.hpp"
 #include "core/compare.hpp"
 #include "core/error.hpp"
+#include "report/plot.hpp"
 
 namespace pipesim {
 
 void setup_compare(CLI::App& app) {
   auto opts = std::make_shared<PlanOptions>();
+  auto plot = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
       "compare", "Plans side by side: throughput, utilization, binding wall, epoch time and cost; best marked");
   add_plan_options(*cmd, *opts, "Plan or scenario files, or preset names (two or more)", Output::Compare);
-  cmd->callback([opts] {
+  cmd->add_option("--plot", *plot, "Also write the figure to FILE.svg (bars per figure compared, the best marked)")
+      ->type_name("FILE");
+  cmd->callback([opts, plot] {
     const auto renderer = make_renderer(opts->format, Output::Compare);
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
+    if (!plot->empty()) {
+      if (!plot->ends_with(".svg"))
+        throw Error(Origin{"--plot " + *plot}, "compare's figure is SVG: name the file FILE.svg");
+      for (const auto& s : loaded) refuse_input_as_output(*plot, s.files, "--plot");
+    }
     std::vector<PlanReport> reports;
     std::vector<Result> results;
     for (const auto& s : loaded) {
@@ -23,10 +32,16 @@ void setup_compare(CLI::App& app) {
       results.push_back(r.result);
       reports.push_back(std::move(r));
     }
+    const std::vector<CompareRow> rows = compare(results);
     std::string text;
     {
       Out out(text);
-      renderer->compare(out, reports, compare(results));
+      renderer->compare(out, reports, rows);
+    }
+    if (!plot->empty()) {
+      std::vector<std::string> labels;
+      for (const PlanReport& r : reports) labels.push_back(r.label);
+      write_plot(*plot, compare_svg(labels, rows));
     }
     write_stdout(text);
   });

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/stage.hpp"
 #include "report/svg.hpp"
+#include "report/words.hpp"
 #include "report/xml.hpp"
 
 namespace pipesim {
@@ -36,8 +37,6 @@ Unit rate_unit(double max) {
 }
 
 std::string tick_text(double v) { return fmt::format("{:g}", std::fabs(v) < 1e-12 ? 0.0 : v); }
-
-std::string percent(double u) { return fmt::format("{:.1f}%", 100 * u); }
 
 // A panel's frame, y ticks (with gridlines) and title; the x axis is drawn by the caller.
 void y_axis(Svg& svg, double top, double height, const Scale& y, const std::vector<double>& ticks, const Unit& unit,
@@ -275,6 +274,50 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
              fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
                          refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
              Anchor::Start, 11, "#777777");
+  return svg.finish();
+}
+
+std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows) {
+  constexpr std::array kShown = {CompareMetric::Throughput, CompareMetric::Utilization, CompareMetric::EpochTime,
+                                 CompareMetric::CostPerEpoch};
+  std::vector<const CompareRow*> shown;
+  for (const CompareRow& r : rows)
+    if (r.any && std::find(kShown.begin(), kShown.end(), r.metric) != kShown.end()) shown.push_back(&r);
+  const double bar = 20;
+  const double panel = 34 + bar * static_cast<double>(labels.size()) + 16;
+  const double top = 76;
+  const double height = top + panel * static_cast<double>(shown.size()) + 24;
+  std::string title = "pipesim compare: ";
+  for (std::size_t i = 0; i < labels.size(); ++i) title += (i ? " vs " : "") + labels[i];
+  Svg svg(kWidth, height, title);
+  svg.text(kWidth / 2, 26, title, Anchor::Middle, 15, "#222222", "font-weight=\"bold\"");
+  svg.text(kWidth / 2, 46, "* best in its row (shorter is better for epoch time and cost)", Anchor::Middle, 11,
+           "#444444");
+  const double x0 = kLeft + 110;
+  const double x1 = kWidth - kRight - 150;
+  for (std::size_t m = 0; m < shown.size(); ++m) {
+    const CompareRow& row = *shown[m];
+    const double y0 = top + static_cast<double>(m) * panel;
+    svg.text(kLeft - 60, y0 + 12, compare_name(row.metric), Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+    double most = 0;
+    for (const auto& v : row.values)
+      if (v) most = std::max(most, *v);
+    const Scale x{0, most > 0 ? most : 1, x0, x1};
+    for (std::size_t p = 0; p < labels.size(); ++p) {
+      const double y = y0 + 22 + static_cast<double>(p) * bar;
+      svg.text(x0 - 8, y + 13, labels[p], Anchor::End, 11);
+      if (!row.values[p]) {
+        svg.text(x0 + 4, y + 13, "not known (no price or dataset)", Anchor::Start, 11, "#777777",
+                 "font-style=\"italic\"");
+        continue;
+      }
+      const double v = *row.values[p];
+      const bool best = p < row.best.size() && row.best[p];
+      svg.rect(x0, y + 2, x(v) - x0, bar - 5, kPalette[p % std::size(kPalette)]);
+      svg.text(x(v) + 6, y + 13, compare_value_text(row.metric, v) + (best ? "  * best" : ""), Anchor::Start, 11,
+               "#222222", best ? "font-weight=\"bold\"" : "");
+    }
+  }
   return svg.finish();
 }
 

@@ -9,12 +9,17 @@
 #include <vector>
 
 #include "config/loader.hpp"
+#include "core/compare.hpp"
 #include "core/diagnosis.hpp"
 #include "core/sweep.hpp"
 
 namespace pipesim {
 
 std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d);
+
+// Plans side by side: one panel of bars per figure compared (throughput, utilization, epoch time,
+// cost per epoch, when any plan has it), the best marked. `labels` name the plans.
+std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows);
 
 // At most kMaxPlotCurves curves; throws Error with more.
 inline constexpr std::size_t kMaxPlotCurves = 8;

@@ -319,24 +319,6 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
 }
 
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md) {
-  const auto show = [](CompareMetric m, double v) {
-    switch (m) {
-      case CompareMetric::Throughput:
-        return fmt::format("{:.1f} samples/s", v);
-      case CompareMetric::Utilization:
-        return percent(v);
-      case CompareMetric::EpochTime:
-        return format_human(v, Dim::Duration);
-      case CompareMetric::PricePerHour:
-        return format_human(v, Dim::MoneyRate);
-      case CompareMetric::CostPerEpoch:
-      case CompareMetric::IdleCostPerEpoch:
-        return format_human(v, Dim::Money);
-      case CompareMetric::SamplesPerUsd:
-        return fmt::format("{:.0f}", v);
-    }
-    return std::string();
-  };
   std::vector<Column> cols{{"", false, 0}};
   for (const auto& p : plans) cols.push_back({printable(p.label), true, 0});
   TextTable table(std::move(cols), md);
@@ -344,7 +326,8 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
     if (row.any) {
       std::vector<std::string> cells{std::string(compare_name(row.metric))};
       for (std::size_t j = 0; j < plans.size(); ++j)
-        cells.push_back(row.values[j] ? show(row.metric, *row.values[j]) + (row.best[j] ? " *" : "  ") : "-  ");
+        cells.push_back(row.values[j] ? compare_value_text(row.metric, *row.values[j]) + (row.best[j] ? " *" : "  ")
+                                      : "-  ");
       table.add(std::move(cells));
     }
     if (row.metric == CompareMetric::Utilization) {

@@ -44,6 +44,25 @@ bool has_fix(const Diagnosis& d, FixKind k) {
 
 std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
 
+std::string compare_value_text(CompareMetric m, double v) {
+  switch (m) {
+    case CompareMetric::Throughput:
+      return fmt::format("{:.1f} samples/s", v);
+    case CompareMetric::Utilization:
+      return percent(v);
+    case CompareMetric::EpochTime:
+      return format_human(v, Dim::Duration);
+    case CompareMetric::PricePerHour:
+      return format_human(v, Dim::MoneyRate);
+    case CompareMetric::CostPerEpoch:
+    case CompareMetric::IdleCostPerEpoch:
+      return format_human(v, Dim::Money);
+    case CompareMetric::SamplesPerUsd:
+      break;
+  }
+  return fmt::format("{:.0f}", v);
+}
+
 namespace {
 
 std::string gain(const Diagnosis& d, const Result& after) {

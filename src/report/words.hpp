@@ -7,16 +7,19 @@
 #include <string_view>
 
 #include "core/check.hpp"
+#include "core/compare.hpp"
 #include "core/diagnosis.hpp"
 #include "core/simulate.hpp"
 
 namespace pipesim {
 
-std::string dur(double seconds);                                            // "11.74 ms"
-std::string rate(double bytes_per_s);                                       // "10.90 GB/s"
-std::string samples(double per_s);                                          // "4000.0 samples/s"
-std::string count(double n);                                                // "44"
-std::string percent(double ratio);                                          // "18.3%"
+std::string dur(double seconds);       // "11.74 ms"
+std::string rate(double bytes_per_s);  // "10.90 GB/s"
+std::string samples(double per_s);     // "4000.0 samples/s"
+std::string count(double n);           // "44"
+std::string percent(double ratio);     // "18.3%"
+// One compared figure as the compare table shows it: "10999.6 samples/s", "55.7%", "$0.71".
+std::string compare_value_text(CompareMetric m, double v);
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
 
 // Binding stages (bit per Stage) joined: "transform", "transform+compute".
