@@ -5,9 +5,12 @@
 #include <memory>
 
 #include "cli/common.hpp"
+#include "core/diagnosis.hpp"
 #include "core/error.hpp"
 #include "core/simulate.hpp"
 #include "core/text.hpp"
+#include "report/html.hpp"
+#include "report/plot.hpp"
 #include "report/trace.hpp"
 
 namespace pipesim {
@@ -19,6 +22,7 @@ struct SimulateOptions : CommonOptions {
   std::size_t batches = 0;
   std::size_t epochs = 0;
   std::string trace;
+  std::string plot;
   std::size_t trace_steps = 50;
   std::string sample_times;
 };
@@ -64,7 +68,9 @@ void setup_simulate(CLI::App& app) {
   cmd->add_option("--trace", opts->trace,
                   "Write the first steps as Chrome trace-event JSON (Perfetto, chrome://tracing)")
       ->type_name("FILE");
-  cmd->add_option("--trace-steps", opts->trace_steps, "Steps the trace covers")
+  add_plot_option(*cmd, opts->plot);
+  cmd->add_option("--trace-steps", opts->trace_steps,
+                  fmt::format("Steps the trace covers, and the figure's timeline (at most {})", kMaxTimelineSteps))
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--sample-times", opts->sample_times,
@@ -74,11 +80,12 @@ void setup_simulate(CLI::App& app) {
     const auto renderer = make_renderer(opts->format, Output::Simulation);  // a bad format fails before any work
     LoadedScenario loaded = load_with_sets(*opts);
     if (!opts->trace.empty()) refuse_input_as_output(opts->trace, loaded.files, "--trace");
+    check_plot(opts->plot, loaded);
     SimOptions o;
     o.seed = opts->seed;
     o.batches = opts->batches;
     o.epochs = opts->epochs;
-    if (!opts->trace.empty()) o.trace_steps = opts->trace_steps;
+    if (!opts->trace.empty() || !opts->plot.empty()) o.trace_steps = opts->trace_steps;
     if (!opts->sample_times.empty()) {
       // The list's mean is the transform's cost for both columns: the analytic one and the draws.
       o.sample_times = read_sample_times(opts->sample_times);
@@ -93,6 +100,21 @@ void setup_simulate(CLI::App& app) {
       renderer->simulation(out, loaded, s);
     }
     if (!opts->trace.empty()) write_file(opts->trace, chrome_trace(s, loaded.name), "--trace");
+    if (!opts->plot.empty()) {
+      const std::string svg = simulation_svg(loaded, s, opts->trace_steps);
+      if (plot_is_html(opts->plot)) {
+        std::string words;
+        if (opts->format == "table") {
+          words = text;
+        } else {
+          Out out(words);
+          make_renderer("table", Output::Simulation)->simulation(out, loaded, s);
+        }
+        write_plot(opts->plot, simulation_html(loaded, words, svg, assumptions(loaded.scenario, s.inputs)));
+      } else {
+        write_plot(opts->plot, svg);
+      }
+    }
     write_stdout(text);
   });
 }

@@ -82,6 +82,32 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : sum / static_cast<double>(v.size());
 }
 
+WaitHistogram wait_histogram(const std::vector<double>& waits, std::size_t bins) {
+  WaitHistogram h;
+  h.total = waits.size();
+  double most = 0;
+  for (double w : waits) most = std::max(most, w);
+  for (double w : waits) h.no_wait += w > 0 ? 0 : 1;
+  if (!(most > 0) || bins == 0) return h;
+  // The smallest round width that covers the largest wait in `bins` bins.
+  const double raw = most / static_cast<double>(bins);
+  double width = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * width >= raw * (1 - 1e-12)) {
+      width *= m;
+      break;
+    }
+  h.bin_s = width;
+  h.counts.assign(std::min(bins, static_cast<std::size_t>(std::ceil(most / width - 1e-9))), 0);
+  if (h.counts.empty()) h.counts.resize(1);
+  for (double w : waits) {
+    if (!(w > 0)) continue;
+    const auto k = static_cast<std::size_t>(std::max(0.0, std::ceil(w / width - 1e-9) - 1));
+    ++h.counts[std::min(k, h.counts.size() - 1)];
+  }
+  return h;
+}
+
 Spread spread(std::vector<double> v) {
   Spread s;
   if (v.empty()) return s;
@@ -805,6 +831,7 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
       total_wait += e.wait_[i];
     }
     for (double& x : s.cause_wait) x = total_wait > 0 ? x / total_wait : 0;
+    s.wait_histogram = wait_histogram(waits, 30);
     s.wait = spread(std::move(waits));
     const double elapsed = e.step_end_.back() * in.accelerators;  // accelerator-seconds
     s.busy.accelerator = e.compute_busy_ / elapsed;

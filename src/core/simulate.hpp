@@ -60,6 +60,17 @@ Spread spread(std::vector<double> values);
 // The mean (0 when empty).
 double mean(const std::vector<double>& values);
 
+// The loop's waits as a histogram: `no_wait` values that are 0 (the batch was ready: the same
+// test that counts a step as not held up), the rest in `counts`, bin k holding (k, k+1] x bin_s.
+// The bin width is a round number (1, 2 or 5 times a power of ten) giving at most `bins` bins.
+struct WaitHistogram {
+  double bin_s = 0;  // 0 when nothing waited
+  std::size_t no_wait = 0;
+  std::size_t total = 0;
+  std::vector<std::size_t> counts;
+};
+WaitHistogram wait_histogram(const std::vector<double>& waits, std::size_t bins);
+
 // One span of the trace: what a track did from start to end.
 enum class Track : std::uint8_t { Storage, Worker, Decoder, PinThread, Link, Loop, Accelerator };
 enum class Phase : std::uint8_t { Read, Build, Decode, Pin, Copy, Wait, Receive, Compute };
@@ -105,6 +116,7 @@ struct Simulation {
   double utilization = 0;                         // model compute over time, mean over the node's accelerators
   double throughput = 0;                          // samples/s, the cluster (nodes are alike)
   Spread wait;                                    // the loop's wait for its batch, per step and accelerator
+  WaitHistogram wait_histogram;                   // the same waits, binned (at most 30 bins)
   std::array<double, kCauseCount> cause_steps{};  // share of steps each cause held up (None: not held)
   std::array<double, kCauseCount> cause_wait{};   // share of the wait time each cause made
   Busy busy;

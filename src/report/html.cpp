@@ -66,22 +66,37 @@ std::string page(const LoadedScenario& loaded, const std::string& body) {
 
 }  // namespace
 
-std::string diagnosis_html(const LoadedScenario& loaded, const Diagnosis& d, const std::string& words,
-                           const std::string& svg) {
+namespace {
+
+// A report of one run: the figure, the words pipesim printed, the scenario, the assumptions.
+std::string words_report(const LoadedScenario& loaded, std::string_view heading, const std::string& words,
+                         const std::string& svg, const std::vector<Assumption>& assumptions) {
   std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n";
-  body += "<h2>Diagnosis</h2>\n<pre>" + xml_escape(words) + "</pre>\n";
+  body += fmt::format("<h2>{}</h2>\n<pre>{}</pre>\n", heading, xml_escape(words));
   body += "<h2>Scenario</h2>\n" + scenario_table(loaded, {},
                                                  "; the assumptions below name the defaults that decide "
                                                  "this answer");
   body += "<h2>Assumptions</h2>\n";
-  if (d.assumptions.empty()) {
+  if (assumptions.empty()) {
     body += "<p>None: every default that bears on this answer was replaced by a value.</p>\n";
   } else {
     body += "<ul>\n";
-    for (const Assumption& a : d.assumptions) body += fmt::format("<li>{}</li>\n", xml_escape(a.text));
+    for (const Assumption& a : assumptions) body += fmt::format("<li>{}</li>\n", xml_escape(a.text));
     body += "</ul>\n";
   }
   return page(loaded, body);
+}
+
+}  // namespace
+
+std::string diagnosis_html(const LoadedScenario& loaded, const Diagnosis& d, const std::string& words,
+                           const std::string& svg) {
+  return words_report(loaded, "Diagnosis", words, svg, d.assumptions);
+}
+
+std::string simulation_html(const LoadedScenario& loaded, const std::string& words, const std::string& svg,
+                            const std::vector<Assumption>& assumptions) {
+  return words_report(loaded, "Simulation", words, svg, assumptions);
 }
 
 std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg) {

@@ -15,6 +15,10 @@ namespace pipesim {
 // `words` is the diagnosis as pipesim diagnose prints it; `svg` its figure.
 std::string diagnosis_html(const LoadedScenario& loaded, const Diagnosis& d, const std::string& words,
                            const std::string& svg);
+// A simulation's figure with the words pipesim simulate prints and the assumptions of its
+// analytic column.
+std::string simulation_html(const LoadedScenario& loaded, const std::string& words, const std::string& svg,
+                            const std::vector<Assumption>& assumptions);
 // A sweep's figure with the scenario and its axes.
 std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg);
 

@@ -344,6 +344,13 @@ class JsonRenderer final : public Renderer {
           .kv("mean_s", s.sample_times_mean)
           .end();
     simulated(j, s);
+    // The waits binned, as the figure draws them: steps (per accelerator) that did not wait, and
+    // the count in each bin k, (k, k+1] x bin_s.
+    const WaitHistogram& h = s.wait_histogram;
+    j.key("wait_histogram").object().kv("bin_s", h.bin_s).kv("no_wait", static_cast<double>(h.no_wait));
+    j.kv("total", static_cast<double>(h.total)).key("counts").array();
+    for (std::size_t c : h.counts) j.num(static_cast<double>(c));
+    j.end().end();
     j.key("analytic").object();
     results(j, s.analytic, nullptr);
     j.end().end().finish();

@@ -1,7 +1,8 @@
 // pipesim's figures as SVG (DESIGN.md section 9): a diagnosis as bars (time per batch by stage,
-// the binding wall highlighted, and what each fix buys) and a sweep as curves (utilization,
+// the binding wall highlighted, and what each fix buys), a sweep as curves (utilization,
 // throughput and stage times along the innermost axis, one curve per combination of the outer
-// axes, crossovers marked). Layout only: every figure comes from the core, and each point's
+// axes, crossovers marked), a comparison as bars, and a simulation as a timeline and the
+// distribution of the loop's waits. Layout only: every figure comes from the core, and each point's
 // figures are also in the SVG as text (tooltips), the same numbers the table shows.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "config/loader.hpp"
 #include "core/compare.hpp"
 #include "core/diagnosis.hpp"
+#include "core/simulate.hpp"
 #include "core/sweep.hpp"
 
 namespace pipesim {
@@ -20,6 +22,14 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d);
 // Plans side by side: one panel of bars per figure compared (throughput, utilization, epoch time,
 // cost per epoch, when any plan has it), the best marked. `labels` name the plans.
 std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows);
+
+// A simulation: the timeline of the first `steps` steps of accelerator 0 (each track's spans,
+// coloured by what it did; needs the simulation's spans), the distribution of the loop's wait
+// per step over the steady window, and what held the loop up. At most kMaxTimelineSteps steps
+// and kMaxTimelineWorkers worker rows are drawn; the figure says when there are more.
+inline constexpr std::size_t kMaxTimelineSteps = 200;
+inline constexpr std::size_t kMaxTimelineWorkers = 16;
+std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, std::size_t steps);
 
 // At most kMaxPlotCurves curves; throws Error with more.
 inline constexpr std::size_t kMaxPlotCurves = 8;

@@ -21,9 +21,12 @@ FIGURES = {
     "diagnose": (["diagnose", "--set", "pipeline.batch_size=32"], ["#D55E00", "#0072B2", "#009E73"]),
     "sweep": (["sweep", "--batch", "8..1024", "--workers", "8,16"], ["#0072B2", "#E69F00"]),
     "compare": (["compare", "p4d-resnet50-nvme", "8xa100-small-cpu"], ["#0072B2", "#E69F00"]),
+    # The timeline (build batch, wait, compute) and the wait histogram (no-wait bar, bins).
+    "simulate": (["simulate", "--set", "transform.cv=0.5"], ["#0072B2", "#D55E00", "#555555", "#999999"]),
 }
 # The HTML reports, rendered as a page (the figure inline, the words, the scenario).
-PAGES = {"diagnose-report": FIGURES["diagnose"], "sweep-report": FIGURES["sweep"]}
+PAGES = {"diagnose-report": FIGURES["diagnose"], "sweep-report": FIGURES["sweep"],
+         "simulate-report": FIGURES["simulate"]}
 
 
 def chromium():

@@ -16,3 +16,11 @@ grep -q '<li><code>pipeline.batch_size</code>: 8 values from 8 to 1024</li>' "$C
 ! grep -Eq '<script|src=|href=|url\(' "$CASE_TMP/sweep.html"
 # Swept keys show as swept, not at the base value the sweep replaces.
 grep -q '<td><code>pipeline.batch_size</code></td><td class="v">swept (see Axes)</td><td class="origin">the sweep</td>' "$CASE_TMP/sweep.html"
+# The simulation's page: its figure, the words simulate prints, the scenario and the assumptions.
+"$PIPESIM" simulate --set transform.cv=0.5 --plot "$CASE_TMP/sim.html" --format json > /dev/null
+! grep -Eq '<script|src=|href=|url\(' "$CASE_TMP/sim.html"
+grep -q '<h2>Simulation</h2>' "$CASE_TMP/sim.html"
+grep -q "^wait per step  mean 52.44 ms, p50 0.00 s, p95 236.98 ms" "$CASE_TMP/sim.html"
+grep -q '<title>no wait: ' "$CASE_TMP/sim.html"
+grep -q '<td><code>transform.cv</code></td><td class="v">0.5</td><td class="origin">--set transform.cv=0.5</td>' "$CASE_TMP/sim.html"
+grep -q '<li>linear worker scaling: every added worker adds a full worker' "$CASE_TMP/sim.html"
