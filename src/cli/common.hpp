@@ -42,6 +42,16 @@ void add_plot_option(CLI::App& cmd, std::string& path);
 void check_plot(const std::string& path, const LoadedScenario& loaded);
 bool plot_is_html(const std::string& path);
 void write_plot(const std::string& path, const std::string& text);
+// The words of an HTML report: the output as the table renderer prints it, which is `text` when
+// the format is "table" and is rendered again with `render(renderer, out)` otherwise.
+template <class Render>
+std::string table_words(const std::string& format, const std::string& text, Output output, Render render) {
+  if (format == "table") return text;
+  std::string words;
+  Out out(words);
+  render(*make_renderer("table", output), out);
+  return words;
+}
 
 // The label of a loaded plan: its file stem or preset name.
 std::string plan_label(const LoadedScenario& s);

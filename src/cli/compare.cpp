@@ -4,6 +4,7 @@
 #include "cli/plans.hpp"
 #include "core/compare.hpp"
 #include "core/error.hpp"
+#include "report/html.hpp"
 #include "report/plot.hpp"
 
 namespace pipesim {
@@ -14,16 +15,16 @@ void setup_compare(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "compare", "Plans side by side: throughput, utilization, binding wall, epoch time and cost; best marked");
   add_plan_options(*cmd, *opts, "Plan or scenario files, or preset names (two or more)", Output::Compare);
-  cmd->add_option("--plot", *plot, "Also write the figure to FILE.svg (bars per figure compared, the best marked)")
+  cmd->add_option("--plot", *plot,
+                  "Also write the figure to FILE.svg (bars per figure compared, the best marked), or FILE.html: "
+                  "one page with the figure, the table, and each plan's inputs with their origins and assumptions")
       ->type_name("FILE");
   cmd->callback([opts, plot] {
     const auto renderer = make_renderer(opts->format, Output::Compare);
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
     if (!plot->empty()) {
-      if (!plot->ends_with(".svg"))
-        throw Error(Origin{"--plot " + *plot}, "compare's figure is SVG: name the file FILE.svg");
-      for (const auto& s : loaded) refuse_input_as_output(*plot, s.files, "--plot");
+      for (const auto& s : loaded) check_plot(*plot, s);
     }
     std::vector<PlanReport> reports;
     std::vector<Result> results;
@@ -41,7 +42,14 @@ void setup_compare(CLI::App& app) {
     if (!plot->empty()) {
       std::vector<std::string> labels;
       for (const PlanReport& r : reports) labels.push_back(r.label);
-      write_plot(*plot, compare_svg(labels, rows));
+      const std::string svg = compare_svg(labels, rows);
+      if (plot_is_html(*plot)) {
+        const std::string words = table_words(opts->format, text, Output::Compare,
+                                              [&](Renderer& r, Out& out) { r.compare(out, reports, rows); });
+        write_plot(*plot, compare_html(reports, words, svg));
+      } else {
+        write_plot(*plot, svg);
+      }
     }
     write_stdout(text);
   });

@@ -103,13 +103,8 @@ void setup_simulate(CLI::App& app) {
     if (!opts->plot.empty()) {
       const std::string svg = simulation_svg(loaded, s, opts->trace_steps);
       if (plot_is_html(opts->plot)) {
-        std::string words;
-        if (opts->format == "table") {
-          words = text;
-        } else {
-          Out out(words);
-          make_renderer("table", Output::Simulation)->simulation(out, loaded, s);
-        }
+        const std::string words = table_words(opts->format, text, Output::Simulation,
+                                              [&](Renderer& r, Out& out) { r.simulation(out, loaded, s); });
         write_plot(opts->plot, simulation_html(loaded, words, svg, assumptions(loaded.scenario, s.inputs)));
       } else {
         write_plot(opts->plot, svg);

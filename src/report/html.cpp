@@ -54,14 +54,27 @@ std::string scenario_table(const LoadedScenario& loaded, const std::vector<Axis>
                  after);
 }
 
-std::string page(const LoadedScenario& loaded, const std::string& body) {
+// The page around `body`: `title` as its heading, then `intro` (escaped; may be empty).
+std::string page(std::string_view title, std::string_view intro, const std::string& body, std::string_view source) {
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n"
       "<style>{1}</style>\n</head>\n<body>\n<h1>{0}</h1>\n{2}{3}<p class=\"note\">Written by pipesim {4} from {5}."
       "</p>\n</body>\n</html>\n",
-      xml_escape(loaded.name), kStyle,
-      loaded.description.empty() ? "" : fmt::format("<p>{}</p>\n", xml_escape(loaded.description)), body,
-      PIPESIM_VERSION, xml_escape(loaded.source.empty() ? std::string("the default scenario") : loaded.source));
+      xml_escape(title), kStyle, intro.empty() ? "" : fmt::format("<p>{}</p>\n", xml_escape(intro)), body,
+      PIPESIM_VERSION, xml_escape(source));
+}
+
+std::string page(const LoadedScenario& loaded, const std::string& body) {
+  return page(loaded.name, loaded.description, body,
+              loaded.source.empty() ? std::string("the default scenario") : loaded.source);
+}
+
+// The assumptions as a list, or a sentence saying there are none.
+std::string assumption_list(const std::vector<Assumption>& assumptions) {
+  if (assumptions.empty()) return "<p>None: every default that bears on this answer was replaced by a value.</p>\n";
+  std::string out = "<ul>\n";
+  for (const Assumption& a : assumptions) out += fmt::format("<li>{}</li>\n", xml_escape(a.text));
+  return out + "</ul>\n";
 }
 
 }  // namespace
@@ -76,14 +89,7 @@ std::string words_report(const LoadedScenario& loaded, std::string_view heading,
   body += "<h2>Scenario</h2>\n" + scenario_table(loaded, {},
                                                  "; the assumptions below name the defaults that decide "
                                                  "this answer");
-  body += "<h2>Assumptions</h2>\n";
-  if (assumptions.empty()) {
-    body += "<p>None: every default that bears on this answer was replaced by a value.</p>\n";
-  } else {
-    body += "<ul>\n";
-    for (const Assumption& a : assumptions) body += fmt::format("<li>{}</li>\n", xml_escape(a.text));
-    body += "</ul>\n";
-  }
+  body += "<h2>Assumptions</h2>\n" + assumption_list(assumptions);
   return page(loaded, body);
 }
 
@@ -111,6 +117,26 @@ std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& ax
   body += "<h2>Scenario</h2>\n" +
           scenario_table(loaded, axes, "; pipesim diagnose of one point names the defaults that decide it");
   return page(loaded, body);
+}
+
+std::string compare_html(const std::vector<PlanReport>& plans, const std::string& words, const std::string& svg) {
+  std::string title = "pipesim compare: ";
+  std::string sources;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    title += (i ? " vs " : "") + plans[i].label;
+    const std::string& src = plans[i].loaded->source;
+    sources += (i ? ", " : "") + (src.empty() ? std::string("the default scenario") : src);
+  }
+  std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n";
+  body += "<h2>Comparison</h2>\n<pre>" + xml_escape(words) + "</pre>\n";
+  for (const PlanReport& p : plans) {
+    const LoadedScenario& loaded = *p.loaded;
+    body += fmt::format("<h2>{}: {}</h2>\n", xml_escape(p.label), xml_escape(loaded.name));
+    if (!loaded.description.empty()) body += fmt::format("<p>{}</p>\n", xml_escape(loaded.description));
+    body += scenario_table(loaded, {}, "; its assumptions follow");
+    body += "<h3>Assumptions</h3>\n" + assumption_list(p.assumptions);
+  }
+  return page(title, "", body, sources);
 }
 
 }  // namespace pipesim

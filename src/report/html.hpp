@@ -9,6 +9,7 @@
 #include "config/loader.hpp"
 #include "core/diagnosis.hpp"
 #include "core/sweep.hpp"
+#include "report/renderer.hpp"
 
 namespace pipesim {
 
@@ -19,6 +20,9 @@ std::string diagnosis_html(const LoadedScenario& loaded, const Diagnosis& d, con
 // analytic column.
 std::string simulation_html(const LoadedScenario& loaded, const std::string& words, const std::string& svg,
                             const std::vector<Assumption>& assumptions);
+// Plans side by side: the figure, the comparison as the table prints it, then each plan's
+// scenario with origins and its assumptions.
+std::string compare_html(const std::vector<PlanReport>& plans, const std::string& words, const std::string& svg);
 // A sweep's figure with the scenario and its axes.
 std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg);
 

@@ -26,7 +26,7 @@ FIGURES = {
 }
 # The HTML reports, rendered as a page (the figure inline, the words, the scenario).
 PAGES = {"diagnose-report": FIGURES["diagnose"], "sweep-report": FIGURES["sweep"],
-         "simulate-report": FIGURES["simulate"]}
+         "simulate-report": FIGURES["simulate"], "compare-report": FIGURES["compare"]}
 
 
 def chromium():

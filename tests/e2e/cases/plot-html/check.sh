@@ -24,3 +24,14 @@ grep -q "^wait per step  mean 52.44 ms, p50 0.00 s, p95 236.98 ms" "$CASE_TMP/si
 grep -q '<title>no wait: ' "$CASE_TMP/sim.html"
 grep -q '<td><code>transform.cv</code></td><td class="v">0.5</td><td class="origin">--set transform.cv=0.5</td>' "$CASE_TMP/sim.html"
 grep -q '<li>linear worker scaling: every added worker adds a full worker' "$CASE_TMP/sim.html"
+# The comparison's page: the figure, the table, and each plan's inputs with their origins and
+# assumptions, under the plan's name.
+"$PIPESIM" compare p4d-resnet50-nvme p4d-resnet50-nfs --format json --plot "$CASE_TMP/cmp.html" > /dev/null
+c="$CASE_TMP/cmp.html"
+! grep -Eq '<script|src=|href=|url\(' "$c"
+grep -q '<title>pipesim compare: p4d-resnet50-nvme vs p4d-resnet50-nfs</title>' "$c"
+grep -q '^throughput           10999.6 samples/s    10999.6 samples/s' "$c"
+grep -q '<h2>p4d-resnet50-nfs: p4d.24xlarge, ResNet-50 AMP, NFS over 10 GbE</h2>' "$c"
+grep -q '<td class="v">7.45 GB/s</td><td class="origin">preset:configs/storage/nvme-gen4.toml:10:18</td>' "$c"
+grep -q '<td class="v">1.25 GB/s</td><td class="origin">preset:configs/storage/nfs-10gbe.toml:12:18</td>' "$c"
+[ "$(grep -c '<h3>Assumptions</h3>' "$c")" = 2 ]
