@@ -133,21 +133,171 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
   return svg.finish();
 }
 
-std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
-  if (curves.size() > kMaxPlotCurves)
-    throw Error(
-        fmt::format("a figure draws at most {} curves (one per combination of the outer axes' values) and "
-                    "this sweep has {}: give the outer axes fewer values",
-                    kMaxPlotCurves, curves.size()));
-  const Axis& inner = axes.back();
-  double xmin = 0, xmax = 0, tmax = 0, smax = 0;
+namespace {
+
+// A binding wall as one of five: the stage's index when one stage binds, 4 when two or more do.
+std::size_t wall_index(unsigned binding) {
+  std::size_t n = 0, last = 0;
+  for (std::size_t i = 0; i < kStages.size(); ++i)
+    if (binding & stage_bit(kStages[i])) ++n, last = i;
+  return n == 1 ? last : kStages.size();
+}
+
+// The colour of a point by its binding wall: one per stage, another for two or more at once.
+std::string_view wall_colour(std::size_t wall) {
+  constexpr std::string_view kWallColour[] = {kPalette[4], kPalette[0], kPalette[2], kPalette[1], kPalette[3]};
+  return kWallColour[std::min<std::size_t>(wall, 4)];
+}
+
+// An outer combination in words: "workers 8, sample_size 500 KB".
+std::string outer_label(const std::vector<Axis>& axes, const Curve& c) {
+  std::string label;
+  for (std::size_t a = 0; a + 1 < axes.size() && a < c.outer.size(); ++a)
+    label += fmt::format("{}{} {}", label.empty() ? "" : ", ", field_short(axes[a].field),
+                         format_compact(c.outer[a], axes[a].range.dim()));
+  return label.empty() ? "all points" : label;
+}
+
+// The innermost axis's extent over every curve, and whether it reads better on a log scale.
+struct XExtent {
+  double low = 0, high = 1;
+  bool log = false;
+};
+XExtent x_extent(const std::vector<Curve>& curves) {
+  XExtent e;
   bool first = true;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points) {
+      e.low = first ? p.x : std::min(e.low, p.x);
+      e.high = first ? p.x : std::max(e.high, p.x);
+      first = false;
+    }
+  if (e.high <= e.low) e.high = e.low + 1;
+  e.log = e.low > 0 && e.high / e.low >= 8;
+  return e;
+}
+
+std::string point_figures(const Axis& inner, const CurvePoint& p) {
+  std::string out = fmt::format("{} {}: utilization {}, throughput {}, binding {}", field_short(inner.field),
+                                format_compact(p.x, inner.range.dim()), percent(p.utilization),
+                                format_human(p.throughput, Dim::SampleRate, 1), binding_text(p.binding));
+  if (p.crossed_from)
+    out += fmt::format(" (crossover: {} -> {})", binding_text(*p.crossed_from), binding_text(p.binding));
+  return out;
+}
+
+// Many outer combinations: a grid of small utilization panels on shared axes.
+std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes,
+                           const std::vector<Curve>& curves) {
+  const Axis& inner = axes.back();
+  const XExtent e = x_extent(curves);
+  constexpr std::size_t kColumns = 4;
+  const std::size_t rows = (curves.size() + kColumns - 1) / kColumns;
+  const std::size_t title_lines = axes.size() - 1;
+  const double gap = 14;
+  const double pw = (kWidth - kLeft - kRight - gap * (kColumns - 1)) / kColumns;
+  const double ph = 90;
+  const double head = 12 * static_cast<double>(title_lines) + 6;
+  const double cell = head + ph + 30;
+  const double top = 104;
+  std::size_t refused = 0;
+  unsigned walls = 0;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points) {
+      if (!p.valid)
+        ++refused;
+      else
+        walls |= 1u << wall_index(p.binding);
+    }
+  const double height = top + cell * static_cast<double>(rows) + 40;
+  Svg svg(kWidth, height, loaded.name);
+  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  svg.text(kWidth / 2, 46,
+           fmt::format("pipesim sweep over {}: utilization, a panel per combination of the outer axes ({})",
+                       spec(inner.field).key, curves.size()),
+           Anchor::Middle, 12, "#444444");
+  // Legend: the binding walls the points show.
+  double lx = kLeft;
+  svg.text(lx, 72, "binding wall:", Anchor::Start, 11);
+  lx += 80;
+  for (std::size_t i = 0; i <= kStages.size(); ++i) {
+    if (!(walls & (1u << i))) continue;
+    const std::string name = i < kStages.size() ? std::string(stage_key(kStages[i])) : "two at once";
+    svg.circle(lx + 5, 68, 4, wall_colour(i));
+    svg.text(lx + 13, 72, name, Anchor::Start, 11);
+    lx += 30 + 6.5 * static_cast<double>(name.size());
+  }
+  svg.text(kWidth - kRight, 72, "dashed: a crossover", Anchor::End, 11, "#444444");
+
+  const std::vector<double> yticks = {0, 0.5, 1};
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    const Curve& c = curves[k];
+    const double x0 = kLeft + static_cast<double>(k % kColumns) * (pw + gap);
+    const double y0 = top + static_cast<double>(k / kColumns) * cell;
+    const double ptop = y0 + head;
+    // The panel's title: one line per outer axis.
+    for (std::size_t a = 0; a < title_lines; ++a)
+      svg.text(x0, y0 + 10 + 12 * static_cast<double>(a),
+               fmt::format("{} {}", field_short(axes[a].field), format_compact(c.outer[a], axes[a].range.dim())),
+               Anchor::Start, 10, "#222222", "font-weight=\"bold\"");
+    const Scale xs{e.low, e.high, x0 + 4, x0 + pw - 4, e.log};
+    const Scale ys{0, 1, ptop + ph, ptop};
+    svg.rect(x0, ptop, pw, ph, "#fafafa", "stroke=\"#cccccc\"");
+    for (double t : yticks) {
+      svg.line(x0, ys(t), x0 + pw, ys(t), "#e5e5e5");
+      if (k % kColumns == 0) svg.text(x0 - 4, ys(t) + 4, tick_text(t * 100), Anchor::End, 10);
+    }
+    // The innermost axis's ends.
+    svg.text(xs.from, ptop + ph + 13, format_compact(e.low, inner.range.dim()), Anchor::Start, 9, "#444444");
+    svg.text(xs.to, ptop + ph + 13, format_compact(e.high, inner.range.dim()), Anchor::End, 9, "#444444");
+    std::vector<std::pair<double, double>> run;
+    for (const CurvePoint& p : c.points) {
+      if (!p.valid) {
+        svg.polyline(run, "#444444", 1.5);
+        run.clear();
+        continue;
+      }
+      run.emplace_back(xs(p.x), ys(p.utilization));
+    }
+    svg.polyline(run, "#444444", 1.5);
+    for (const CurvePoint& p : c.points) {
+      if (!p.valid) continue;
+      if (p.crossed_from) svg.line(xs(p.x), ptop, xs(p.x), ptop + ph, "#222222", 1, "2 2");
+      svg.raw(fmt::format("<g><title>{}</title>", xml_escape(outer_label(axes, c) + ": " + point_figures(inner, p))));
+      svg.circle(xs(p.x), ys(p.utilization), 2.5, wall_colour(wall_index(p.binding)));
+      svg.raw("</g>\n");
+    }
+  }
+  svg.text(16, top + cell * static_cast<double>(rows) / 2, "utilization (%)", Anchor::Middle, 11, "#444444",
+           fmt::format("transform=\"rotate(-90 16 {:.1f})\"", top + cell * static_cast<double>(rows) / 2));
+  svg.text((kLeft + kWidth - kRight) / 2, height - 24,
+           fmt::format("{} along each panel{}", spec(inner.field).key, e.log ? " (log scale)" : ""), Anchor::Middle, 11,
+           "#444444");
+  if (refused > 0)
+    svg.text(kLeft, height - 8,
+             fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
+                         refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
+             Anchor::Start, 11, "#777777");
+  return svg.finish();
+}
+
+}  // namespace
+
+std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
+  if (curves.size() > kMaxGridPanels)
+    throw Error(
+        fmt::format("a figure draws at most {} panels (one per combination of the outer axes' values) and "
+                    "this sweep has {}: give the outer axes fewer values",
+                    kMaxGridPanels, curves.size()));
+  if (curves.size() > kMaxPlotCurves) return sweep_grid_svg(loaded, axes, curves);
+  const Axis& inner = axes.back();
+  const XExtent e = x_extent(curves);
+  const double xmin = e.low, xmax = e.high;
+  const bool log_x = e.log;
+  double tmax = 0, smax = 0;
   std::size_t refused = 0;
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points) {
-      xmin = first ? p.x : std::min(xmin, p.x);
-      xmax = first ? p.x : std::max(xmax, p.x);
-      first = false;
       if (!p.valid) {
         ++refused;
         continue;
@@ -155,8 +305,6 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       tmax = std::max(tmax, p.throughput);
       for (double s : p.stage_s) smax = std::max(smax, s);
     }
-  if (xmax <= xmin) xmax = xmin + 1;
-  const bool log_x = xmin > 0 && xmax / xmin >= 8;
   const double top = 110;
   const double gap = 70;
   const double height = top + 3 * (kPanelHeight + gap) + 30;
@@ -168,13 +316,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   constexpr std::string_view kDash[] = {"6 3", "", "2 3", "10 3 2 3"};  // storage, transform, transfer, compute
   double lx = kLeft;
   for (std::size_t c = 0; c < curves.size(); ++c) {
-    std::string label = "all points";
-    if (!curves[c].outer.empty()) {
-      label.clear();
-      for (std::size_t a = 0; a + 1 < axes.size(); ++a)
-        label += fmt::format("{}{} {}", label.empty() ? "" : ", ", field_short(axes[a].field),
-                             format_compact(curves[c].outer[a], axes[a].range.dim()));
-    }
+    const std::string label = outer_label(axes, curves[c]);
     svg.line(lx, 68, lx + 22, 68, kPalette[c], 3);
     svg.text(lx + 27, 72, label, Anchor::Start, 11);
     lx += 40 + 6.5 * static_cast<double>(label.size());
@@ -253,11 +395,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     // Each point, with its figures as text (a tooltip in a browser), and the crossovers.
     for (const CurvePoint& p : curves[c].points) {
       if (!p.valid) continue;
-      const std::string figures =
-          fmt::format("{} {}: utilization {}, throughput {}, binding {}", field_short(inner.field),
-                      format_compact(p.x, inner.range.dim()), percent(p.utilization),
-                      format_human(p.throughput, Dim::SampleRate, 1), binding_text(p.binding));
-      svg.raw(fmt::format("<g><title>{}</title>", xml_escape(figures)));
+      svg.raw(fmt::format("<g><title>{}</title>", xml_escape(point_figures(inner, p))));
       svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
       svg.raw("</g>\n");
       if (p.crossed_from) {

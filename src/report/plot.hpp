@@ -31,8 +31,12 @@ inline constexpr std::size_t kMaxTimelineSteps = 200;
 inline constexpr std::size_t kMaxTimelineWorkers = 16;
 std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, std::size_t steps);
 
-// At most kMaxPlotCurves curves; throws Error with more.
+// Up to kMaxPlotCurves curves share three panels (utilization, throughput, stage times); more,
+// up to kMaxGridPanels, are drawn as a grid of small panels of utilization on shared axes, one
+// per combination of the outer axes, each point coloured by its binding wall. Throws Error with
+// more than kMaxGridPanels.
 inline constexpr std::size_t kMaxPlotCurves = 8;
+inline constexpr std::size_t kMaxGridPanels = 48;
 std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves);
 
 }  // namespace pipesim

@@ -21,6 +21,9 @@ FIGURES = {
     "diagnose": (["diagnose", "--set", "pipeline.batch_size=32"], ["#D55E00", "#0072B2", "#009E73"]),
     "sweep": (["sweep", "--batch", "8..1024", "--workers", "8,16"], ["#0072B2", "#E69F00"]),
     "compare": (["compare", "p4d-resnet50-nvme", "8xa100-small-cpu"], ["#0072B2", "#E69F00"]),
+    # More than 8 curves: a grid of small panels, points coloured by binding wall.
+    "sweep-grid": (["sweep", "--batch", "8..1024", "--workers", "2..16:+2", "--vary", "cpu.cores=8,16"],
+                   ["#0072B2", "#E69F00", "#444444"]),
     # The timeline (build batch, wait, compute) and the wait histogram (no-wait bar, bins).
     "simulate": (["simulate", "--set", "transform.cv=0.5"], ["#0072B2", "#D55E00", "#555555", "#999999"]),
 }
