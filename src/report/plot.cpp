@@ -177,6 +177,15 @@ XExtent x_extent(const std::vector<Curve>& curves) {
   return e;
 }
 
+// The note under a sweep's figure when points are left out.
+void refused_note(Svg& svg, double y, std::size_t refused) {
+  if (refused == 0) return;
+  svg.text(kLeft, y,
+           fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
+                       refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
+           Anchor::Start, 11, "#777777");
+}
+
 std::string point_figures(const Axis& inner, const CurvePoint& p) {
   std::string out = fmt::format("{} {}: utilization {}, throughput {}, binding {}", field_short(inner.field),
                                 format_compact(p.x, inner.range.dim()), percent(p.utilization),
@@ -273,11 +282,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   svg.text((kLeft + kWidth - kRight) / 2, height - 24,
            fmt::format("{} along each panel{}", spec(inner.field).key, e.log ? " (log scale)" : ""), Anchor::Middle, 11,
            "#444444");
-  if (refused > 0)
-    svg.text(kLeft, height - 8,
-             fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
-                         refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
-             Anchor::Start, 11, "#777777");
+  refused_note(svg, height - 8, refused);
   return svg.finish();
 }
 
@@ -407,11 +412,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       }
     }
   }
-  if (refused > 0)
-    svg.text(kLeft, height - 10,
-             fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
-                         refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
-             Anchor::Start, 11, "#777777");
+  refused_note(svg, height - 10, refused);
   return svg.finish();
 }
 
