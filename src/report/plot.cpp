@@ -299,7 +299,8 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   const XExtent e = x_extent(curves);
   const double xmin = e.low, xmax = e.high;
   const bool log_x = e.log;
-  double tmax = 0, smax = 0;
+  double tmax = 0, smax = 0, smin = 0;  // smin: the shortest stage time above zero
+  bool zero_stage = false;              // a modelled stage takes no time at some point
   std::size_t refused = 0;
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points) {
@@ -308,9 +309,33 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
         continue;
       }
       tmax = std::max(tmax, p.throughput);
-      for (double s : p.stage_s) smax = std::max(smax, s);
+      for (Stage st : kStages) {
+        const double v = p.stage_s[static_cast<std::size_t>(st)];
+        if (!(p.modelled & stage_bit(st))) continue;
+        if (!(v > 0)) {
+          zero_stage = true;
+          continue;
+        }
+        smax = std::max(smax, v);
+        smin = smin > 0 ? std::min(smin, v) : v;
+      }
     }
-  const double top = 110;
+  // Stage times 30 times apart or more go on a log axis: on a linear one the short stages lie
+  // flat on zero. A stage at zero (cached, say) is drawn on the axis's floor.
+  const bool log_stages = smin > 0 && smax / smin >= 30;
+  // The legend's entries in rows that fit the width (6.5 px per character at 11 px is a
+  // generous width for DejaVu Sans); the panels start below its last row.
+  std::vector<std::pair<double, double>> entry_at;  // (x, y) of each curve's entry
+  {
+    double lx = kLeft, ly = 68;
+    for (const Curve& c : curves) {
+      const double w = 40 + 6.5 * static_cast<double>(outer_label(axes, c).size());
+      if (lx > kLeft && lx + w > kWidth - kRight) lx = kLeft, ly += 18;
+      entry_at.emplace_back(lx, ly);
+      lx += w;
+    }
+  }
+  const double top = 110 + (entry_at.empty() ? 0 : entry_at.back().second - 68);
   const double gap = 70;
   const double height = top + 3 * (kPanelHeight + gap) + 30;
   Svg svg(kWidth, height, loaded.name);
@@ -319,13 +344,10 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
 
   // Legend: one colour per curve, one dash pattern per stage.
   constexpr std::string_view kDash[] = {"6 3", "", "2 3", "10 3 2 3"};  // storage, transform, transfer, compute
-  double lx = kLeft;
   for (std::size_t c = 0; c < curves.size(); ++c) {
-    const std::string label = outer_label(axes, curves[c]);
-    svg.line(lx, 68, lx + 22, 68, kPalette[c], 3);
-    svg.text(lx + 27, 72, label, Anchor::Start, 11);
-    lx += 40 + 6.5 * static_cast<double>(label.size());
-    if (lx > kWidth - 150 && c + 1 < curves.size()) lx = kLeft;  // a long legend wraps onto itself: rare
+    const auto [lx, ly] = entry_at[c];
+    svg.line(lx, ly, lx + 22, ly, kPalette[c], 3);
+    svg.text(lx + 27, ly + 4, outer_label(axes, curves[c]), Anchor::Start, 11);
   }
 
   const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap); };
@@ -352,17 +374,25 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   // Panel 1: utilization. Panel 2: throughput. Panel 3: time per batch by stage.
   const Unit pct{0.01, "utilization (%)"};
   const Unit rate = rate_unit(tmax);
-  const Unit dur = duration_unit(smax);
+  const Unit dur = duration_unit(log_stages ? std::sqrt(smin * smax) : smax);
   const double tops[3] = {panel_top(0), panel_top(1), panel_top(2)};
   const Scale ys[3] = {{0, 1, tops[0] + kPanelHeight, tops[0]},
                        {0, tmax > 0 ? tmax * 1.1 : 1, tops[1] + kPanelHeight, tops[1]},
-                       {0, smax > 0 ? smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
+                       log_stages ? Scale{smin / 1.2, smax * 1.2, tops[2] + kPanelHeight, tops[2], true}
+                                  : Scale{0, smax > 0 ? smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
   y_axis(svg, tops[0], kPanelHeight, ys[0], nice_ticks(0, 1, 5), pct, "Accelerator utilization");
   y_axis(svg, tops[1], kPanelHeight, ys[1], nice_ticks(0, ys[1].low + ys[1].high, 5), rate, "Throughput (the cluster)");
-  y_axis(svg, tops[2], kPanelHeight, ys[2], nice_ticks(0, ys[2].high, 5),
-         {dur.divide, "time per batch (" + dur.name + ")"}, "Time per batch by stage");
+  y_axis(svg, tops[2], kPanelHeight, ys[2],
+         log_stages ? log_ticks(ys[2].low, ys[2].high) : nice_ticks(0, ys[2].high, 5),
+         {dur.divide, "time per batch (" + dur.name + ")"},
+         log_stages ? "Time per batch by stage (log)" : "Time per batch by stage");
+  if (log_stages && zero_stage)
+    svg.text(kWidth - kRight, tops[2] + kPanelHeight - 6, "a stage that takes no time (cached) lies on the floor",
+             Anchor::End, 10, "#777777");
   for (double t : tops) x_axis(t);
-  double sx = kLeft + 210;
+  // The dash legend, right-aligned on the panel's title line.
+  double sx = kWidth - kRight;
+  for (Stage st : kStages) sx -= 40 + 7.0 * static_cast<double>(stage_key(st).size());
   for (Stage st : kStages) {
     svg.line(sx, tops[2] - 12, sx + 22, tops[2] - 12, "#444444", 2, kDash[static_cast<std::size_t>(st)]);
     svg.text(sx + 26, tops[2] - 8, stage_key(st), Anchor::Start, 11);
@@ -380,7 +410,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
           run.clear();
           continue;
         }
-        run.emplace_back(xs(p.x), ys[panel](*v));
+        run.emplace_back(xs(p.x), ys[panel](std::max(*v, ys[panel].low)));
       }
       svg.polyline(run, colour, 2, dash);
     };

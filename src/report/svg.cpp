@@ -103,4 +103,23 @@ double Scale::operator()(double v) const {
   return from + f * (to - from);
 }
 
+std::vector<double> log_ticks(double low, double high) {
+  if (!(low > 0) || !(high > low) || !std::isfinite(high)) return {};
+  const int first = static_cast<int>(std::floor(std::log10(low)));
+  const int last = static_cast<int>(std::ceil(std::log10(high)));
+  // 10^k built by dividing for negative k, so that 0.01 is the decimal 0.01.
+  const auto power = [](int k) { return k < 0 ? 1 / std::pow(10.0, -k) : std::pow(10.0, k); };
+  const auto inside = [&](double v) { return v >= low * (1 - 1e-9) && v <= high * (1 + 1e-9); };
+  std::vector<double> decades, all;
+  for (int k = first; k <= last && k - first < 40; ++k) {
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = k < 0 ? m / std::pow(10.0, -k) : m * power(k);
+      if (!inside(v)) continue;
+      all.push_back(v);
+      if (m == 1.0) decades.push_back(v);
+    }
+  }
+  return decades.size() >= 3 ? decades : all;
+}
+
 }  // namespace pipesim

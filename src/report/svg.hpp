@@ -44,6 +44,9 @@ class Svg {
 
 // Round tick values covering [low, high]: 1, 2 or 5 times a power of ten apart, about `count`.
 std::vector<double> nice_ticks(double low, double high, int count = 5);
+// Ticks for a log axis over [low, high] (both > 0): the powers of ten inside it, and 2 and 5
+// times them as well when fewer than three powers fall inside.
+std::vector<double> log_ticks(double low, double high);
 
 // A linear or logarithmic map from data to pixels.
 struct Scale {

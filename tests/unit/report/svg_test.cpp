@@ -14,6 +14,13 @@ TEST_CASE("nice_ticks: 1, 2 or 5 times a power of ten, covering the range") {
   CHECK(nice_ticks(3, 3, 5) == std::vector<double>{3});
 }
 
+TEST_CASE("log_ticks: the powers of ten inside, with 2 and 5 when there are few") {
+  CHECK(log_ticks(0.0004, 0.3) == std::vector<double>{0.001, 0.01, 0.1});
+  CHECK(log_ticks(0.003, 0.3) == std::vector<double>{0.005, 0.01, 0.02, 0.05, 0.1, 0.2});
+  CHECK(log_ticks(1, 1000) == std::vector<double>{1, 10, 100, 1000});
+  CHECK(log_ticks(0, 10).empty());
+}
+
 TEST_CASE("Scale: linear and logarithmic maps") {
   const Scale lin{0, 10, 100, 200};
   CHECK(lin(5) == doctest::Approx(150));
