@@ -120,6 +120,7 @@ std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& a
       }
       c.binding = r.binding;
       c.crossed_from = p.crossed_from;
+      c.fits = r.fits;
     }
     curves.back().points.push_back(c);
   });

@@ -181,6 +181,7 @@ constexpr double kLargeSimulatedSweep = 1000;
 struct CurvePoint {
   double x = 0;  // the innermost axis's value
   bool valid = false;
+  bool fits = true;  // the batch fits in the accelerator's memory (Result::fits)
   double utilization = 0;
   double throughput = 0;            // samples/s, the cluster
   std::array<double, 4> stage_s{};  // per Stage, time per batch (0 when not modelled)

@@ -177,13 +177,24 @@ XExtent x_extent(const std::vector<Curve>& curves) {
   return e;
 }
 
-// The note under a sweep's figure when points are left out.
-void refused_note(Svg& svg, double y, std::size_t refused) {
-  if (refused == 0) return;
-  svg.text(kLeft, y,
-           fmt::format("{} point{} the model refuses {} left out (gaps in the lines).", refused,
-                       refused == 1 ? "" : "s", refused == 1 ? "is" : "are"),
-           Anchor::Start, 11, "#777777");
+// A point is drawn when the model gives it and its batch fits in memory; the others are gaps.
+bool drawn(const CurvePoint& p) { return p.valid && p.fits; }
+
+// The note under a sweep's figure when points are left out, and why.
+void gaps_note(Svg& svg, double y, const std::vector<Curve>& curves) {
+  std::size_t refused = 0, unfit = 0;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points) {
+      refused += p.valid ? 0 : 1;
+      unfit += p.valid && !p.fits ? 1 : 0;
+    }
+  std::string why;
+  if (refused > 0) why = fmt::format("{} point{} the model refuses", refused, refused == 1 ? "" : "s");
+  if (unfit > 0)
+    why += fmt::format("{}{} point{} whose batch does not fit in the accelerator's memory", why.empty() ? "" : " and ",
+                       unfit, unfit == 1 ? "" : "s");
+  if (why.empty()) return;
+  svg.text(kLeft, y, fmt::format("Left out (gaps in the lines): {}.", why), Anchor::Start, 11, "#777777");
 }
 
 std::string point_figures(const Axis& inner, const CurvePoint& p) {
@@ -209,15 +220,10 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   const double head = 12 * static_cast<double>(title_lines) + 6;
   const double cell = head + ph + 30;
   const double top = 104;
-  std::size_t refused = 0;
   unsigned walls = 0;
   for (const Curve& c : curves)
-    for (const CurvePoint& p : c.points) {
-      if (!p.valid)
-        ++refused;
-      else
-        walls |= 1u << wall_index(p.binding);
-    }
+    for (const CurvePoint& p : c.points)
+      if (drawn(p)) walls |= 1u << wall_index(p.binding);
   const double height = top + cell * static_cast<double>(rows) + 40;
   Svg svg(kWidth, height, loaded.name);
   svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
@@ -261,7 +267,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
     svg.text(xs.to, ptop + ph + 13, format_compact(e.high, inner.range.dim()), Anchor::End, 9, "#444444");
     std::vector<std::pair<double, double>> run;
     for (const CurvePoint& p : c.points) {
-      if (!p.valid) {
+      if (!drawn(p)) {
         svg.polyline(run, "#444444", 1.5);
         run.clear();
         continue;
@@ -270,7 +276,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
     }
     svg.polyline(run, "#444444", 1.5);
     for (const CurvePoint& p : c.points) {
-      if (!p.valid) continue;
+      if (!drawn(p)) continue;
       if (p.crossed_from) svg.line(xs(p.x), ptop, xs(p.x), ptop + ph, "#222222", 1, "2 2");
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(outer_label(axes, c) + ": " + point_figures(inner, p))));
       svg.circle(xs(p.x), ys(p.utilization), 2.5, wall_colour(wall_index(p.binding)));
@@ -282,7 +288,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   svg.text((kLeft + kWidth - kRight) / 2, height - 24,
            fmt::format("{} along each panel{}", spec(inner.field).key, e.log ? " (log scale)" : ""), Anchor::Middle, 11,
            "#444444");
-  refused_note(svg, height - 8, refused);
+  gaps_note(svg, height - 8, curves);
   return svg.finish();
 }
 
@@ -301,13 +307,9 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   const bool log_x = e.log;
   double tmax = 0, smax = 0, smin = 0;  // smin: the shortest stage time above zero
   bool zero_stage = false;              // a modelled stage takes no time at some point
-  std::size_t refused = 0;
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points) {
-      if (!p.valid) {
-        ++refused;
-        continue;
-      }
+      if (!drawn(p)) continue;
       tmax = std::max(tmax, p.throughput);
       for (Stage st : kStages) {
         const double v = p.stage_s[static_cast<std::size_t>(st)];
@@ -415,21 +417,21 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       svg.polyline(run, colour, 2, dash);
     };
     draw(
-        0, [](const CurvePoint& p) { return p.valid ? std::optional<double>(p.utilization) : std::nullopt; }, "");
+        0, [](const CurvePoint& p) { return drawn(p) ? std::optional<double>(p.utilization) : std::nullopt; }, "");
     draw(
-        1, [](const CurvePoint& p) { return p.valid ? std::optional<double>(p.throughput) : std::nullopt; }, "");
+        1, [](const CurvePoint& p) { return drawn(p) ? std::optional<double>(p.throughput) : std::nullopt; }, "");
     for (Stage st : kStages)
       draw(
           2,
           [st](const CurvePoint& p) {
-            return p.valid && (p.modelled & stage_bit(st))
+            return drawn(p) && (p.modelled & stage_bit(st))
                        ? std::optional<double>(p.stage_s[static_cast<std::size_t>(st)])
                        : std::nullopt;
           },
           kDash[static_cast<std::size_t>(st)]);
     // Each point, with its figures as text (a tooltip in a browser), and the crossovers.
     for (const CurvePoint& p : curves[c].points) {
-      if (!p.valid) continue;
+      if (!drawn(p)) continue;
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(point_figures(inner, p))));
       svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
       svg.raw("</g>\n");
@@ -442,7 +444,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       }
     }
   }
-  refused_note(svg, height - 10, refused);
+  gaps_note(svg, height - 10, curves);
   return svg.finish();
 }
 
