@@ -122,6 +122,7 @@ void write_plot(const std::string& path, const std::string& text) {
 std::string plan_label(const LoadedScenario& s) {
   const std::string& source = s.source.rfind("preset:", 0) == 0 ? s.source.substr(7) : s.source;
   if (source.empty()) return "reference";
+  if (source == kStdinSource) return "stdin";
   return std::filesystem::path(source).stem().string();
 }
 

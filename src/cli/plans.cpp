@@ -1,5 +1,9 @@
 #include "cli/plans.hpp"
 
+#include <algorithm>
+
+#include "core/error.hpp"
+
 namespace pipesim {
 
 void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output output) {
@@ -12,6 +16,8 @@ void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output ou
 
 std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
   std::vector<LoadedScenario> loaded;
+  if (std::count(o.plans.begin(), o.plans.end(), "-") > 1)
+    throw Error("standard input (-) can be only one of the plans: write the others to files");
   for (const auto& arg : o.plans) {
     LoadedScenario s = load_scenario(arg);
     for (const auto& a : o.sets) apply_assignment(s, a);

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -58,6 +61,22 @@ std::string read_file(const std::string& path) {
   }
   if (in.bad()) throw Error(Origin{path}, "cannot read the file: a read failed");
   if (text.size() > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
+  return text;
+}
+
+// The scenario on standard input (`-`), read to its end: at most 16 MiB, like a file.
+std::string read_stdin() {
+  if (isatty(STDIN_FILENO))
+    std::fputs("pipesim: reading the scenario from standard input; end it with Ctrl-D\n", stderr);
+  std::string text;
+  char buffer[65536];
+  while (text.size() <= kMaxFileBytes) {
+    std::cin.read(buffer, sizeof buffer);
+    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+    if (!std::cin) break;
+  }
+  if (std::cin.bad()) throw Error(Origin{std::string(kStdinSource)}, "cannot read standard input: a read failed");
+  if (text.size() > kMaxFileBytes) throw Error(Origin{std::string(kStdinSource)}, "the input is larger than 16 MiB");
   return text;
 }
 
@@ -420,8 +439,28 @@ LoadedScenario load_scenario(std::string_view arg) {
   const EmbeddedPreset* preset = names_a_file(name) ? nullptr : find_preset(name);
   if (arg.empty()) {
     out = load_preset(*find_preset(kDefaultPreset));
+  } else if (name == "-") {
+    // `use` paths are relative to the current directory.
+    out = load_scenario_text(read_stdin(), std::string(kStdinSource), "");
+    if (out.name.empty()) out.name = "standard input";
   } else if (preset) {
     out = load_preset(*preset);
+  } else if (name.find('+') != std::string::npos && !names_a_file(name) && !std::filesystem::exists(name, ec)) {
+    // Presets composed on the command line: A+B+C is a scenario that uses A, B and C in turn.
+    std::string uses;
+    std::size_t start = 0;
+    while (start <= name.size()) {
+      const std::size_t end = std::min(name.find('+', start), name.size());
+      const std::string part = name.substr(start, end - start);
+      if (part.empty() || !find_preset(part))
+        throw Error(fmt::format(
+            "'{}' in '{}' is not a preset{}", echo(part), echo(name),
+            part.empty() ? std::string(": write A+B with a preset on each side of +") : Loader::preset_hint(part)));
+      uses += fmt::format("{}\"{}\"", uses.empty() ? "" : ", ", part);
+      start = end + 1;
+    }
+    out = load_scenario_text(fmt::format("use = [{}]\n", uses), name, "");
+    out.name = name;  // the composition, not the name of whichever preset came last
   } else if (std::filesystem::is_directory(name, ec)) {
     throw Error(Origin{echo(name)}, "a directory is not a scenario: name a TOML file or a preset");
   } else if (std::filesystem::exists(name, ec)) {

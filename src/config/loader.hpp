@@ -27,7 +27,9 @@ struct LoadedScenario {
 // are resolved against embedded presets and, for paths, against `base_dir`.
 LoadedScenario load_scenario_text(std::string_view text, const std::string& source, const std::string& base_dir);
 
-// A file path or an embedded preset name; empty means the default preset.
+// A file path or an embedded preset name; empty means the default preset, and "-" standard
+// input (named kStdinSource in errors; read once: a second "-" reads nothing).
+inline constexpr std::string_view kStdinSource = "<stdin>";
 LoadedScenario load_scenario(std::string_view arg);
 
 // Applies one "key=value" assignment, as given to --set.

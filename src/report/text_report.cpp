@@ -339,8 +339,11 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   table.render(o);
   o.write("\n* best in its row\n");
   for (const auto& p : plans) {
-    o.print("{}{}{}: {} ({})\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
-            printable(p.loaded->name), printable(p.loaded->source));
+    // A composition of presets is its own name and source: said once.
+    const bool self_named = p.loaded->name == p.loaded->source && p.loaded->name == p.label;
+    o.print(
+        "{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
+        self_named ? std::string() : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source)));
     plan_assumptions(o, p, md);
   }
 }
