@@ -6,7 +6,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/common.hpp"
 #include "core/error.hpp"
@@ -56,6 +58,42 @@ int finish(int code) {
   return code;
 }
 
+// The deepest subcommand the command line chose (the app itself when none).
+const CLI::App* chosen(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  return at;
+}
+
+// "pipesim diagnose": the command line that names a subcommand, for a pointer to its help.
+std::string command_path(const CLI::App* sub) {
+  std::string path;
+  for (; sub != nullptr; sub = sub->get_parent()) path = sub->get_name() + (path.empty() ? "" : " " + path);
+  return path;
+}
+
+// A usage error in one line: an option the command does not have is named with the nearest
+// one it has; every error points at that command's --help.
+std::string usage_message(const CLI::App& app, const CLI::ParseError& e, const std::vector<std::string>& args) {
+  const CLI::App* sub = chosen(app);
+  const std::string help = fmt::format("see {} --help", command_path(sub));
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    std::vector<std::string> names;
+    for (const CLI::Option* opt : sub->get_options())
+      for (const std::string& n : opt->get_lnames()) names.push_back("--" + n);
+    std::vector<std::string_view> views(names.begin(), names.end());
+    for (const std::string& arg : args) {
+      if (arg == "--") break;
+      if (arg.size() < 2 || arg.front() != '-') continue;
+      const std::string name = arg.substr(0, arg.find('='));
+      if (sub->get_option_no_throw(name) != nullptr) continue;
+      return fmt::format("pipesim: error: unknown option '{}'{} ({})", pipesim::echo(name),
+                         pipesim::did_you_mean(name, views), help);
+    }
+  }
+  return fmt::format("pipesim: error: {} ({})", e.what(), help);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,7 +103,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // Building a subcommand's options is most of start-up: when the first argument names one,
   // only that one is built (help, version and unknown commands see them all).
-  const std::string_view first = argc > 1 ? argv[1] : "";
+  // `pipesim help [COMMAND...]` is `pipesim [COMMAND...] --help`.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front() == "help") {
+    args.erase(args.begin());
+    args.emplace_back("--help");
+  }
+  const std::string first = args.empty() ? std::string() : args.front();
   bool named = false;
   for (const auto& c : kCommands) named |= c.name == first;
   if (!named && !first.empty() && first.front() != '-') {
@@ -82,7 +126,8 @@ int main(int argc, char** argv) {
   for (const auto& c : kCommands)
     if (!named || c.name == first) c.setup(app);
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+    app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     return finish(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
@@ -90,7 +135,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return finish(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "pipesim: error: {} (see pipesim --help)\n", e.what());
+    fmt::print(stderr, "{}\n", usage_message(app, e, args));
     return pipesim::kExitUsage;
   } catch (const pipesim::ExitCode& e) {
     return finish(e.code);
