@@ -388,7 +388,7 @@ struct Loader {
   static std::string preset_hint(std::string_view name) {
     std::vector<std::string_view> names;
     for (const auto& p : embedded_presets()) names.push_back(p.name);
-    const std::string hint = did_you_mean(name, names);
+    const std::string hint = did_you_mean_name(name, names);
     return hint.empty() ? std::string(" (`pipesim presets` lists the presets)") : hint;
   }
 };

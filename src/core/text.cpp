@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <cctype>
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <utility>
@@ -61,6 +63,36 @@ std::string did_you_mean(std::string_view suggestion) {
 
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
   return did_you_mean(closest(word, candidates));
+}
+
+std::string did_you_mean_name(std::string_view word, std::span<const std::string_view> candidates, std::size_t most) {
+  const auto lower = [](std::string_view v) {
+    std::string out(v);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string w = lower(word);
+  if (w.size() >= 2) {
+    // Those that start with the word first, then those that hold it elsewhere.
+    std::vector<std::string_view> starts, holds;
+    for (std::string_view c : candidates) {
+      const std::size_t at = lower(c).find(w);
+      if (at == 0)
+        starts.push_back(c);
+      else if (at != std::string::npos)
+        holds.push_back(c);
+    }
+    starts.insert(starts.end(), holds.begin(), holds.end());
+    if (starts.size() == 1) return did_you_mean(starts.front());
+    if (starts.size() > 1) {
+      std::string list;
+      for (std::size_t i = 0; i < starts.size() && i < most; ++i)
+        list += fmt::format("{}'{}'", i ? ", " : "", starts[i]);
+      if (starts.size() > most) list += fmt::format(" (and {} more)", starts.size() - most);
+      return fmt::format("; did you mean one of {}?", list);
+    }
+  }
+  return did_you_mean(word, candidates);
 }
 
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i) {

@@ -19,6 +19,11 @@ std::string did_you_mean(std::string_view suggestion);
 // The same for the candidate closest to `word` (see closest()).
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
+// "; did you mean ...?" for a name: the candidates that start with or contain `word` (letter
+// case aside), up to `most` of them with a count of the rest, else the closest by edit distance.
+std::string did_you_mean_name(std::string_view word, std::span<const std::string_view> candidates,
+                              std::size_t most = 8);
+
 // The code point at s[i] and its length in bytes; length 0 for a byte that does not start a
 // valid UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF are invalid).
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i);

@@ -33,6 +33,19 @@ TEST_CASE("closest suggests typos, not names that share a section") {
   CHECK(did_you_mean("int4", names).empty());
 }
 
+TEST_CASE("did_you_mean_name: by prefix, then substring, then edit distance") {
+  constexpr std::array<std::string_view, 5> presets{"dgx-h100", "h100-pcie", "h100-sxm", "a100-40gb-sxm", "nvme-gen4"};
+  // Those that start with the word come first, then those that hold it.
+  CHECK(did_you_mean_name("H100", presets) == "; did you mean one of 'h100-pcie', 'h100-sxm', 'dgx-h100'?");
+  CHECK(did_you_mean_name("h100", presets, 2) == "; did you mean one of 'h100-pcie', 'h100-sxm' (and 1 more)?");
+  CHECK(did_you_mean_name("a100", presets) == "; did you mean 'a100-40gb-sxm'?");
+  // No name holds it: a typo's nearest name, or nothing.
+  CHECK(did_you_mean_name("nvme-gne4", presets) == "; did you mean 'nvme-gen4'?");
+  CHECK(did_you_mean_name("zzzz", presets).empty());
+  // One letter is too short to search for.
+  CHECK(did_you_mean_name("h", presets).empty());
+}
+
 TEST_CASE("a long word costs no more than the candidates") {
   constexpr std::array<std::string_view, 1> keys{"cpu.cores"};
   CHECK(closest(std::string(1'000'000, 'a'), keys).empty());
