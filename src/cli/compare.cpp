@@ -23,9 +23,7 @@ void setup_compare(CLI::App& app) {
     const auto renderer = make_renderer(opts->format, Output::Compare);
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
-    if (!plot->empty()) {
-      for (const auto& s : loaded) check_plot(*plot, s);
-    }
+    for (const auto& s : loaded) check_plot(*plot, s);
     std::vector<PlanReport> reports;
     std::vector<Result> results;
     for (const auto& s : loaded) {

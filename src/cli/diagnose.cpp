@@ -22,10 +22,13 @@ void setup_diagnose(CLI::App& app) {
     const std::string text = render_diagnosis(opts->format, loaded, d);
     if (!plot->empty()) {
       const std::string svg = diagnosis_svg(loaded, d);
-      write_plot(*plot, plot_is_html(*plot)
-                            ? diagnosis_html(loaded, d,
-                                             opts->format == "table" ? text : render_diagnosis("table", loaded, d), svg)
-                            : svg);
+      if (plot_is_html(*plot)) {
+        const std::string words = table_words(opts->format, text, Output::Diagnosis,
+                                              [&](Renderer& r, Out& out) { r.diagnosis(out, loaded, d); });
+        write_plot(*plot, diagnosis_html(loaded, d, words, svg));
+      } else {
+        write_plot(*plot, svg);
+      }
     }
     write_stdout(text);
   });

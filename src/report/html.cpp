@@ -23,10 +23,15 @@ constexpr std::string_view kStyle =
     "text-align:left;vertical-align:top}th{background:#f0f0f0}td.v{font-variant-numeric:tabular-nums}"
     ".origin{color:#666}.note{color:#666;font-size:.9em}svg{max-width:100%;height:auto}";
 
-// The SVG without its XML declaration, to sit inside the HTML.
-std::string inline_svg(const std::string& svg) {
+// The figure's section: the SVG without its XML declaration, to sit inside the HTML.
+std::string figure_section(const std::string& svg) {
   const std::size_t start = svg.find("<svg");
-  return start == std::string::npos ? std::string() : svg.substr(start);
+  return "<h2>Figure</h2>\n" + (start == std::string::npos ? std::string() : svg.substr(start)) + "\n";
+}
+
+// Where a scenario came from, for the page's footer.
+std::string source_text(const LoadedScenario& loaded) {
+  return loaded.source.empty() ? std::string("the default scenario") : loaded.source;
 }
 
 std::string value_text(const Scenario& s, const FieldSpec& f) {
@@ -65,8 +70,7 @@ std::string page(std::string_view title, std::string_view intro, const std::stri
 }
 
 std::string page(const LoadedScenario& loaded, const std::string& body) {
-  return page(loaded.name, loaded.description, body,
-              loaded.source.empty() ? std::string("the default scenario") : loaded.source);
+  return page(loaded.name, loaded.description, body, source_text(loaded));
 }
 
 // The assumptions as a list, or a sentence saying there are none.
@@ -77,14 +81,10 @@ std::string assumption_list(const std::vector<Assumption>& assumptions) {
   return out + "</ul>\n";
 }
 
-}  // namespace
-
-namespace {
-
 // A report of one run: the figure, the words pipesim printed, the scenario, the assumptions.
 std::string words_report(const LoadedScenario& loaded, std::string_view heading, const std::string& words,
                          const std::string& svg, const std::vector<Assumption>& assumptions) {
-  std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n";
+  std::string body = figure_section(svg);
   body += fmt::format("<h2>{}</h2>\n<pre>{}</pre>\n", heading, xml_escape(words));
   body += "<h2>Scenario</h2>\n" + scenario_table(loaded, {},
                                                  "; the assumptions below name the defaults that decide "
@@ -106,7 +106,7 @@ std::string simulation_html(const LoadedScenario& loaded, const std::string& wor
 }
 
 std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg) {
-  std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n<h2>Axes</h2>\n<ul>\n";
+  std::string body = figure_section(svg) + "<h2>Axes</h2>\n<ul>\n";
   for (const Axis& a : axes)
     body += fmt::format("<li><code>{}</code>: {} values from {} to {}</li>\n", spec(a.field).key, a.range.size(),
                         xml_escape(format_compact(a.range.at(0), a.range.dim())),
@@ -124,10 +124,9 @@ std::string compare_html(const std::vector<PlanReport>& plans, const std::string
   std::string sources;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     title += (i ? " vs " : "") + plans[i].label;
-    const std::string& src = plans[i].loaded->source;
-    sources += (i ? ", " : "") + (src.empty() ? std::string("the default scenario") : src);
+    sources += (i ? ", " : "") + source_text(*plans[i].loaded);
   }
-  std::string body = "<h2>Figure</h2>\n" + inline_svg(svg) + "\n";
+  std::string body = figure_section(svg);
   body += "<h2>Comparison</h2>\n<pre>" + xml_escape(words) + "</pre>\n";
   for (const PlanReport& p : plans) {
     const LoadedScenario& loaded = *p.loaded;
