@@ -23,10 +23,11 @@ struct Command {
 
 // Every subcommand, in the order `pipesim --help` lists them.
 constexpr std::array kCommands = {
-    Command{"diagnose", pipesim::setup_diagnose},   Command{"sweep", pipesim::setup_sweep},
-    Command{"simulate", pipesim::setup_simulate},   Command{"check", pipesim::setup_check},
-    Command{"compare", pipesim::setup_compare},     Command{"presets", pipesim::setup_presets},
-    Command{"calibrate", pipesim::setup_calibrate}, Command{"attribute", pipesim::setup_attribute},
+    Command{"diagnose", pipesim::setup_diagnose},       Command{"sweep", pipesim::setup_sweep},
+    Command{"simulate", pipesim::setup_simulate},       Command{"check", pipesim::setup_check},
+    Command{"compare", pipesim::setup_compare},         Command{"presets", pipesim::setup_presets},
+    Command{"calibrate", pipesim::setup_calibrate},     Command{"attribute", pipesim::setup_attribute},
+    Command{"completions", pipesim::setup_completions},
 };
 
 }  // namespace
@@ -123,8 +124,10 @@ int main(int argc, char** argv) {
                pipesim::echo(first), pipesim::did_you_mean(first, names), list);
     return pipesim::kExitUsage;
   }
+  // A completion script describes every command, so `completions` builds them all.
+  const bool all = !named || first == "completions";
   for (const auto& c : kCommands)
-    if (!named || c.name == first) c.setup(app);
+    if (all || c.name == first) c.setup(app);
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
     app.parse(reversed);

@@ -64,5 +64,6 @@ void setup_compare(CLI::App& app);
 void setup_simulate(CLI::App& app);
 void setup_calibrate(CLI::App& app);
 void setup_attribute(CLI::App& app);
+void setup_completions(CLI::App& app);
 
 }  // namespace pipesim
