@@ -305,17 +305,31 @@ struct Loader {
         include(out, name->get(), at(source, item->source()), base_dir);
       }
     }
+    // Every unknown key and bad value of the file is reported at once, in file order.
+    std::vector<Error> problems;
+    const auto attempt = [&problems](auto&& fn) {
+      try {
+        fn();
+      } catch (const Error& e) {
+        problems.push_back(e);
+      }
+    };
     for (const auto& [k, v] : root) {
       const std::string key(k.str());
       if (key == "use") continue;
       if (key == "name" || key == "description") {
-        const auto* str = v.as_string();
-        if (!str) throw Error(at(source, v.source()), fmt::format("'{}' must be a string", key));
-        (key == "name" ? out.name : out.description) = str->get();
+        attempt([&] {
+          const auto* str = v.as_string();
+          if (!str) throw Error(at(source, v.source()), fmt::format("'{}' must be a string", key));
+          (key == "name" ? out.name : out.description) = str->get();
+        });
         continue;
       }
       const auto* table = v.as_table();
-      if (!table) throw Error(at(source, k.source()), key_message(key, key));
+      if (!table) {
+        problems.emplace_back(at(source, k.source()), key_message(key, key));
+        continue;
+      }
       if (key == "require") {
         // In the order written (toml++ iterates keys sorted), so reports follow the file.
         std::vector<std::pair<std::string, const toml::node*>> entries;
@@ -323,16 +337,30 @@ struct Loader {
         std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
           return a.second->source().begin < b.second->source().begin;
         });
-        for (const auto& [k2, v2] : entries)
-          set_requirement(out.plan, k2, requirement_text(*v2, source, k2), at(source, v2->source()));
+        for (const auto& [name, node] : entries)
+          attempt([&, &name = name, node = node] {
+            set_requirement(out.plan, name, requirement_text(*node, source, name), at(source, node->source()));
+          });
         continue;
       }
       for (const auto& [k2, v2] : *table) {
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
-        if (!field) throw Error(at(source, k2.source()), key_message(std::string(k2.str()), full));
-        set_field(out, field->field, node_value(*field, v2, source), at(source, v2.source()));
+        if (!field) {
+          problems.emplace_back(at(source, k2.source()), key_message(std::string(k2.str()), full));
+          continue;
+        }
+        attempt(
+            [&, &v2 = v2] { set_field(out, field->field, node_value(*field, v2, source), at(source, v2.source())); });
       }
+    }
+    if (!problems.empty()) {
+      std::stable_sort(problems.begin(), problems.end(), [](const Error& a, const Error& b) {
+        return std::pair(a.origin().line, a.origin().column) < std::pair(b.origin().line, b.origin().column);
+      });
+      Error first = problems.front();
+      first.add_more(std::vector<Error>(problems.begin() + 1, problems.end()));
+      throw first;
     }
     --depth;
   }
@@ -373,7 +401,7 @@ struct Loader {
         load(frag);
       } catch (const Error& e) {
         if (e.origin().source == where.source) throw;
-        throw Error(e.origin(), fmt::format("{} (in a file used at {})", e.what(), where.str()));
+        throw e.suffixed(fmt::format(" (in a file used at {})", where.str()));
       }
       loading.pop_back();
       it = loaded.emplace(key, std::move(frag)).first;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/text.hpp"
 
 namespace pipesim {
@@ -13,6 +15,31 @@ std::string Origin::str() const {
 }
 
 std::string Error::line() const {
+  std::string out = one_line();
+  // All of them when they fit in kMaxErrorLines lines; otherwise the last line counts the rest.
+  const std::size_t shown = more_.size() < kMaxErrorLines ? more_.size() : kMaxErrorLines - 2;
+  for (std::size_t i = 0; i < shown; ++i) out += fmt::format("\n{}", more_[i].one_line());
+  if (more_.size() > shown)
+    out += fmt::format(
+        "\n{}",
+        Error(Origin{origin_.source}, fmt::format("{} more errors not shown", more_.size() - shown)).one_line());
+  return out;
+}
+
+void Error::add_more(std::vector<Error> more) {
+  for (auto& e : more) {
+    more_.push_back(Error(e.origin_, e.what()));
+    for (auto& m : e.more_) more_.push_back(std::move(m));
+  }
+}
+
+Error Error::suffixed(std::string_view suffix) const {
+  Error out(origin_, what() + std::string(suffix));
+  for (const auto& m : more_) out.more_.push_back(m.suffixed(suffix));
+  return out;
+}
+
+std::string Error::one_line() const {
   // The last guard of what reaches a terminal: the message's own echoes of input are bounded
   // where they are made (echo()); here control characters are escaped and the whole line kept
   // to a screenful, whatever a message repeats.

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pipesim {
 
@@ -35,12 +37,25 @@ class Error : public std::runtime_error {
   Error(Origin origin, const std::string& message) : std::runtime_error(message), origin_(std::move(origin)) {}
 
   [[nodiscard]] const Origin& origin() const { return origin_; }
-  // The one line shown to the user: "origin: error: message" or "pipesim: error: message".
+  // The line shown to the user: "origin: error: message" or "pipesim: error: message"; then one
+  // line for each further error (more()), at most kMaxErrorLines in all and then a count.
   [[nodiscard]] std::string line() const;
 
+  // Further errors of the same input, in file order: the loader reports every unknown key and
+  // bad value of a file at once.
+  [[nodiscard]] const std::vector<Error>& more() const { return more_; }
+  void add_more(std::vector<Error> more);
+  // The same errors, each message followed by `suffix`.
+  [[nodiscard]] Error suffixed(std::string_view suffix) const;
+
  private:
+  [[nodiscard]] std::string one_line() const;
   Origin origin_;
+  std::vector<Error> more_;
 };
+
+// The most error lines one Error prints; beyond them, a line counts the rest.
+constexpr std::size_t kMaxErrorLines = 20;
 
 enum class Field : std::uint8_t;
 

@@ -1,6 +1,7 @@
 #include "core/model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 
 #include "core/resolve_util.hpp"
@@ -22,9 +23,19 @@ void forbid_without(const Scenario& s, std::initializer_list<Field> fields, std:
 
 Workload resolve_workload(const Scenario& s) {
   Workload w;
-  require(s, Field::BatchSize, "samples per batch");
-  require(s, Field::Workers, "data-loading workers per accelerator; 0 for none");
-  require(s, Field::SampleSize, "bytes read and transformed per sample");
+  // Every missing one at once, in this order.
+  std::vector<std::string> missing;
+  std::optional<Field> first;
+  for (const auto& [f, why] : {std::pair{Field::BatchSize, "samples per batch"},
+                               std::pair{Field::Workers, "data-loading workers per accelerator; 0 for none"},
+                               std::pair{Field::SampleSize, "bytes read and transformed per sample"}})
+    if (!s.has(f)) {
+      if (!first) first = f;
+      missing.push_back(fmt::format("{} ({})", spec(f).key, why));
+    }
+  if (first)
+    throw FieldError(
+        *first, fmt::format("missing required field{} {}", missing.size() > 1 ? "s" : "", fmt::join(missing, ", ")));
   w.batch = s.get(Field::BatchSize);
   w.workers = s.get(Field::Workers);
   w.accelerators = s.opt(Field::AcceleratorCount).value_or(1);
@@ -53,7 +64,17 @@ Workload resolve_workload(const Scenario& s) {
 
 Inputs resolve(const Scenario& s) {
   Inputs in;
-  static_cast<Workload&>(in) = resolve_workload(s);
+  try {
+    static_cast<Workload&>(in) = resolve_workload(s);
+  } catch (const FieldError& missing) {
+    // The compute stage needs nothing of the workload: what it lacks is said at once too.
+    try {
+      (void)resolve_compute(s);
+    } catch (const FieldError& compute) {
+      throw FieldError(missing.field(), fmt::format("{}; and {}", missing.what(), compute.what()));
+    }
+    throw;
+  }
   in.transform = resolve_transform(s, in);
   in.storage = resolve_storage(s, in);
   in.transfer = resolve_transfer(s, in, in.transform);

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "config/loader.hpp"
@@ -70,6 +71,24 @@ TEST_CASE("bad files get one line with file:line:col") {
         "'reference'?");
   CHECK(load_error("[storage]\nread_bandwidth = 2e9\n").find("got the bare number 2000000000; write it with a unit") !=
         std::string::npos);
+}
+
+TEST_CASE("every unknown key and bad value of a file is reported at once, in file order") {
+  // toml++ iterates keys sorted ([cpux] before [pipeline]); the report follows the file.
+  CHECK(load_error("[pipeline]\nbatch_sise = 8\nworkers = \"2 GB\"\n[workload]\nsampel_size = \"1 MB\"\n"
+                   "[cpux]\nworker_throughput = \"1 GB/s\"\n[require]\nmin_utilisation = 0.9\n") ==
+        "s.toml:2:1: error: unknown key 'pipeline.batch_sise'; did you mean 'pipeline.batch_size'?\n"
+        "s.toml:3:11: error: pipeline.workers: expected a plain number (e.g. 8), got a size \"2 GB\"\n"
+        "s.toml:5:1: error: unknown key 'workload.sampel_size'; did you mean 'workload.sample_size'?\n"
+        "s.toml:7:1: error: unknown key 'cpux.worker_throughput'; did you mean 'cpu.worker_throughput'?\n"
+        "s.toml:9:19: error: unknown requirement 'min_utilisation'; did you mean 'min_utilization'?");
+  // At most kMaxErrorLines lines, then a count of the rest.
+  std::string many = "[pipeline]\n";
+  for (int i = 0; i < 25; ++i) many += "k" + std::to_string(i) + " = 1\n";
+  const std::string lines = load_error(many);
+  CHECK(std::count(lines.begin(), lines.end(), '\n') == 19);
+  CHECK(lines.substr(lines.rfind('\n') + 1) == "s.toml: error: 6 more errors not shown");
+  CHECK(lines.rfind("s.toml:2:1: error: unknown key 'pipeline.k0'", 0) == 0);
 }
 
 TEST_CASE("--set assignments") {

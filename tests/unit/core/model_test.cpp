@@ -64,6 +64,21 @@ TEST_CASE("missing required fields are reported by field") {
   Scenario t = reference(256);
   t.unset(Field::BatchSize);
   CHECK_THROWS_AS(resolve(t), FieldError);
+  // Every missing field at once: the workload's, then what the compute stage lacks.
+  Scenario u;
+  u.set(Field::Workers, 4);
+  try {
+    resolve(u);
+    FAIL("expected an error");
+  } catch (const FieldError& e) {
+    CHECK(e.field() == Field::BatchSize);
+    CHECK(std::string(e.what()) ==
+          "missing required fields pipeline.batch_size (samples per batch), workload.sample_size (bytes read and "
+          "transformed per sample); and the accelerator compute stage needs accelerator.peak_flops, "
+          "model.flops_per_sample and accelerator.efficiency, or model.measured_per_sample; missing: "
+          "accelerator.peak_flops (or model.precision with the accelerator's per-precision peaks), "
+          "model.flops_per_sample, accelerator.efficiency");
+  }
 }
 
 TEST_CASE("clusters: throughput per accelerator, node and cluster, and the price is per node") {
