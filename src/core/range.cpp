@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -58,6 +59,26 @@ std::string_view trim(std::string_view s) {
 // Relative slack so that 0.1 steps and x1.1 factors land on their end point.
 constexpr double kSlack = 1e-9;
 
+// Whether text is a number with nothing after it ("60", "2.5e3").
+bool bare_number(std::string_view text) {
+  const std::string_view t = text.substr(text.front() == '+' ? 1 : 0);
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  return ec == std::errc() && ptr == t.data() + t.size();
+}
+
+// The unit after a range's last number ("samples/s" in "60..200:+20 samples/s"); empty when the
+// last number has none or the field takes names.
+std::string shared_unit(std::string_view t, const FieldSpec& field) {
+  if (!field.choices.empty() || field.accepts == dims(Dim::Bool) || field.shape) return {};
+  const std::size_t digit = t.find_last_of("0123456789");
+  if (digit == std::string_view::npos) return {};
+  std::string_view tail = t.substr(digit + 1);
+  if (tail.find_first_of(",.:") != std::string_view::npos) return {};
+  tail = trim(tail);
+  return std::string(tail);
+}
+
 }  // namespace
 
 Range parse_range(std::string_view text, const FieldSpec& field) {
@@ -67,9 +88,16 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
                     "32..1024:x4 multiplies, 8,16,32 lists)",
                     field.key, echo(text), why));
   };
-  const std::string_view t = trim(text);
+  std::string_view t = trim(text);
   if (t.empty()) throw fail("empty range");
-  const auto value = [&](std::string_view s) { return parse_field_value(field, trim(s)); };
+  // A unit written once, after the last number, is the unit of every number written without one:
+  // "60..200:+20 samples/s", "8,16,32 GB", "1..8:x2 GB/s" (a factor has none).
+  const std::string unit = shared_unit(t, field);
+  if (!unit.empty()) t = trim(t.substr(0, t.size() - unit.size()));
+  const auto with_unit = [&](std::string_view s) {
+    return bare_number(trim(s)) && !unit.empty() ? fmt::format("{} {}", trim(s), unit) : std::string(trim(s));
+  };
+  const auto value = [&](std::string_view s) { return parse_field_value(field, with_unit(s)); };
 
   const auto dots = t.find("..");
   if (dots != std::string_view::npos && t.find(',') != std::string_view::npos)
@@ -111,7 +139,7 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
   if (!step_text.empty() && step_text.front() == '+') {
     Quantity step;
     try {
-      step = parse_quantity_as(step_text.substr(1), dims(start.dim));
+      step = parse_quantity_as(with_unit(step_text.substr(1)), dims(start.dim));
     } catch (const Error& e) {
       throw fail(fmt::format("step: {}", e.what()));
     }

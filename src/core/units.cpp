@@ -55,7 +55,15 @@ constexpr std::array kUnits = {
     Unit{"Mbit/s", Dim::Rate, M / 8},
     Unit{"Gbit/s", Dim::Rate, G / 8},
     Unit{"Tbit/s", Dim::Rate, T / 8},
+    // "Gb/s" is bits too, as network links are quoted.
+    Unit{"b/s", Dim::Rate, 1.0 / 8},
+    Unit{"Kb/s", Dim::Rate, K / 8},
+    Unit{"kb/s", Dim::Rate, K / 8},
+    Unit{"Mb/s", Dim::Rate, M / 8},
+    Unit{"Gb/s", Dim::Rate, G / 8},
+    Unit{"Tb/s", Dim::Rate, T / 8},
     Unit{"bps", Dim::Rate, 1.0 / 8},
+    Unit{"kbps", Dim::Rate, K / 8},
     Unit{"Kbps", Dim::Rate, K / 8},
     Unit{"Mbps", Dim::Rate, M / 8},
     Unit{"Gbps", Dim::Rate, G / 8},
@@ -79,6 +87,7 @@ constexpr std::array kUnits = {
     Unit{"USD", Dim::Money, 1},
     Unit{"USD/h", Dim::MoneyRate, 1},
     Unit{"USD/hour", Dim::MoneyRate, 1},
+    Unit{"USD/hr", Dim::MoneyRate, 1},
     Unit{"USD/day", Dim::MoneyRate, 1.0 / 24},
     Unit{"USD/month", Dim::MoneyRate, 12.0 / (365 * 24)},
     Unit{"USD/year", Dim::MoneyRate, 1.0 / (365 * 24)},
@@ -106,7 +115,24 @@ constexpr std::array kUnits = {
     Unit{"PFLOP/s", Dim::FlopRate, P},
     Unit{"samples/s", Dim::SampleRate, 1},
     Unit{"sample/s", Dim::SampleRate, 1},
+    Unit{"samples/sec", Dim::SampleRate, 1},
+    Unit{"sample/sec", Dim::SampleRate, 1},
+    Unit{"samples/second", Dim::SampleRate, 1},
+    Unit{"img/s", Dim::SampleRate, 1},
+    Unit{"imgs/s", Dim::SampleRate, 1},
+    Unit{"images/s", Dim::SampleRate, 1},
+    Unit{"image/s", Dim::SampleRate, 1},
+    Unit{"img/sec", Dim::SampleRate, 1},
+    Unit{"images/sec", Dim::SampleRate, 1},
 };
+
+// A count written with a suffix: "1.28M" samples, "12k samples/s".
+struct CountSuffix {
+  char letter;
+  double factor;
+};
+constexpr std::array kCountSuffixes = {CountSuffix{'k', K}, CountSuffix{'K', K}, CountSuffix{'M', M},
+                                       CountSuffix{'G', G}};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -213,27 +239,36 @@ Quantity parse_quantity(std::string_view text) {
   if (ec == std::errc::result_out_of_range) throw Error(fmt::format("the number in \"{}\" is out of range", echo(s)));
   if (ec != std::errc() || ptr == first) throw Error(fmt::format("\"{}\" does not start with a number", echo(s)));
   if (!std::isfinite(number)) throw Error(fmt::format("\"{}\" is not a finite number", echo(s)));
-  const std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
+  std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
+  // k, M or G on its own after the number multiplies a count or a sample rate: "1.28M", "12k samples/s".
+  for (const auto& c : kCountSuffixes)
+    if (!unit.empty() && unit.front() == c.letter && (unit.size() == 1 || unit[1] == ' ')) {
+      const std::string_view rest = trim(unit.substr(1));
+      Quantity q;
+      try {
+        q = parse_quantity(fmt::format("{:.15g} {}", number * c.factor, rest));
+      } catch (const Error&) {
+        throw Error(
+            fmt::format("\"{}\" is not a count or a sample rate (e.g. \"1.28M\" or \"12k samples/s\")", echo(s)));
+      }
+      if (q.dim != Dim::Number && q.dim != Dim::SampleRate)
+        throw Error(fmt::format("\"{}\": {} multiplies a count or samples/s; write it as one unit (e.g. {}B)", echo(s),
+                                c.letter, c.letter == 'k' ? 'K' : c.letter));
+      return q;
+    }
   Quantity q{number, Dim::Number};
   if (!unit.empty()) {
     const Unit* found = nullptr;
     for (const auto& u : kUnits)
       if (u.name == unit) found = &u;
     if (found == nullptr) {
-      // A lowercase b before /s is bits in most people's writing, bytes in none of pipesim's.
-      std::string hint;
-      if (unit.size() >= 3 && unit.substr(unit.size() - 3) == "b/s")
-        hint = fmt::format("; a lowercase b is bits: write {}bps for bits/s or {}B/s for bytes/s",
-                           echo(unit.substr(0, unit.size() - 3), 8), echo(unit.substr(0, unit.size() - 3), 8));
-      else {
-        std::vector<std::string_view> names;
-        for (const auto& u : kUnits) names.push_back(u.name);
-        hint = did_you_mean(unit, names);
-      }
-      throw Error(
-          fmt::format("unknown unit \"{}\" in \"{}\"{} (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
-                      "Gbps; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s)",
-                      echo(unit), echo(s), hint));
+      std::vector<std::string_view> names;
+      for (const auto& u : kUnits) names.push_back(u.name);
+      const std::string hint = did_you_mean(unit, names);
+      throw Error(fmt::format(
+          "unknown unit \"{}\" in \"{}\"{} (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
+          "Gbps Gb/s; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s img/s; counts: 12k 1.28M)",
+          echo(unit), echo(s), hint));
     }
     q.value = number * found->factor;
     q.dim = found->dim;
@@ -248,6 +283,13 @@ Quantity parse_quantity(std::string_view text) {
   if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))
     throw Error(fmt::format("\"{}\" is out of the accepted range (1e-21 to 1e21 in base units)", echo(s)));
   return q;
+}
+
+std::vector<std::string_view> unit_names(Dim d) {
+  std::vector<std::string_view> out;
+  for (const auto& u : kUnits)
+    if (u.dim == d) out.push_back(u.name);
+  return out;
 }
 
 Quantity parse_quantity_as(std::string_view text, DimSet accepted) {

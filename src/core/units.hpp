@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pipesim {
 
@@ -50,6 +51,9 @@ constexpr double kMinMagnitude = 1e-21;
 // A bare number is Dim::Number. Throws Error (without origin) on malformed text,
 // unknown units, non-finite numbers or magnitudes outside the accepted range.
 Quantity parse_quantity(std::string_view text);
+
+// The unit names parse_quantity accepts for a kind ("GB/s", "Gbps", ...), in table order.
+std::vector<std::string_view> unit_names(Dim d);
 
 // Parses text and checks its kind against `accepted`; the error names both kinds.
 Quantity parse_quantity_as(std::string_view text, DimSet accepted);

@@ -51,6 +51,17 @@ TEST_CASE("ranges with units") {
   CHECK(parse_range("100KB..1MB", spec(Field::SampleSize)).dim() == Dim::Size);
 }
 
+TEST_CASE("a unit written once is the unit of every number written without one") {
+  CHECK(values("60..200:+40 samples/s", Field::WorkerSampleRate) == std::vector<double>{60, 100, 140, 180});
+  CHECK(values("100..300:+100 KB", Field::SampleSize) == std::vector<double>{100e3, 200e3, 300e3});
+  CHECK(values("8,16,32 Gb/s", Field::ReadBandwidth) == std::vector<double>{1e9, 2e9, 4e9});
+  CHECK(values("1..8:x2 GB/s", Field::ReadBandwidth) == std::vector<double>{1e9, 2e9, 4e9, 8e9});  // not the factor
+  CHECK(values("100KB..1MB", Field::SampleSize).size() == 4);  // its own unit kept where written
+  CHECK(values("10..30:+10%", Field::CacheHit) == std::vector<double>{0.1, 0.2, 0.3});
+  CHECK(values("1k..4k:x2", Field::DatasetSamples) == std::vector<double>{1000, 2000, 4000});
+  CHECK(values("8..32", Field::BatchSize) == std::vector<double>{8, 16, 32});
+}
+
 TEST_CASE("a long linear range costs no memory") {
   const Range r = parse_range("1..10000000:+1", spec(Field::BatchSize));
   CHECK(r.size() == 10000000);

@@ -60,6 +60,28 @@ TEST_CASE("a quantity of the wrong kind names both kinds") {
         "expected a rate or a sample rate (e.g. \"2 GB/s\", \"1200 samples/s\"), got a duration \"3 ms\"");
 }
 
+TEST_CASE("units people type: images and samples per second, bits, counts with k and M, per hour") {
+  for (const char* t :
+       {"1200 img/s", "1200 images/s", "1200 samples/sec", "1.2k samples/s", "1.2k img/s", "1200 image/s"}) {
+    CAPTURE(t);
+    CHECK(parse_quantity(t).value == 1200);
+    CHECK(parse_quantity(t).dim == Dim::SampleRate);
+  }
+  CHECK(parse_quantity("100 Gb/s").value == 12.5e9);  // bits, as links are quoted
+  CHECK(parse_quantity("100 Gbps").value == 12.5e9);
+  CHECK(parse_quantity("100 Gb/s").dim == Dim::Rate);
+  CHECK(parse_quantity("1.28M").value == 1280000);
+  CHECK(parse_quantity("1.28M").dim == Dim::Number);
+  CHECK(parse_quantity("12k").value == 12000);
+  CHECK(parse_quantity("2 G").value == 2e9);
+  CHECK(parse_quantity("$32.77/hr").value == 32.77);
+  CHECK(parse_quantity("$32.77/hr").dim == Dim::MoneyRate);
+  // k and M multiply counts and sample rates, not sizes or times.
+  CHECK_THROWS_AS(parse_quantity("2 k GB"), Error);
+  CHECK_THROWS_AS(parse_quantity("2 k ms"), Error);
+  CHECK_THROWS_AS(parse_quantity("2 M nonsense"), Error);
+}
+
 TEST_CASE("malformed quantities are errors") {
   CHECK_THROWS_AS(parse_quantity(""), Error);
   CHECK_THROWS_AS(parse_quantity("GB"), Error);
