@@ -23,11 +23,11 @@ struct Command {
 
 // Every subcommand, in the order `pipesim --help` lists them.
 constexpr std::array kCommands = {
-    Command{"diagnose", pipesim::setup_diagnose},       Command{"sweep", pipesim::setup_sweep},
-    Command{"simulate", pipesim::setup_simulate},       Command{"check", pipesim::setup_check},
-    Command{"compare", pipesim::setup_compare},         Command{"presets", pipesim::setup_presets},
-    Command{"calibrate", pipesim::setup_calibrate},     Command{"attribute", pipesim::setup_attribute},
-    Command{"completions", pipesim::setup_completions},
+    Command{"diagnose", pipesim::setup_diagnose},   Command{"sweep", pipesim::setup_sweep},
+    Command{"simulate", pipesim::setup_simulate},   Command{"check", pipesim::setup_check},
+    Command{"compare", pipesim::setup_compare},     Command{"presets", pipesim::setup_presets},
+    Command{"calibrate", pipesim::setup_calibrate}, Command{"attribute", pipesim::setup_attribute},
+    Command{"init", pipesim::setup_init},           Command{"completions", pipesim::setup_completions},
 };
 
 }  // namespace

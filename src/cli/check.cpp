@@ -1,4 +1,5 @@
 // `pipesim check PLAN...`: evaluates each plan's [require] table; exit 1 when any fails.
+#include <deque>
 #include <memory>
 
 #include "cli/plans.hpp"
@@ -10,23 +11,33 @@ namespace {
 
 void run_check(const PlanOptions& o) {
   const auto renderer = make_renderer(o.format, Output::Check);
-  const std::vector<LoadedScenario> loaded = load_plans(o);
+  check_stdin_once(o);
+  // Every plan is evaluated: one with bad input is reported as an error beside the others.
+  std::deque<LoadedScenario> loaded;
+  std::vector<PlanReport> reports;
+  bool all_pass = true;
+  bool errors = false;
+  for (const auto& arg : o.plans) {
+    try {
+      const LoadedScenario& s = loaded.emplace_back(load_plan(o, arg));
+      if (s.plan.requirements.empty())
+        throw Error(Origin{s.source},
+                    "the plan has no requirements: add a [require] table (e.g. min_utilization = "
+                    "\"90%\") or pass --require KEY=VALUE");
+      PlanReport r = plan_report(s);
+      r.outcome = with_origins(s, [&] { return check_plan(s.scenario, s.plan); });
+      all_pass &= r.outcome.pass;
+      reports.push_back(std::move(r));
+    } catch (const Error& e) {
+      errors = true;
+      PlanReport r{plan_label(arg), nullptr, {}, {}, {}, e};
+      reports.push_back(std::move(r));
+    }
+  }
   if (!o.junit.empty()) {
     std::vector<std::string> inputs;
     for (const auto& s : loaded) inputs.insert(inputs.end(), s.files.begin(), s.files.end());
     refuse_input_as_output(o.junit, inputs, "--junit");
-  }
-  std::vector<PlanReport> reports;
-  bool all_pass = true;
-  for (const auto& s : loaded) {
-    if (s.plan.requirements.empty())
-      throw Error(Origin{s.source},
-                  "the plan has no requirements: add a [require] table (e.g. min_utilization = "
-                  "\"90%\") or pass --require KEY=VALUE");
-    PlanReport r = plan_report(s);
-    r.outcome = with_origins(s, [&] { return check_plan(s.scenario, s.plan); });
-    all_pass &= r.outcome.pass;
-    reports.push_back(std::move(r));
   }
   std::string text;
   {
@@ -41,7 +52,12 @@ void run_check(const PlanOptions& o) {
     }
     write_file(o.junit, xml, "--junit");
   }
-  write_stdout(text);
+  write_table_stdout(text, o.format);
+  if (errors) {
+    for (const auto& r : reports)
+      if (r.error) fmt::print(stderr, "{}\n", r.error->line());
+    throw ExitCode{kExitUsage};
+  }
   if (!all_pass) throw ExitCode{kExitCheckFailed};
 }
 

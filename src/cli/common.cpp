@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/text.hpp"
+#include "report/colour.hpp"
 
 namespace pipesim {
 
@@ -29,6 +30,19 @@ LoadedScenario load_with_sets(const CommonOptions& o) {
   LoadedScenario s = load_scenario(o.scenario);
   for (const auto& a : o.sets) apply_assignment(s, a);
   return s;
+}
+
+bool colour_wanted() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour != nullptr && *no_colour != '\0') return false;
+  const char* force = std::getenv("CLICOLOR_FORCE");
+  if (force != nullptr && *force != '\0' && std::string_view(force) != "0") return true;
+  const char* term = std::getenv("TERM");
+  return isatty(1) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+}
+
+void write_table_stdout(const std::string& text, const std::string& format) {
+  write_stdout(format == "table" && colour_wanted() ? coloured(text) : text);
 }
 
 void write_stdout(const std::string& text) {
@@ -117,6 +131,13 @@ bool plot_is_html(const std::string& path) { return path.ends_with(".html"); }
 
 void write_plot(const std::string& path, const std::string& text) {
   if (!path.empty()) write_file(path, text, "--plot");
+}
+
+std::string plan_label(std::string_view argument) {
+  if (argument == "-") return "stdin";
+  if (argument.find('/') != std::string_view::npos || argument.ends_with(".toml"))
+    return std::filesystem::path(argument).stem().string();
+  return std::string(argument);
 }
 
 std::string plan_label(const LoadedScenario& s) {

@@ -27,6 +27,11 @@ LoadedScenario load_with_sets(const CommonOptions& o);
 
 // Writes a finished result to stdout in one piece; throws Error when it cannot be written.
 void write_stdout(const std::string& text);
+// As write_stdout, for the `table` format: coloured when colour is wanted on stdout.
+void write_table_stdout(const std::string& text, const std::string& format);
+// Whether stdout gets colour: never with NO_COLOR set (non-empty); always with CLICOLOR_FORCE
+// set and not "0"; otherwise when stdout is a terminal and TERM is not "dumb".
+bool colour_wanted();
 // Writes `text` to the file `path` whole or not at all (a temporary file beside it, renamed over
 // it); a device or pipe is written in place. Throws Error "cannot write PATH: ..." naming `option`.
 void write_file(const std::string& path, const std::string& text, std::string_view option);
@@ -55,6 +60,8 @@ std::string table_words(const std::string& format, const std::string& text, Outp
 
 // The label of a loaded plan: its file stem or preset name.
 std::string plan_label(const LoadedScenario& s);
+// The label of a plan named on the command line that could not be loaded.
+std::string plan_label(std::string_view argument);
 
 void setup_diagnose(CLI::App& app);
 void setup_sweep(CLI::App& app);
@@ -65,5 +72,6 @@ void setup_simulate(CLI::App& app);
 void setup_calibrate(CLI::App& app);
 void setup_attribute(CLI::App& app);
 void setup_completions(CLI::App& app);
+void setup_init(CLI::App& app);
 
 }  // namespace pipesim

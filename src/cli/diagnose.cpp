@@ -30,7 +30,7 @@ void setup_diagnose(CLI::App& app) {
         write_plot(*plot, svg);
       }
     }
-    write_stdout(text);
+    write_table_stdout(text, opts->format);
   });
 }
 

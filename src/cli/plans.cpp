@@ -14,21 +14,27 @@ void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output ou
   add_format_option(cmd, o.format, output);
 }
 
-std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
-  std::vector<LoadedScenario> loaded;
+void check_stdin_once(const PlanOptions& o) {
   if (std::count(o.plans.begin(), o.plans.end(), "-") > 1)
     throw Error("standard input (-) can be only one of the plans: write the others to files");
-  for (const auto& arg : o.plans) {
-    LoadedScenario s = load_scenario(arg);
-    for (const auto& a : o.sets) apply_assignment(s, a);
-    for (const auto& r : o.requires_) apply_requirement(s, r);
-    loaded.push_back(std::move(s));
-  }
+}
+
+LoadedScenario load_plan(const PlanOptions& o, const std::string& arg) {
+  LoadedScenario s = load_scenario(arg);
+  for (const auto& a : o.sets) apply_assignment(s, a);
+  for (const auto& r : o.requires_) apply_requirement(s, r);
+  return s;
+}
+
+std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
+  check_stdin_once(o);
+  std::vector<LoadedScenario> loaded;
+  for (const auto& arg : o.plans) loaded.push_back(load_plan(o, arg));
   return loaded;
 }
 
 PlanReport plan_report(const LoadedScenario& s) {
-  PlanReport r{plan_label(s), &s, {}, {}, {}};
+  PlanReport r{plan_label(s), &s, {}, {}, {}, {}};
   const Inputs in = with_origins(s, [&] { return resolve(s.scenario); });
   r.result = with_origins(s, [&] { return evaluate(in); });
   r.assumptions = assumptions(s.scenario, in);

@@ -1,12 +1,14 @@
-// `pipesim presets [NAME]`: list or print the embedded presets; --keys lists every field.
+// `pipesim presets [NAME]`: list or print the embedded presets; --keys lists every field; --schema
+// prints a JSON Schema of the scenario TOML.
 #include <memory>
 
 #include "cli/common.hpp"
 #include "config/presets.hpp"
 #include "core/error.hpp"
 #include "core/fields.hpp"
+#include "core/model.hpp"
 #include "core/text.hpp"
-#include "report/text_report.hpp"
+#include "report/presets.hpp"
 
 namespace pipesim {
 
@@ -15,41 +17,88 @@ namespace {
 struct PresetsOptions {
   std::string name;
   bool keys = false;
+  bool schema = false;
   std::string format = "table";
 };
+
+// The kind of a preset, from its folder: configs/accelerators/a100.toml is an accelerator.
+std::string preset_kind(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  const std::size_t start = path.rfind('/', slash - 1);
+  const std::string_view folder = slash == std::string_view::npos || start == std::string_view::npos
+                                      ? std::string_view()
+                                      : path.substr(start + 1, slash - start - 1);
+  if (folder == "accelerators") return "accelerator";
+  if (folder == "nodes") return "node";
+  if (folder == "storage") return "storage";
+  if (folder == "workloads") return "workload";
+  if (folder == "loaders") return "loader";
+  if (folder == "plans") return "plan";
+  return "scenario";
+}
+
+PresetEntry entry(const EmbeddedPreset& p) {
+  PresetEntry e{std::string(p.name), std::string(p.path), preset_kind(p.path), std::string(preset_description(p)),
+                false};
+  // Complete: it loads and the model resolves it with nothing added.
+  try {
+    (void)resolve(load_scenario(p.name).scenario);
+    e.complete = true;
+  } catch (const Error&) {
+  }
+  return e;
+}
 
 }  // namespace
 
 void setup_presets(CLI::App& app) {
   auto opts = std::make_shared<PresetsOptions>();
   auto* cmd = app.add_subcommand("presets", "List the embedded presets, or print one");
-  cmd->add_option("name", opts->name, "Preset to print");
+  cmd->add_option("name", opts->name, "Preset to print (with --keys: only the keys that contain it)");
   cmd->add_flag("--keys", opts->keys, "List every scenario field with its kind, default and meaning");
-  cmd->add_option("--format", opts->format, "Output format: table or markdown")->capture_default_str();
+  cmd->add_flag("--schema", opts->schema,
+                "Print a JSON Schema of scenario files, for editors that complete and check TOML (e.g. Taplo)");
+  cmd->add_option("--format", opts->format, "Output format: table, markdown or json")->capture_default_str();
   cmd->callback([opts] {
-    if (opts->format != "table" && opts->format != "markdown")
-      throw Error(Origin{"--format " + opts->format}, "presets lists as table or markdown");
+    if (opts->format != "table" && opts->format != "markdown" && opts->format != "json")
+      throw Error(Origin{"--format " + opts->format}, "presets prints table, markdown or json");
+    if (opts->schema && (opts->keys || !opts->name.empty()))
+      throw Error("--schema describes every key: it takes no NAME and no --keys");
     const bool md = opts->format == "markdown";
+    const bool json = opts->format == "json";
     std::string text;
-    if (opts->keys || opts->name.empty()) {
-      {
-        Out o(text);
-        if (opts->keys)
-          text_keys(o, md);
+    {
+      Out o(text);
+      if (opts->schema) {
+        json_schema(o);
+      } else if (opts->keys) {
+        if (json)
+          json_keys(o, opts->name);
         else
-          text_presets(o, md);
+          text_keys(o, md, opts->name);
+      } else if (opts->name.empty()) {
+        std::vector<PresetEntry> entries;
+        for (const auto& p : embedded_presets()) entries.push_back(entry(p));
+        if (json)
+          json_presets(o, entries);
+        else
+          text_presets(o, entries, md);
+      } else {
+        const auto* p = find_preset(opts->name);
+        if (!p) {
+          std::vector<std::string_view> names;
+          for (const auto& e : embedded_presets()) names.push_back(e.name);
+          const std::string hint = did_you_mean(opts->name, names);
+          throw Error(fmt::format("no preset named '{}'{}", echo(opts->name),
+                                  hint.empty() ? std::string(" (`pipesim presets` lists them)") : hint));
+        }
+        if (json)
+          json_preset(o, entry(*p), load_scenario(p->name), p->text);
+        else
+          o.write(p->text);
       }
-      return write_stdout(text);
     }
-    const auto* p = find_preset(opts->name);
-    if (!p) {
-      std::vector<std::string_view> names;
-      for (const auto& e : embedded_presets()) names.push_back(e.name);
-      const std::string hint = did_you_mean(opts->name, names);
-      throw Error(fmt::format("no preset named '{}'{}", opts->name,
-                              hint.empty() ? std::string(" (`pipesim presets` lists them)") : hint));
-    }
-    write_stdout(std::string(p->text));
+    write_stdout(text);
   });
 }
 

@@ -123,6 +123,16 @@ std::string field_comment(const Attribution& a, Field f) {
 
 }  // namespace
 
+std::string toml_value(const FieldSpec& f, double v, Dim dim, int d) {
+  if (dim == Dim::Bool) return v != 0 ? "true" : "false";
+  if (dim == Dim::Choice) return fmt::format("\"{}\"", f.choices[static_cast<std::size_t>(v)]);
+  if (dim == Dim::Money || dim == Dim::MoneyRate)  // "$1.01/h" would round the price
+    return fmt::format("\"{} USD{}\"", d > 0 ? fmt::format("{:.{}g}", v, d) : fmt::format("{}", v),
+                       dim == Dim::MoneyRate ? "/h" : "");
+  if (dim == Dim::Number) return format_exact(v, Dim::Number);
+  return fmt::format("\"{}\"", d > 0 ? format_significant(v, dim, d) : format_exact(v, dim));
+}
+
 std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment,
                           const std::function<int(Field)>& digits) {
   std::string t;
@@ -136,21 +146,7 @@ std::string scenario_toml(const Scenario& s, const std::function<std::string(Fie
       t += fmt::format("{}[{}]\n", t.empty() ? "" : "\n", this_table);
       table = this_table;
     }
-    const double v = s.get(f.field);
-    const Dim dim = s.dim(f.field);
-    const int d = digits(f.field);
-    std::string value;
-    if (dim == Dim::Bool)
-      value = v != 0 ? "true" : "false";
-    else if (dim == Dim::Choice)
-      value = fmt::format("\"{}\"", f.choices[static_cast<std::size_t>(v)]);
-    else if (dim == Dim::Money || dim == Dim::MoneyRate)  // "$1.01/h" would round the price
-      value = fmt::format("\"{} USD{}\"", d > 0 ? fmt::format("{:.{}g}", v, d) : fmt::format("{}", v),
-                          dim == Dim::MoneyRate ? "/h" : "");
-    else if (dim == Dim::Number)
-      value = format_exact(v, Dim::Number);
-    else
-      value = fmt::format("\"{}\"", d > 0 ? format_significant(v, dim, d) : format_exact(v, dim));
+    const std::string value = toml_value(f, s.get(f.field), s.dim(f.field), digits(f.field));
     const std::string line = fmt::format("{} = {}", key.substr(dot + 1), value);
     const std::string note = comment(f.field);
     t += note.empty() ? line + "\n" : fmt::format("{:<32} # {}\n", line, note);
@@ -206,7 +202,7 @@ std::string attribution_json(const Attribution& a) {
     const auto cost_json = [&](std::string_view k, const Cost& c) {
       j.key(k).object().kv("low_s", c.low).kv("high_s", c.high).kv_bool("exact", c.exact()).end();
     };
-    j.object().kv_str("attribute", "caching").kv_str("pipesim_version", PIPESIM_VERSION);
+    j.object().kv_str("attribute", "caching").stamp();
     j.kv("batch_size", a.in.batch).kv("workers", a.in.workers);
     j.key("levels").array(true);
     for (const LevelCost& r : a.levels) {
@@ -314,7 +310,7 @@ std::string solution_json(const LoadedScenario& loaded, const Solution& sol, con
     Out out(text);
     JsonWriter j(out);
     constexpr std::array<std::string_view, 3> kinds = {"utilization", "steps_per_s", "samples_per_s"};
-    j.object().kv_str("attribute", "observed").kv_str("pipesim_version", PIPESIM_VERSION);
+    j.object().kv_str("attribute", "observed").stamp();
     j.kv_str("scenario_name", valid_utf8(loaded.name));
     j.key("observed").object().kv_str("kind", kinds[static_cast<std::size_t>(o.kind)]).kv("value", o.value).end();
     j.key("solved").object().kv_str("key", spec(sol.field).key).kv("value", sol.value.value);
@@ -406,7 +402,7 @@ std::string step_log_json(const std::string& path, const StepLog& log, const Ste
       j.key(k).object().kv("mean", d.mean).kv("p50", d.p50).kv("p95", d.p95).kv("p99", d.p99).kv("max", d.max).end();
     };
     constexpr std::array<std::string_view, 4> formats = {"auto", "jsonl", "csv", "text"};
-    j.object().kv_str("attribute", "log").kv_str("pipesim_version", PIPESIM_VERSION);
+    j.object().kv_str("attribute", "log").stamp();
     j.kv_str("log", valid_utf8(path)).kv_str("format", formats[static_cast<std::size_t>(log.format)]);
     j.kv("records", static_cast<double>(s.records)).kv("left_out", static_cast<double>(s.left_out));
     j.kv("skipped", static_cast<double>(log.skipped));

@@ -30,6 +30,9 @@ std::string step_log_json(const std::string& path, const StepLog& log, const Ste
 // The fields set in `s` as TOML tables in registry order, each value with its unit, followed by
 // `comment(field)` when that is not empty. A value has `digits(field)` significant digits, or
 // every digit it needs to read back exactly when that is 0.
+// A field's value as TOML: true/false, a choice's name, a plain number, or a quoted quantity
+// with its unit (`digits` significant digits when > 0, else every digit needed).
+std::string toml_value(const FieldSpec& f, double v, Dim dim, int digits = 0);
 std::string scenario_toml(const Scenario& s, const std::function<std::string(Field)>& comment,
                           const std::function<int(Field)>& digits);
 

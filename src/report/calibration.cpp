@@ -58,7 +58,7 @@ std::string calibration_json(std::string_view what, const Machine& m, Body body)
   {
     Out o(text);
     JsonWriter j(o);
-    j.object().kv_str("calibrate", what);
+    j.object().stamp().kv_str("calibrate", what);
     machine_json(j, m);
     body(j);
     j.end().finish();

@@ -13,6 +13,7 @@ std::unique_ptr<Renderer> make_markdown_renderer();
 std::unique_ptr<Renderer> make_json_renderer();
 std::unique_ptr<Renderer> make_csv_renderer();
 std::unique_ptr<Renderer> make_junit_renderer();
+std::unique_ptr<Renderer> make_github_renderer();
 
 namespace {
 
@@ -26,6 +27,7 @@ constexpr std::array kFormats = {
     FormatEntry{"table", make_table_renderer},       FormatEntry{"json", make_json_renderer},
     FormatEntry{"csv", make_csv_renderer},           FormatEntry{"markdown", make_markdown_renderer},
     FormatEntry{"md", make_markdown_renderer, true}, FormatEntry{"junit", make_junit_renderer},
+    FormatEntry{"github", make_github_renderer},
 };
 
 }  // namespace

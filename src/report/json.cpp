@@ -175,7 +175,7 @@ class JsonRenderer final : public Renderer {
   [[nodiscard]] bool sweep_recommendations() const override { return true; }
   void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
     JsonWriter j(o);
-    j.object().kv_str("scenario", loaded.name);
+    j.object().stamp().kv_str("scenario", loaded.name);
     point(j, loaded.scenario, d.result, &d);
     write_assumptions(j, d.assumptions);
     j.key("needs").object();
@@ -252,7 +252,13 @@ class JsonRenderer final : public Renderer {
 
   void sweep_row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) const override {
     // Rows stream out one by one: the writer holds one row; the document's frame is by hand.
-    o.write(first ? "{\"rows\": [\n" : ",\n");
+    if (first) {
+      JsonWriter frame(o);
+      frame.object().stamp();
+      o.write(", \"rows\": [\n");
+    } else {
+      o.write(",\n");
+    }
     JsonWriter j(o);
     j.object();
     if (!p.invalid.empty()) {
@@ -268,15 +274,34 @@ class JsonRenderer final : public Renderer {
   }
 
   void sweep_end(Out& o, const SweepLayout&, std::size_t rows) const override {
-    o.write(rows ? "\n]}\n" : "{\"rows\": []}\n");
+    if (rows) {
+      o.write("\n]}\n");
+      return;
+    }
+    JsonWriter frame(o);
+    frame.object().stamp().key("rows").array().end().end().finish();
   }
 
   void check(Out& o, const std::vector<PlanReport>& plans) override {
     bool pass = true;
-    for (const auto& p : plans) pass &= p.outcome.pass;
+    for (const auto& p : plans) pass &= p.outcome.pass && !p.error;
     JsonWriter j(o);
-    j.object().kv_bool("pass", pass).key("plans").array(true);
+    j.object().stamp().kv_bool("pass", pass).key("plans").array(true);
     for (const auto& p : plans) {
+      if (p.error) {
+        // A plan that could not be evaluated: its error, located where the input was.
+        const Origin& at = p.error->origin();
+        j.object()
+            .kv_str("plan", p.label)
+            .kv_bool("pass", false)
+            .key("error")
+            .object()
+            .kv_str("message", p.error->what());
+        if (!at.source.empty()) j.kv_str("source", at.source);
+        if (at.line > 0) j.kv("line", at.line).kv("column", at.column);
+        j.kv_str("text", p.error->line()).end().end();
+        continue;
+      }
       j.object()
           .kv_str("plan", p.label)
           .kv_str("name", p.loaded->name)
@@ -309,7 +334,7 @@ class JsonRenderer final : public Renderer {
 
   void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
     JsonWriter j(o);
-    j.object().key("plans").array(true);
+    j.object().stamp().key("plans").array(true);
     for (const auto& p : plans) {
       j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source);
       point(j, p.loaded->scenario, p.result, nullptr);
@@ -331,7 +356,7 @@ class JsonRenderer final : public Renderer {
 
   void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) override {
     JsonWriter j(o);
-    j.object().kv_str("scenario", loaded.name);
+    j.object().stamp().kv_str("scenario", loaded.name);
     inputs(j, loaded.scenario, nullptr);
     j.kv("seed", static_cast<double>(s.seed))
         .kv("steps", static_cast<double>(s.steps))
@@ -361,6 +386,8 @@ class JsonRenderer final : public Renderer {
 };
 
 }  // namespace
+
+void json_inputs(JsonWriter& j, const Scenario& s) { inputs(j, s, nullptr); }
 
 std::unique_ptr<Renderer> make_json_renderer() { return std::make_unique<JsonRenderer>(); }
 

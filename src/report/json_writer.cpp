@@ -79,4 +79,8 @@ JsonWriter& JsonWriter::str(std::string_view v) {
   return *this;
 }
 
+JsonWriter& JsonWriter::stamp() {
+  return kv_str("pipesim_version", PIPESIM_VERSION).kv("schema_version", kJsonSchemaVersion);
+}
+
 }  // namespace pipesim

@@ -17,6 +17,10 @@ namespace pipesim {
 // A JSON number: shortest text that reads back as the same double.
 std::string json_number(double v);
 
+// The version of the layout of pipesim's JSON output: raised when a key changes meaning or goes
+// (new keys do not raise it). Every JSON document carries it beside "pipesim_version".
+constexpr int kJsonSchemaVersion = 1;
+
 class JsonWriter {
  public:
   explicit JsonWriter(Out& o) : o_(o) {}
@@ -54,6 +58,8 @@ class JsonWriter {
     o_.write(text);
     return *this;
   }
+  // "pipesim_version" and "schema_version": the first members of every JSON document.
+  JsonWriter& stamp();
   // Ends the document with a newline.
   void finish() { o_.put('\n'); }
 

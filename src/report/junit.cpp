@@ -19,16 +19,25 @@ class JunitRenderer final : public Renderer {
   void compare(Out&, const std::vector<PlanReport>&, const std::vector<CompareRow>&) override {}
 
   void check(Out& o, const std::vector<PlanReport>& plans) override {
-    std::size_t tests = 0, failures = 0;
+    std::size_t tests = 0, failures = 0, errors = 0;
     for (const auto& p : plans) {
-      tests += p.outcome.outcomes.size();
+      tests += p.error ? 1 : p.outcome.outcomes.size();
       failures += p.outcome.failures;
+      if (p.error) ++errors;
     }
     o.print(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pipesim check\" tests=\"{}\" "
-        "failures=\"{}\">\n",
-        tests, failures);
+        "failures=\"{}\" errors=\"{}\">\n",
+        tests, failures, errors);
     for (const auto& p : plans) {
+      if (p.error) {
+        // A plan that could not be evaluated is one test case in error.
+        o.print("  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\">\n", xml_escape(p.label));
+        o.print("    <testcase classname=\"pipesim.check.{}\" name=\"load\">\n", xml_escape(p.label));
+        o.print("      <error message=\"{}\">{}</error>\n    </testcase>\n  </testsuite>\n",
+                xml_escape(p.error->what()), xml_escape(p.error->line()));
+        continue;
+      }
       const bool ranged = p.loaded->plan.batch_sizes.has_value();
       o.print("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n", xml_escape(p.label),
               p.outcome.outcomes.size(), p.outcome.failures);

@@ -42,6 +42,9 @@ struct PlanReport {
   Result result;
   std::vector<Assumption> assumptions;
   PlanOutcome outcome;
+  // check: the plan could not be loaded or evaluated. It is reported as an error beside the
+  // others (and on stderr, exit 2); `loaded` may then be null and nothing above but the label is set.
+  std::optional<Error> error;
 };
 
 class Renderer {

@@ -289,9 +289,24 @@ void plan_assumptions(Out& o, const PlanReport& p, bool md) {
 }  // namespace
 
 void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
-  std::size_t failed = 0;
-  for (const auto& p : plans) failed += p.outcome.pass ? 0 : 1;
+  std::size_t failed = 0, errors = 0;
   for (const auto& p : plans) {
+    if (p.error)
+      ++errors;
+    else if (!p.outcome.pass)
+      ++failed;
+  }
+  for (const auto& p : plans) {
+    if (p.error) {
+      o.print("{}{}: ERROR\n{}", md ? "### " : "", printable(p.label), md ? "\n" : "");
+      std::string lines = p.error->line();
+      if (!md)
+        for (std::size_t at = lines.find('\n'); at != std::string::npos; at = lines.find('\n', at + 3))
+          lines.replace(at, 1, "\n  ");
+      o.print("{}{}{}\n", md ? "```\n" : "  ", lines, md ? "\n```" : "");
+      o.print("{}verdict: ERROR (the plan could not be evaluated){}\n\n", md ? "\n**" : "  ", md ? "**" : "");
+      continue;
+    }
     const bool ranged = p.loaded->plan.batch_sizes.has_value();
     std::string scope = fmt::format(", at batch {:.0f}", p.loaded->scenario.get(Field::BatchSize));
     if (ranged) {
@@ -315,7 +330,9 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
     plan_assumptions(o, p, md);
     o.print("{}verdict: {}\n\n", md ? "\n**" : "  ", verdict(p.outcome) + (md ? "**" : ""));
   }
-  if (plans.size() > 1) o.print("{} plans: {} passed, {} failed\n", plans.size(), plans.size() - failed, failed);
+  if (plans.size() > 1)
+    o.print("{} plans: {} passed, {} failed{}\n", plans.size(), plans.size() - failed - errors, failed,
+            errors ? fmt::format(", {} could not be evaluated", errors) : "");
 }
 
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md) {
@@ -346,37 +363,6 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
         self_named ? std::string() : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source)));
     plan_assumptions(o, p, md);
   }
-}
-
-void text_presets(Out& o, bool md) {
-  TextTable table({{md ? "preset" : "", false, 0}, {md ? "file" : "", false, 0}, {md ? "description" : "", false, 0}},
-                  md);
-  for (const auto& p : embedded_presets())
-    table.add({std::string(p.name), std::string(p.path), std::string(preset_description(p))});
-  table.render(o);
-}
-
-void text_keys(Out& o, bool md) {
-  TextTable table({{md ? "key" : "", false, 0},
-                   {md ? "kind" : "", false, 0},
-                   {md ? "default" : "", false, 0},
-                   {md ? "meaning" : "", false, 0}},
-                  md);
-  for (const auto& f : all_fields()) {
-    std::string kind = describe_dims(f.accepts);
-    kind = kind.substr(0, kind.find(" (e.g."));
-    if (md) {
-      std::string help(f.help);
-      for (std::size_t i = 0; (i = help.find('|', i)) != std::string::npos; i += 2) help.replace(i, 1, "\\|");
-      table.add({fmt::format("`{}`", f.key), kind,
-                 f.default_text.empty() ? std::string("—") : std::string(f.default_text), help});
-    } else {
-      table.add({std::string(f.key), kind,
-                 f.default_text.empty() ? std::string("-") : fmt::format("default {}", f.default_text),
-                 std::string(f.help)});
-    }
-  }
-  table.render(o);
 }
 
 }  // namespace pipesim

@@ -16,11 +16,6 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown);
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown);
 void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool markdown);
 
-// `pipesim presets`: every embedded preset with its path and description; `--keys`: every field
-// with its kind, default and meaning (the README's field table is the markdown form).
-void text_presets(Out& o, bool markdown);
-void text_keys(Out& o, bool markdown);
-
 // The renderer of both: table.cpp and markdown.cpp each make one.
 class TextRenderer final : public Renderer {
  public:

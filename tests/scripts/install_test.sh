@@ -53,7 +53,7 @@ check_bash() {
 }
 check_bash "diagnose" pipesim di
 check_bash "--format" pipesim diagnose --form
-check_bash "table json csv markdown junit" pipesim check --format ''
+check_bash "table json csv markdown junit github" pipesim check --format ''
 check_bash "json" pipesim diagnose --format = j
 check_bash "p4d-24xlarge+nvme-gen3 p4d-24xlarge+nvme-gen4 p4d-24xlarge+nvme-gen5" pipesim diagnose p4d-24xlarge+nvme-gen
 check_bash "pipeline.batch_size=" pipesim sweep --set pipeline.ba

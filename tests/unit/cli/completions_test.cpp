@@ -47,7 +47,7 @@ TEST_CASE("command_completion takes every command, option and value kind from th
   const CommandCompletion& check = root.subcommands[1];
   CHECK(check.positional_many);
   CHECK(option(check, "--require")->value == Completes::Requirement);
-  CHECK(option(check, "--format")->choices.back() == "junit");
+  CHECK(option(check, "--format")->choices.back() == "github");
   const CommandCompletion& calibrate = root.subcommands[2];
   REQUIRE(calibrate.subcommands.size() == 3);
   CHECK(calibrate.subcommands[0].name == "decode");

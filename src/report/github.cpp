@@ -1,0 +1,82 @@
+// GitHub Actions workflow commands for `check`: an `::error` annotation at the [require] line of
+// every requirement that failed, and at the input of every plan that could not be evaluated, so
+// the pull request shows them on the plan file; a plain line per plan for the log.
+#include <fmt/format.h>
+
+#include "report/renderer.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+namespace {
+
+// Escaping of a workflow command's message, and of its properties (which also end at ',' and ':').
+std::string escape(std::string_view text, bool property) {
+  std::string out;
+  for (char c : text) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else if (property && c == ':')
+      out += "%3A";
+    else if (property && c == ',')
+      out += "%2C";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// "file=plan.toml,line=12,col=3," for an origin in a file; nothing for a preset or an argument.
+std::string location(const Origin& at) {
+  if (at.source.empty() || at.source.rfind("preset:", 0) == 0 || at.source.rfind("--", 0) == 0) return {};
+  std::string out = fmt::format("file={},", escape(at.source, true));
+  if (at.line > 0) out += fmt::format("line={},col={},", at.line, at.column);
+  return out;
+}
+
+void annotate(Out& o, const Origin& at, std::string_view title, std::string_view message) {
+  o.print("::error {}title={}::{}\n", location(at), escape(title, true), escape(message, false));
+}
+
+class GithubRenderer final : public Renderer {
+ public:
+  [[nodiscard]] bool renders(Output what) const override { return what == Output::Check; }
+  void diagnosis(Out&, const LoadedScenario&, const Diagnosis&) override {}
+  void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) const override {}
+  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
+  void compare(Out&, const std::vector<PlanReport>&, const std::vector<CompareRow>&) override {}
+  void simulation(Out&, const LoadedScenario&, const Simulation&) override {}
+
+  void check(Out& o, const std::vector<PlanReport>& plans) override {
+    for (const auto& p : plans) {
+      if (p.error) {
+        annotate(o, p.error->origin(), fmt::format("pipesim check {}: the plan could not be evaluated", p.label),
+                 p.error->what());
+        for (const Error& more : p.error->more())
+          annotate(o, more.origin(), fmt::format("pipesim check {}: the plan could not be evaluated", p.label),
+                   more.what());
+        o.print("{}: ERROR (the plan could not be evaluated)\n", p.label);
+        continue;
+      }
+      const bool ranged = p.loaded->plan.batch_sizes.has_value();
+      for (const auto& oc : p.outcome.outcomes) {
+        if (oc.pass) continue;
+        const OutcomeLine l = outcome_line(oc, ranged);
+        annotate(o, oc.requirement->origin, fmt::format("pipesim check {}: {}", p.label, l.key),
+                 fmt::format("{}: reached {}, required {}{} ({})", l.key, l.reached, l.required,
+                             l.where.empty() ? "" : " (" + l.where + ")", p.loaded->name));
+      }
+      o.print("{}: {}\n", p.label, verdict(p.outcome));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_github_renderer() { return std::make_unique<GithubRenderer>(); }
+
+}  // namespace pipesim

@@ -1,0 +1,359 @@
+#include "report/presets.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/check.hpp"
+#include "core/fields.hpp"
+#include "core/stage.hpp"
+#include "core/text.hpp"
+#include "report/attribution.hpp"
+#include "report/text_table.hpp"
+
+namespace pipesim {
+
+namespace {
+
+struct KindHeading {
+  std::string_view kind, heading;
+};
+constexpr std::array kKinds = {
+    KindHeading{"scenario", "scenarios"},       KindHeading{"plan", "plans"},
+    KindHeading{"accelerator", "accelerators"}, KindHeading{"node", "nodes"},
+    KindHeading{"storage", "storage"},          KindHeading{"workload", "workloads"},
+    KindHeading{"loader", "data loaders"},
+};
+
+std::string kind_text(const FieldSpec& f) {
+  std::string kind = describe_dims(f.accepts);
+  return kind.substr(0, kind.find(" (e.g."));
+}
+
+bool matches(const FieldSpec& f, std::string_view filter) {
+  return filter.empty() || f.key.find(filter) != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string_view preset_kind_heading(std::string_view kind) {
+  for (const auto& k : kKinds)
+    if (k.kind == kind) return k.heading;
+  return kind;
+}
+
+void text_presets(Out& o, const std::vector<PresetEntry>& presets, bool md) {
+  if (md) {
+    TextTable table({{"preset", false, 0},
+                     {"kind", false, 0},
+                     {"runs alone", false, 0},
+                     {"file", false, 0},
+                     {"description", false, 0}},
+                    true);
+    for (const auto& k : kKinds)
+      for (const auto& p : presets)
+        if (p.kind == k.kind) table.add({p.name, p.kind, p.complete ? "yes" : "", p.path, p.description});
+    table.render(o);
+    return;
+  }
+  std::size_t name_w = 0, path_w = 0;
+  for (const auto& p : presets) {
+    name_w = std::max(name_w, p.name.size());
+    path_w = std::max(path_w, p.path.size());
+  }
+  for (const auto& k : kKinds) {
+    std::size_t n = 0;
+    for (const auto& p : presets)
+      if (p.kind == k.kind) ++n;
+    if (n == 0) continue;
+    o.print("{} ({})\n", k.heading, n);
+    for (const auto& p : presets)
+      if (p.kind == k.kind)
+        o.print("{} {:<{}}  {:<{}}  {}\n", p.complete ? '*' : ' ', printable(p.name), name_w, p.path, path_w,
+                printable(p.description));
+    o.put('\n');
+  }
+  o.write(
+      "* a complete scenario: `pipesim diagnose NAME` runs on it alone. The others are parts: compose them\n"
+      "  (pipesim diagnose p4d-24xlarge+nvme-gen4+resnet50-imagenet-amp) or `use` them in a file.\n");
+}
+
+void json_presets(Out& o, const std::vector<PresetEntry>& presets) {
+  JsonWriter j(o);
+  j.object().stamp();
+  j.key("presets").array(true);
+  for (const auto& p : presets)
+    j.object()
+        .kv_str("name", p.name)
+        .kv_str("kind", p.kind)
+        .kv_bool("complete", p.complete)
+        .kv_str("path", p.path)
+        .kv_str("description", p.description)
+        .end();
+  j.end().end().finish();
+}
+
+void json_preset(Out& o, const PresetEntry& p, const LoadedScenario& loaded, std::string_view toml) {
+  JsonWriter j(o);
+  j.object().stamp();
+  j.kv_str("name", p.name)
+      .kv_str("kind", p.kind)
+      .kv_bool("complete", p.complete)
+      .kv_str("path", p.path)
+      .kv_str("description", p.description)
+      .kv_str("title", loaded.name);
+  json_inputs(j, loaded.scenario);
+  j.kv_str("toml", toml).end().finish();
+}
+
+void text_keys(Out& o, bool md, std::string_view filter) {
+  TextTable table({{md ? "key" : "", false, 0},
+                   {md ? "kind" : "", false, 0},
+                   {md ? "default" : "", false, 0},
+                   {md ? "meaning" : "", false, 0}},
+                  md);
+  for (const auto& f : all_fields()) {
+    if (!matches(f, filter)) continue;
+    if (md) {
+      std::string help(f.help);
+      for (std::size_t i = 0; (i = help.find('|', i)) != std::string::npos; i += 2) help.replace(i, 1, "\\|");
+      table.add({fmt::format("`{}`", f.key), kind_text(f),
+                 f.default_text.empty() ? std::string("—") : std::string(f.default_text), help});
+    } else {
+      table.add({std::string(f.key), kind_text(f),
+                 f.default_text.empty() ? std::string("-") : fmt::format("default {}", f.default_text),
+                 std::string(f.help)});
+    }
+  }
+  table.render(o);
+}
+
+void json_keys(Out& o, std::string_view filter) {
+  JsonWriter j(o);
+  j.object().stamp();
+  j.key("keys").array(true);
+  for (const auto& f : all_fields()) {
+    if (!matches(f, filter)) continue;
+    j.object().kv_str("key", f.key).kv_str("kind", kind_text(f)).key("units").array();
+    for (unsigned d = 0; d < kDimCount; ++d)
+      if (has(f.accepts, static_cast<Dim>(d)))
+        for (auto u : unit_names(static_cast<Dim>(d))) j.str(u);
+    j.end();
+    if (!f.choices.empty()) {
+      j.key("choices").array();
+      for (auto c : f.choices) j.str(c);
+      j.end();
+    }
+    j.kv_bool("integer", f.integer);
+    if (!f.default_text.empty()) j.kv_str("default", f.default_text);
+    j.kv_str("help", f.help).end();
+  }
+  j.end().end().finish();
+}
+
+namespace {
+
+std::string regex_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The text forms a field's value may take, as a regular expression: a number, optionally k, M or
+// G, and one of the units its kinds accept.
+std::string value_pattern(const FieldSpec& f) {
+  std::vector<std::string> units;
+  for (unsigned d = 0; d < kDimCount; ++d)
+    if (has(f.accepts, static_cast<Dim>(d)))
+      for (auto u : unit_names(static_cast<Dim>(d))) units.push_back(regex_escape(u));
+  std::string alternatives;
+  for (const auto& u : units) alternatives += (alternatives.empty() ? "" : "|") + u;
+  const bool counts = has(f.accepts, Dim::Number) || has(f.accepts, Dim::SampleRate);
+  std::string pattern = R"(^\s*\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*)";
+  if (counts) pattern += R"(([kKMG](\s+|$))?\s*)";
+  pattern += "(" + alternatives + ")" + (has(f.accepts, Dim::Number) ? "?" : "") + R"(\s*$)";
+  if (has(f.accepts, Dim::Money) || has(f.accepts, Dim::MoneyRate))
+    pattern = "(" + pattern + R"()|(^\s*\$([0-9]+\.?[0-9]*|\.[0-9]+)(/(h|hr|hour|day|month|year))?\s*$))";
+  return pattern;
+}
+
+void number_bounds(JsonWriter& j, const FieldSpec& f) {
+  switch (f.constraint) {
+    case Constraint::Positive:
+      j.kv("exclusiveMinimum", 0);
+      break;
+    case Constraint::NonNegative:
+      j.kv("minimum", 0);
+      break;
+    case Constraint::UnitInterval:
+      j.kv("exclusiveMinimum", 0).kv("maximum", 1);
+      break;
+    case Constraint::HitRatio:
+      j.kv("minimum", 0).kv("exclusiveMaximum", 1);
+      break;
+    case Constraint::Share:
+      j.kv("minimum", 0).kv("maximum", 1);
+      break;
+    case Constraint::None:
+      break;
+  }
+}
+
+void field_schema(JsonWriter& j, const FieldSpec& f) {
+  j.object();
+  const std::string help = fmt::format(
+      "{}{}", f.help, f.default_text.empty() ? std::string() : fmt::format(" (default: {})", f.default_text));
+  j.kv_str("description", help);
+  if (f.accepts == dims(Dim::Bool)) {
+    j.kv_str("type", "boolean").end();
+    return;
+  }
+  if (!f.choices.empty()) {
+    j.kv_str("type", "string").key("enum").array();
+    for (auto c : f.choices) j.str(c);
+    j.end().end();
+    return;
+  }
+  j.key("anyOf").array(true);
+  if (has(f.accepts, Dim::Number)) {
+    j.object().kv_str("type", f.integer ? "integer" : "number");
+    number_bounds(j, f);
+    j.end();
+  }
+  j.object().kv_str("type", "string").kv_str("pattern", value_pattern(f)).end();
+  if (f.shape) {
+    j.object().kv_str("type", "string").kv_str("pattern", R"(^\s*[0-9]+(\s*x\s*[0-9]+)*\s*$)").end();
+    j.object().kv_str("type", "array").key("items").object().kv_str("type", "integer").kv("minimum", 1).end().end();
+  }
+  j.end().end();
+}
+
+}  // namespace
+
+void json_schema(Out& o) {
+  JsonWriter j(o);
+  j.object(true)
+      .kv_str("$schema", "http://json-schema.org/draft-07/schema#")
+      .kv_str("title", "pipesim scenario")
+      .kv_str("description",
+              "A pipesim scenario or plan (TOML). Written by `pipesim presets --schema` for this version; every key "
+              "is in `pipesim presets --keys`.")
+      .kv_str("type", "object")
+      .kv_bool("additionalProperties", false)
+      .key("properties")
+      .object(true);
+  j.key("use").object().kv_str("description",
+                               "presets or files to start from, applied in order before this file's keys");
+  j.key("anyOf").array().object().kv_str("type", "string").end();
+  j.object().kv_str("type", "array").key("items").object().kv_str("type", "string").end().end();
+  j.end().end();
+  j.key("name").object().kv_str("type", "string").kv_str("description", "a name for reports").end();
+  j.key("description").object().kv_str("type", "string").kv_str("description", "what the scenario is").end();
+  // One object per table, in the order of the field registry.
+  std::vector<std::string_view> tables;
+  for (const auto& f : all_fields()) {
+    const std::string_view table = f.key.substr(0, f.key.find('.'));
+    if (std::find(tables.begin(), tables.end(), table) == tables.end()) tables.push_back(table);
+  }
+  for (const auto table : tables) {
+    j.key(table)
+        .object(true)
+        .kv_str("type", "object")
+        .kv_bool("additionalProperties", false)
+        .key("properties")
+        .object(true);
+    for (const auto& f : all_fields())
+      if (f.key.substr(0, f.key.find('.')) == table) field_schema(j.key(f.key.substr(f.key.find('.') + 1)), f);
+    j.end().end();
+  }
+  j.key("require")
+      .object(true)
+      .kv_str("type", "object")
+      .kv_bool("additionalProperties", false)
+      .key("properties")
+      .object(true);
+  for (const auto key : requirement_keys()) {
+    j.key(key).object().kv_str("description", fmt::format("requirement {} (README: Purchase plans in CI)", key));
+    j.key("anyOf").array().object().kv_str("type", "number").end().object().kv_str("type", "string").end();
+    j.object().kv_str("type", "array").end().end().end();
+  }
+  j.end().end();
+  j.end().end().finish();
+}
+
+namespace {
+
+bool required(Field f) { return f == Field::BatchSize || f == Field::Workers || f == Field::SampleSize; }
+
+// The preset an origin names ("preset:configs/storage/nvme-gen4.toml" is nvme-gen4).
+std::string origin_preset(const Origin& o) {
+  std::string_view s = o.source;
+  if (s.rfind("preset:", 0) == 0) s.remove_prefix(7);
+  const std::size_t slash = s.rfind('/');
+  if (slash != std::string_view::npos) s.remove_prefix(slash + 1);
+  if (s.ends_with(".toml")) s.remove_suffix(5);
+  return std::string(s);
+}
+
+}  // namespace
+
+std::string init_toml(const std::vector<std::string>& presets, const LoadedScenario& loaded) {
+  const Scenario& s = loaded.scenario;
+  std::string t = fmt::format("# A pipesim scenario, written by `pipesim init{}{}` (pipesim {}).\n",
+                              presets.empty() ? "" : " ", fmt::format("{}", fmt::join(presets, " ")), PIPESIM_VERSION);
+  t += "# Lines marked \"from PRESET\" show what that preset sets (it applies as it is: uncomment a line to\n"
+       "# change it).\n"
+       "# Lines marked \"decide\" have no default: set the ones your pipeline has (a stage whose keys\n"
+       "# are unset is left out, and the output says so). `pipesim diagnose FILE` names what is still\n"
+       "# missing; `pipesim presets --keys` lists every key with its default.\n";
+  t += "name = \"my pipeline\"\n";
+  if (!presets.empty()) {
+    t += "use = [";
+    for (std::size_t i = 0; i < presets.size(); ++i) t += fmt::format("{}\"{}\"", i ? ", " : "", presets[i]);
+    t += "]\n";
+  }
+  std::string table;
+  for (const FieldSpec& f : all_fields()) {
+    const bool set = s.has(f.field);
+    // A key another way of saying what is set already is not a decision (cpu.worker_sample_rate
+    // when cpu.worker_throughput is set).
+    bool said = false;
+    for (Field g : alternatives(f.field)) said |= s.has(g);
+    if (!set && (said || !f.default_text.empty())) continue;
+    const std::string_view key = f.key;
+    const std::size_t dot = key.find('.');
+    if (key.substr(0, dot) != table) {
+      table = std::string(key.substr(0, dot));
+      t += fmt::format("\n[{}]\n", table);
+    }
+    const std::string name(key.substr(dot + 1));
+    if (set) {
+      const std::string line = fmt::format("# {} = {}", name, toml_value(f, s.get(f.field), s.dim(f.field)));
+      t += fmt::format("{:<40} # from {}: {}\n", line, origin_preset(loaded.origins[static_cast<std::size_t>(f.field)]),
+                       f.help);
+    } else {
+      // An example of the value's form: a unit's example, a choice, a fraction, a count.
+      std::string example = describe_dims(f.accepts);
+      const std::size_t eg = example.find("(e.g. ");
+      example = eg == std::string::npos ? std::string() : example.substr(eg + 6, example.find(')', eg) - eg - 6);
+      if (example.find('"') == std::string::npos) {
+        const bool fraction = f.constraint == Constraint::UnitInterval || f.constraint == Constraint::Share ||
+                              f.constraint == Constraint::HitRatio;
+        example = fraction ? "0.5" : f.integer ? "8" : "1";
+      }
+      if (f.shape) example = "\"3x224x224\"";
+      if (!f.choices.empty()) example = fmt::format("\"{}\"", f.choices.front());
+      if (f.accepts == dims(Dim::Bool)) example = "true";
+      const std::string line = fmt::format("# {} = {}", name, example);
+      t += fmt::format("{:<40} # decide{}: {}\n", line, required(f.field) ? " (required)" : "", f.help);
+    }
+  }
+  return t;
+}
+
+}  // namespace pipesim
