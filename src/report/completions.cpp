@@ -301,6 +301,34 @@ _pipesim_requirement() { compadd -S = -a _pipesim_requirements }
   return s;
 }
 
+// What fish offers for a value: " -a '(function)'" or the file list (" -F"); `option`: the value
+// follows an option (-x: it takes one, and files are not offered besides).
+std::string fish_candidates(Completes k, const std::vector<std::string>& choices, bool option) {
+  const std::string x = option ? " -x" : "";
+  switch (k) {
+    case Completes::Nothing:
+    case Completes::Text:
+      return "";
+    case Completes::File:
+      return " -F";
+    case Completes::Dir:
+      return x + " -a '(__fish_complete_directories)'";
+    case Completes::Scenario:
+      return x + " -a '(__pipesim_scenarios)'";
+    case Completes::Preset:
+      return x + " -a '(__pipesim_presets)'";
+    case Completes::KeyAssign:
+      return x + " -a '(__pipesim_keyassign)'";
+    case Completes::Key:
+      return x + " -a '(__pipesim_keys)'";
+    case Completes::Requirement:
+      return x + " -a '(__pipesim_requirements)'";
+    case Completes::Choice:
+      return x + " -a " + fish_quote(joined(choices));
+  }
+  return "";
+}
+
 std::string fish(const CompletionData& d) {
   std::string s = fmt::format(
       "# fish completion for pipesim, written by `pipesim completions fish` (pipesim {}).\n"
@@ -391,58 +419,13 @@ end
       std::string line = "complete -c pipesim " + cond;
       for (const auto& name : o.names)
         line += (name.size() == 2 ? " -s " : " -l ") + name.substr(name.size() == 2 ? 1 : 2);
-      switch (o.value) {
-        case Completes::Nothing:
-          break;
-        case Completes::Text:
-          line += " -x";
-          break;
-        case Completes::File:
-          line += " -r -F";
-          break;
-        case Completes::Dir:
-          line += " -x -a '(__fish_complete_directories)'";
-          break;
-        case Completes::Scenario:
-          line += " -x -a '(__pipesim_scenarios)'";
-          break;
-        case Completes::Preset:
-          line += " -x -a '(__pipesim_presets)'";
-          break;
-        case Completes::KeyAssign:
-          line += " -x -a '(__pipesim_keyassign)'";
-          break;
-        case Completes::Key:
-          line += " -x -a '(__pipesim_keys)'";
-          break;
-        case Completes::Requirement:
-          line += " -x -a '(__pipesim_requirements)'";
-          break;
-        case Completes::Choice:
-          line += " -x -a " + fish_quote(joined(o.choices));
-          break;
-      }
+      if (o.value == Completes::Text) line += " -x";
+      if (o.value == Completes::File) line += " -r";
+      line += fish_candidates(o.value, o.choices, true);
       s += line + " -d " + fish_quote(o.help) + "\n";
     }
-    switch (c.positional) {
-      case Completes::Scenario:
-        s += "complete -c pipesim " + cond + " -a '(__pipesim_scenarios)'\n";
-        break;
-      case Completes::Preset:
-        s += "complete -c pipesim " + cond + " -a '(__pipesim_presets)'\n";
-        break;
-      case Completes::Dir:
-        s += "complete -c pipesim " + cond + " -a '(__fish_complete_directories)'\n";
-        break;
-      case Completes::File:
-        s += "complete -c pipesim " + cond + " -F\n";
-        break;
-      case Completes::Choice:
-        s += "complete -c pipesim " + cond + " -a " + fish_quote(joined(c.positional_choices)) + "\n";
-        break;
-      default:
-        break;
-    }
+    if (c.positional != Completes::Nothing && c.positional != Completes::Text)
+      s += "complete -c pipesim " + cond + fish_candidates(c.positional, c.positional_choices, false) + "\n";
   }
   return s;
 }
