@@ -1,6 +1,8 @@
 // `pipesim sweep [SCENARIO] --batch R --workers R --sample-size R --vary KEY=R`: a cartesian grid.
 #include <fmt/format.h>
+#include <unistd.h>
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -93,8 +95,13 @@ void run_sweep(const SweepOptions& o) {
   SimOptions sim;
   sim.seed = o.seed;
   sim.batches = o.batches;
+  // A progress line on stderr for a long sweep, when a person watches it (a terminal).
+  const char* term = std::getenv("TERM");
+  const bool long_sweep = points >= (o.simulate ? 20 : 200000);
+  std::FILE* progress =
+      long_sweep && isatty(2) == 1 && !(term != nullptr && std::string_view(term) == "dumb") ? stderr : nullptr;
   const SweepSummary summary =
-      write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs, o.simulate ? &sim : nullptr);
+      write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs, o.simulate ? &sim : nullptr, progress);
   write_plot(o.plot, figure);
   if (summary.invalid > 0)
     fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",

@@ -77,9 +77,11 @@ struct SweepSummary {
 };
 // Writes a whole sweep to `file` as its rows are computed, the points split in chunks over
 // `jobs` threads (1: this thread alone); the output is the same for any number of jobs.
-// With `simulate`, every point is simulated too (layout.simulated must be set).
+// With `simulate`, every point is simulated too (layout.simulated must be set). With `progress`,
+// a line on it says how far the sweep is (for a terminal; erased at the end).
 SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr);
+                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr,
+                         std::FILE* progress = nullptr);
 
 // A whole diagnosis in a format, as a string (nothing is written when something fails).
 inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d) {

@@ -1,11 +1,27 @@
 #include <malloc.h>
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <mutex>
 
 #include "report/renderer.hpp"
 #include "util/ordered_chunks.hpp"
 
 namespace pipesim {
+
+namespace {
+
+// 1234567 as "1,234,567".
+std::string grouped(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
 
 SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
                          bool cost) {
@@ -24,7 +40,7 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
 }
 
 SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate) {
+                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate, std::FILE* progress) {
   const std::size_t total = grid_size(axes);
   const bool diagnose_points = renderer.sweep_recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
@@ -41,6 +57,17 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
   Out out(file);
   SweepSummary summary;
   std::mutex m;  // guards summary: taken only at invalid points
+  // A progress line for people (on a terminal's stderr): at the start, then at most every 0.2 s,
+  // erased at the end so that it leaves nothing behind.
+  std::size_t done = 0;
+  auto shown = std::chrono::steady_clock::now();
+  const auto show = [&] {
+    if (progress == nullptr) return;
+    fmt::print(progress, "\rsweep: {} of {} points ({:.0f}%)\x1b[K", grouped(done), grouped(total),
+               100.0 * static_cast<double>(done) / static_cast<double>(total));
+    std::fflush(progress);
+  };
+  show();
   ordered_chunks(
       chunks, jobs,
       [&](std::size_t c, std::string& text) {
@@ -62,7 +89,19 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
             },
             simulate);
       },
-      [&](const std::string& text) { out.write(text); });
+      [&](const std::string& text) {
+        out.write(text);
+        done = std::min(total, done + chunk);
+        if (progress != nullptr && std::chrono::steady_clock::now() - shown > std::chrono::milliseconds(200)) {
+          out.flush();  // the rows before the line that says they are done
+          shown = std::chrono::steady_clock::now();
+          show();
+        }
+      });
+  if (progress != nullptr) {
+    fmt::print(progress, "\r\x1b[K");
+    std::fflush(progress);
+  }
   rows.sweep_end(out, layout, total);
   return summary;
 }
