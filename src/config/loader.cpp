@@ -318,9 +318,9 @@ struct Loader {
       const std::string key(k.str());
       if (key == "use") continue;
       if (key == "name" || key == "description") {
-        attempt([&] {
-          const auto* str = v.as_string();
-          if (!str) throw Error(at(source, v.source()), fmt::format("'{}' must be a string", key));
+        attempt([&, &node = v] {  // clang 14 cannot capture a structured binding by [&]
+          const auto* str = node.as_string();
+          if (!str) throw Error(at(source, node.source()), fmt::format("'{}' must be a string", key));
           (key == "name" ? out.name : out.description) = str->get();
         });
         continue;
