@@ -73,7 +73,7 @@ CommandCompletion command_completion(const CLI::App& app) {
       c.positional_many = opt->get_items_expected_max() > 1;
       if (name == "scenario" || name == "plans")
         c.positional = Completes::Scenario;
-      else if (name == "name")
+      else if (name == "name" || name == "presets")
         c.positional = Completes::Preset;
       else if (name == "folder")
         c.positional = Completes::Dir;

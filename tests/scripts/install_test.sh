@@ -63,6 +63,7 @@ check_bash "toml json" pipesim calibrate decode --format ''
 check_bash "calibrate" pipesim help cal
 check_bash "h100-pcie h100-sxm" pipesim diagnose --plot x.svg --set pipeline.batch_size = 8 h100-
 check_bash "bash zsh fish" pipesim completions ''
+check_bash "nvme-gen3 nvme-gen4 nvme-gen5" pipesim init p4d-24xlarge nvme-
 check_bash "" pipesim sweep --batch ''
 
 # fish: complete -C gives what TAB would.

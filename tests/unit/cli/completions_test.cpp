@@ -25,8 +25,11 @@ TEST_CASE("command_completion takes every command, option and value kind from th
   setup_diagnose(app);
   setup_check(app);
   setup_calibrate(app);
+  setup_init(app);
   const CommandCompletion root = command_completion(app);
-  REQUIRE(root.subcommands.size() == 3);
+  REQUIRE(root.subcommands.size() == 4);
+  CHECK(root.subcommands[3].positional == Completes::Preset);  // init PRESETS...
+  CHECK(root.subcommands[3].positional_many);
   const CommandCompletion& diagnose = root.subcommands[0];
   CHECK(diagnose.name == "diagnose");
   CHECK(diagnose.positional == Completes::Scenario);
