@@ -94,7 +94,7 @@ inline void exercise(const LoadedScenario& given) {
     };
     for (std::string_view f : {"table", "json", "csv", "markdown"})
       render(f, Output::Diagnosis, [&](Renderer& rr, Out& o) { rr.diagnosis(o, s, d); });
-    std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}}};
+    std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);
       expect_consistent(reports[0].outcome);
