@@ -61,6 +61,7 @@ constexpr double kSlack = 1e-9;
 
 // Whether text is a number with nothing after it ("60", "2.5e3").
 bool bare_number(std::string_view text) {
+  if (text.empty()) return false;
   const std::string_view t = text.substr(text.front() == '+' ? 1 : 0);
   double v = 0;
   const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
