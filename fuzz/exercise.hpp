@@ -94,6 +94,23 @@ inline void exercise(const LoadedScenario& given) {
     };
     for (std::string_view f : {"table", "json", "csv", "markdown"})
       render(f, Output::Diagnosis, [&](Renderer& rr, Out& o) { rr.diagnosis(o, s, d); });
+    // Wrapped to a narrow terminal and to the piped width: the same words in the same order.
+    const auto words = [](const std::string& text) {
+      std::vector<std::string> out;
+      std::string word;
+      for (char c : text + "\n") {
+        if (c == ' ' || c == '\n') {
+          if (!word.empty()) out.push_back(std::move(word));
+          word.clear();
+        } else {
+          word += c;
+        }
+      }
+      return out;
+    };
+    const auto flat = words(render_diagnosis("table", s, d));
+    for (std::size_t columns : {std::size_t{40}, std::size_t{100}})
+      if (words(render_diagnosis("table", s, d, columns)) != flat) die("wrapping changed the words", s.name);
     std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);

@@ -1,8 +1,10 @@
 #include "cli/common.hpp"
 
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +41,13 @@ bool colour_wanted() {
   if (force != nullptr && *force != '\0' && std::string_view(force) != "0") return true;
   const char* term = std::getenv("TERM");
   return isatty(1) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+}
+
+std::size_t output_columns() {
+  if (isatty(1) != 1) return 100;
+  winsize size{};
+  if (ioctl(1, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return std::max<std::size_t>(size.ws_col, 40);
+  return 80;
 }
 
 void write_table_stdout(const std::string& text, const std::string& format) {

@@ -32,6 +32,9 @@ void write_table_stdout(const std::string& text, const std::string& format);
 // Whether stdout gets colour: never with NO_COLOR set (non-empty); always with CLICOLOR_FORCE
 // set and not "0"; otherwise when stdout is a terminal and TERM is not "dumb".
 bool colour_wanted();
+// The width a diagnosis's prose wraps to: the terminal's (at least 40 columns), or 100 when
+// standard output is not a terminal.
+std::size_t output_columns();
 // Writes `text` to the file `path` whole or not at all (a temporary file beside it, renamed over
 // it); a device or pipe is written in place. Throws Error "cannot write PATH: ..." naming `option`.
 void write_file(const std::string& path, const std::string& text, std::string_view option);

@@ -19,7 +19,7 @@ void setup_diagnose(CLI::App& app) {
     const LoadedScenario loaded = load_with_sets(*opts);
     check_plot(*plot, loaded);
     const Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
-    const std::string text = render_diagnosis(opts->format, loaded, d);
+    const std::string text = render_diagnosis(opts->format, loaded, d, output_columns());
     if (!plot->empty()) {
       const std::string svg = diagnosis_svg(loaded, d);
       if (plot_is_html(*plot)) {

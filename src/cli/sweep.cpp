@@ -103,6 +103,10 @@ void run_sweep(const SweepOptions& o) {
   const SweepSummary summary =
       write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs, o.simulate ? &sim : nullptr, progress);
   write_plot(o.plot, figure);
+  for (const InertAxis& a : inert_axes(loaded.scenario, axes))
+    fmt::print(stderr,
+               "pipesim: note: {} changes nothing in this sweep: every row is the same at each of its values{}\n",
+               spec(a.field).key, a.reason.empty() ? "" : ": " + a.reason);
   if (summary.invalid > 0)
     fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
                summary.invalid, points, summary.first_point, summary.first_reason);

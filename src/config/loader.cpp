@@ -427,6 +427,7 @@ LoadedScenario load_scenario_text(std::string_view text, const std::string& sour
   std::error_code ec;
   if (std::filesystem::is_regular_file(source, ec)) loader.loading.push_back(file_key(source));
   loader.load_into(out, text, source, base_dir);
+  convert_step_rates(out);
   return out;
 }
 
@@ -495,7 +496,19 @@ LoadedScenario load_scenario(std::string_view arg) {
     throw Error(fmt::format("no scenario file or preset named '{}'{}", echo(name), Loader::preset_hint(name)));
   }
   if (out.name.empty()) out.name = name;
+  convert_step_rates(out);
   return out;
+}
+
+void convert_step_rates(LoadedScenario& s) {
+  for (const FieldSpec& f : all_fields()) {
+    if (!s.scenario.has(f.field) || s.scenario.dim(f.field) != Dim::StepRate) continue;
+    const Origin& where = s.origins[static_cast<std::size_t>(f.field)];
+    if (!s.scenario.has(Field::BatchSize))
+      throw Error(where, fmt::format("{} is given per step ({}): it needs pipeline.batch_size to become samples/s",
+                                     f.key, format_compact(s.scenario.get(f.field), Dim::StepRate)));
+    s.scenario.set(f.field, {s.scenario.get(f.field) * s.scenario.get(Field::BatchSize), Dim::SampleRate});
+  }
 }
 
 void apply_assignment(LoadedScenario& s, std::string_view assignment) {
@@ -510,6 +523,8 @@ void apply_assignment(LoadedScenario& s, std::string_view assignment) {
   } catch (const Error& e) {
     throw Error(where, e.what());
   }
+  // A rate per step becomes samples/s with the batch size in force now.
+  convert_step_rates(s);
 }
 
 void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {

@@ -32,6 +32,11 @@ LoadedScenario load_scenario_text(std::string_view text, const std::string& sour
 inline constexpr std::string_view kStdinSource = "<stdin>";
 LoadedScenario load_scenario(std::string_view arg);
 
+// Rates given per step ("3.45 it/s") as samples/s: times the scenario's batch size. Done when
+// a file has been read whole (its `use`s and its own batch size applied) and after each --set,
+// so a rate per step is per step at the batch size in force where it was written.
+void convert_step_rates(LoadedScenario& s);
+
 // Applies one "key=value" assignment, as given to --set.
 void apply_assignment(LoadedScenario& s, std::string_view assignment);
 

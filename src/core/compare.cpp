@@ -79,7 +79,8 @@ std::optional<double> compare_value(CompareMetric m, const Result& r) {
 std::vector<CompareRow> compare(const std::vector<Result>& results) {
   std::vector<CompareRow> rows;
   for (CompareMetric m : kCompareMetrics) {
-    CompareRow row{m, {}, std::vector<bool>(results.size(), false), false};
+    CompareRow row{
+        m, {}, std::vector<bool>(results.size(), false), std::vector<std::optional<double>>(results.size()), false};
     std::optional<double> top;
     bool all = true;
     for (const auto& r : results) {
@@ -95,7 +96,10 @@ std::vector<CompareRow> compare(const std::vector<Result>& results) {
     if (all && results.size() >= 2)
       for (const auto& v : row.values) differ |= *v != *top;
     if (differ)
-      for (std::size_t j = 0; j < results.size(); ++j) row.best[j] = *row.values[j] == *top;
+      for (std::size_t j = 0; j < results.size(); ++j) {
+        row.best[j] = *row.values[j] == *top;
+        if (*top != 0) row.ratio[j] = *row.values[j] / *top;
+      }
     rows.push_back(std::move(row));
   }
   return rows;

@@ -14,6 +14,8 @@ namespace {
 constexpr DimSet kNum = dims(Dim::Number);
 constexpr DimSet kSize = dims(Dim::Size);
 constexpr DimSet kRate = dims(Dim::Rate);
+// Samples/s, or steps/s ("3.45 it/s") that the loader multiplies by the batch size.
+constexpr DimSet kSampleRate = Dim::SampleRate | Dim::StepRate;
 constexpr DimSet kTime = dims(Dim::Duration);
 constexpr DimSet kBool = dims(Dim::Bool);
 
@@ -100,7 +102,7 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "fixed launch/dispatch time per step"},
     {Field::LayerOverhead, "accelerator.layer_overhead", kTime, C::NonNegative, false, "0 s",
      "time per layer per pass-kind (x3 when training)"},
-    {Field::DecoderRate, "accelerator.decoder_rate", dims(Dim::SampleRate), C::Positive, false, "",
+    {Field::DecoderRate, "accelerator.decoder_rate", kSampleRate, C::Positive, false, "",
      "samples/s the accelerator's hardware decoder delivers (transform.device = \"decoder\")"},
     {Field::FlopsPerSample, "model.flops_per_sample", dims(Dim::Flop), C::Positive, false, "",
      "forward FLOPs per sample"},
@@ -165,12 +167,13 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "waits for slow batches (limit variance)"},
     {Field::PredecodedSampleSize, "predecoded.sample_size", kSize, C::Positive, false, "device sample size",
      "bytes per sample of a pre-decoded copy of the dataset"},
-    {Field::PredecodedSampleRate, "predecoded.worker_sample_rate", dims(Dim::SampleRate), C::Positive, false, "",
+    {Field::PredecodedSampleRate, "predecoded.worker_sample_rate", kSampleRate, C::Positive, false, "",
      "samples/s one worker transforms from the pre-decoded copy (enables that fix)"},
     {Field::WorkerThroughput, "cpu.worker_throughput", kRate, C::Positive, false, "",
      "bytes/s of workload.sample_size one worker transforms"},
-    {Field::WorkerSampleRate, "cpu.worker_sample_rate", dims(Dim::SampleRate), C::Positive, false, "",
-     "samples/s one worker transforms (alternative to cpu.worker_throughput)"},
+    {Field::WorkerSampleRate, "cpu.worker_sample_rate", kSampleRate, C::Positive, false, "",
+     "samples/s one worker transforms (alternative to cpu.worker_throughput); or it/s at the batch size, as tqdm "
+     "shows"},
     {Field::Cores, "cpu.cores", kNum, C::Positive, false, "",
      "CPU cores (or vCPUs) on the node, shared by its accelerators (omit for no limit)"},
     {Field::ReservedCores, "cpu.reserved_cores", kNum, C::NonNegative, false, "accelerator.count",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 
 #include "core/error.hpp"
@@ -11,7 +13,11 @@ namespace pipesim {
 Axis parse_axis(std::string_view key, std::string_view range_text) {
   const FieldSpec* f = find_field(key);
   if (!f) throw Error(unknown_key_message(key));
-  return {f->field, parse_range(range_text, *f)};
+  Axis a{f->field, parse_range(range_text, *f)};
+  if (a.range.dim() == Dim::StepRate)
+    throw Error(
+        fmt::format("{}: a rate per step (it/s) is samples/s only at one batch size; sweep it in samples/s", f->key));
+  return a;
 }
 
 std::size_t grid_size(const std::vector<Axis>& axes) {
@@ -74,7 +80,92 @@ GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, st
     add(at, 0);
   else
     for_each_point(at, named, 0, grid_size(named), add);
+  const auto capped = [&](const Scenario& s) {
+    try {
+      const Inputs in = resolve(s);
+      const Result r = evaluate(in);
+      return in.workers >= 1 && r.effective_workers > 0 && r.effective_workers < in.workers * (1 - 1e-9);
+    } catch (const Error&) {
+      return false;
+    }
+  };
+  c.effective_workers = capped(at);
+  for (const auto& a : axes) {
+    if (a.range.dim() == Dim::Choice || a.range.dim() == Dim::Bool) continue;
+    for (std::size_t i : {std::size_t{0}, a.range.size() - 1}) {
+      Scenario s = at;
+      s.set(a.field, {a.range.at(i), a.range.dim()});
+      c.effective_workers = c.effective_workers || capped(s);
+    }
+  }
   return c;
+}
+
+namespace {
+
+// The figures a sweep row shows, for comparing two points; nullopt for a refused point.
+std::optional<std::vector<double>> row_figures(const Scenario& s) {
+  try {
+    const Result r = evaluate(resolve(s));
+    std::vector<double> f = {r.step_s,           r.utilization,          r.throughput,
+                             r.fits ? 1.0 : 0.0, r.epoch_s.value_or(-1), r.cost_per_epoch.value_or(-1)};
+    for (Stage st : kStages) f.push_back(r.stage(st).modelled ? r.stage(st).time_s : -1);
+    return f;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+bool same_figures(const std::optional<std::vector<double>>& a, const std::optional<std::vector<double>>& b) {
+  if (!a || !b) return false;
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const double x = (*a)[i], y = (*b)[i];
+    if (std::fabs(x - y) > 1e-12 * std::max(std::fabs(x), std::fabs(y))) return false;
+  }
+  return true;
+}
+
+// Why an axis changes nothing at a point, when a known cause explains it.
+std::string inert_reason(Field f, const Scenario& s) {
+  if (f == Field::SampleSize && s.has(Field::WorkerSampleRate))
+    return "the transform's rate is per sample (cpu.worker_sample_rate) and no modelled stage moves these bytes";
+  const std::string_view key = spec(f).key;
+  try {
+    const Inputs in = resolve(s);
+    if (key.starts_with("cpu.") && !in.transform.modelled)
+      return "the CPU transform is not modelled (cpu.worker_throughput models it)";
+    if (key.starts_with("storage.")) {
+      if (!in.storage.modelled) return "the storage is not modelled (storage.read_bandwidth models it)";
+      if (evaluate(in).cache_hit >= 1) return "every read is served from the page cache";
+    }
+    if ((key.starts_with("accelerator.") || key.starts_with("model.")) &&
+        evaluate(in).stage(Stage::Compute).limit == Limit::Measured)
+      return "the compute time is measured (model.measured_per_sample), not derived from the accelerator's figures";
+  } catch (const Error&) {
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes) {
+  const std::size_t total = grid_size(axes);
+  if (total > kMaxInertCheck) return {};
+  std::vector<std::optional<std::vector<double>>> rows;
+  rows.reserve(total);
+  for_each_point(base, axes, 0, total, [&](const Scenario& s, std::size_t) { rows.push_back(row_figures(s)); });
+  std::vector<InertAxis> out;
+  std::size_t stride = total;
+  for (const Axis& a : axes) {
+    const std::size_t n = a.range.size();
+    stride /= n;  // points between neighbours along this axis (the last axis: 1)
+    if (n < 2) continue;
+    bool inert = true;
+    for (std::size_t i = 0; i < total && inert; ++i)
+      if ((i / stride) % n > 0) inert = same_figures(rows[i], rows[i - stride]);
+    if (inert) out.push_back({a.field, inert_reason(a.field, first_point(base, axes))});
+  }
+  return out;
 }
 
 std::string point_label(const std::vector<Axis>& axes, const Scenario& point) {

@@ -35,6 +35,19 @@ std::size_t grid_size(const std::vector<Axis>& axes);
 // A point's swept values, for messages: "accelerator.count=16, pipeline.batch_size=32".
 std::string point_label(const std::vector<Axis>& axes, const Scenario& point);
 
+// An axis along which no figure of a sweep's table changes (step, stage times, utilization,
+// throughput, fit, epoch and cost): each of its values gives the same row wherever the other
+// axes stand, with why when pipesim knows ("the transform's rate is per sample").
+struct InertAxis {
+  Field field;
+  std::string reason;  // empty when no known cause explains it
+};
+// Grids up to this many points are checked whole; larger ones are not checked (nothing is said).
+constexpr std::size_t kMaxInertCheck = 20000;
+// The swept axes (of two or more values) that change nothing; a point the model refuses counts
+// as a change. Empty for a grid larger than kMaxInertCheck.
+std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes);
+
 // The scenario at the first point of the grid.
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes);
 
@@ -105,6 +118,10 @@ struct GridColumns {
   unsigned stages = 0;  // bit per Stage
   bool first_epoch = false;
   bool priced = false;  // a price is set (cost columns can be filled)
+  // Somewhere on the grid fewer workers add throughput than run (the cores or the scaling law
+  // cap them): rows show the effective count. Probed at the first valid point and with each
+  // numeric axis at its ends.
+  bool effective_workers = false;
 };
 GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid);
 

@@ -198,28 +198,55 @@ std::string echo(std::string_view text, std::size_t max) {
   return out;
 }
 
-std::string wrap(std::string_view text, std::size_t width) {
+namespace {
+
+// Columns a piece of UTF-8 text takes: one per code point (pipesim prints no wide characters).
+std::size_t columns(std::string_view s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size(); ++n) i += std::max<std::size_t>(1, decode_utf8(s, i).second);
+  return n;
+}
+
+}  // namespace
+
+std::string wrap(std::string_view text, std::size_t width) { return wrap_hanging("", text, width); }
+
+std::string wrap_hanging(std::string_view prefix, std::string_view text, std::size_t width) {
+  const std::size_t indent = columns(prefix);
   std::string out;
+  bool first_line = true;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
-    std::size_t column = 0;
+    out += first_line ? std::string(prefix) : std::string(indent, ' ');
+    first_line = false;
+    std::size_t column = indent;
+    bool line_empty = true;
     while (!line.empty()) {
-      const std::size_t space = line.find(' ');
+      std::size_t space = line.find(' ');
+      // "key = value" stays on one line: the words around an "=" are one.
+      while (space != std::string_view::npos && line.substr(space + 1).starts_with("= ") && space > 0) {
+        const std::size_t next = line.find(' ', space + 3);
+        space = next;
+      }
       const std::string_view word = line.substr(0, space);
       line = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
       if (word.empty()) continue;
-      if (column > 0 && column + 1 + word.size() > width) {
+      const std::size_t w = columns(word);
+      if (!line_empty && column + 1 + w > width) {
         out += '\n';
-        column = 0;
+        out.append(indent, ' ');
+        column = indent;
+        line_empty = true;
       }
-      if (column > 0) {
+      if (!line_empty) {
         out += ' ';
         ++column;
       }
       out += word;
-      column += word.size();
+      column += w;
+      line_empty = false;
     }
     if (end != std::string_view::npos) out += '\n';
   }

@@ -43,7 +43,10 @@ std::string printable(std::string_view text);
 // piece of input an error message repeats.
 std::string echo(std::string_view text, std::size_t max = 80);
 // Each line of `text` filled to at most `width` columns, broken at spaces only (a word longer
-// than the width stays whole on its own line). Counts bytes: for pipesim's ASCII prose.
+// than the width stays whole on its own line). A column is a code point.
 std::string wrap(std::string_view text, std::size_t width);
+// As wrap, after `prefix` ("  - ", a label's column) on the first line; every further line is
+// indented by the prefix's width, so a bullet or a "key  value" line hangs under its text.
+std::string wrap_hanging(std::string_view prefix, std::string_view text, std::size_t width);
 
 }  // namespace pipesim

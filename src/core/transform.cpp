@@ -12,6 +12,13 @@ namespace pipesim {
 
 TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   TransformInputs in;
+  // Rates per step are samples/s by the time a scenario is resolved (the loader converts them
+  // with the batch size they were given at); one that is not was set around the loader.
+  for (Field f : {Field::WorkerSampleRate, Field::DecoderRate, Field::PredecodedSampleRate})
+    if (s.has(f) && s.dim(f) == Dim::StepRate)
+      throw FieldError(f, fmt::format("{} is per step: give it in samples/s, or through a scenario file or --set, "
+                                      "which multiply it by the batch size",
+                                      spec(f).key));
   // Scenario::set keeps at most one of the three rates.
   double cpu_seconds = 0;
   bool cpu_rate = true;

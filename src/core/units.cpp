@@ -118,6 +118,12 @@ constexpr std::array kUnits = {
     Unit{"samples/sec", Dim::SampleRate, 1},
     Unit{"sample/sec", Dim::SampleRate, 1},
     Unit{"samples/second", Dim::SampleRate, 1},
+    Unit{"it/s", Dim::StepRate, 1},
+    Unit{"its/s", Dim::StepRate, 1},
+    Unit{"steps/s", Dim::StepRate, 1},
+    Unit{"step/s", Dim::StepRate, 1},
+    Unit{"batches/s", Dim::StepRate, 1},
+    Unit{"batch/s", Dim::StepRate, 1},
     Unit{"img/s", Dim::SampleRate, 1},
     Unit{"imgs/s", Dim::SampleRate, 1},
     Unit{"images/s", Dim::SampleRate, 1},
@@ -164,6 +170,8 @@ std::string_view example(Dim d) {
       return "\"$32.77/h\"";
     case Dim::Choice:
       return "\"bf16\"";
+    case Dim::StepRate:
+      return "\"3.45 it/s\"";
   }
   return "";
 }
@@ -194,6 +202,8 @@ std::string_view dim_name(Dim d) {
       return "a price per hour";
     case Dim::Choice:
       return "a name";
+    case Dim::StepRate:
+      return "a rate per step";
   }
   return "a value";
 }
@@ -251,7 +261,7 @@ Quantity parse_quantity(std::string_view text) {
         throw Error(
             fmt::format("\"{}\" is not a count or a sample rate (e.g. \"1.28M\" or \"12k samples/s\")", echo(s)));
       }
-      if (q.dim != Dim::Number && q.dim != Dim::SampleRate)
+      if (q.dim != Dim::Number && q.dim != Dim::SampleRate && q.dim != Dim::StepRate)
         throw Error(fmt::format("\"{}\": {} multiplies a count or samples/s; write it as one unit (e.g. {}B)", echo(s),
                                 c.letter, c.letter == 'k' ? 'K' : c.letter));
       return q;
@@ -346,6 +356,8 @@ Scaled scale(double v, Dim dim) {
       return {v, "USD"};
     case Dim::MoneyRate:
       return {v, "USD/h"};
+    case Dim::StepRate:
+      return {v, "it/s"};
     case Dim::Number:
     case Dim::Bool:
     case Dim::Choice:
@@ -356,13 +368,45 @@ Scaled scale(double v, Dim dim) {
 
 }  // namespace
 
-std::string format_human(double value, Dim dim, int decimals) {
+std::string group_thousands(std::string_view digits) {
+  std::size_t start = !digits.empty() && (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
+  std::size_t end = digits.find('.');
+  if (end == std::string_view::npos) end = digits.size();
+  std::string out(digits.substr(0, start));
+  for (std::size_t i = start; i < end; ++i) {
+    out += digits[i];
+    const std::size_t left = end - i - 1;
+    if (left > 0 && left % 3 == 0) out += ',';
+  }
+  out += digits.substr(end);
+  return out;
+}
+
+std::string format_number(double value) {
+  if (!std::isfinite(value)) return value != value ? "nan" : (value > 0 ? "inf" : "-inf");
+  if (value == 0) return "0";
+  // Round to four significant digits first: the exponent of the rounded value decides the
+  // decimals, so 999.96 reads "1,000", not "1000.0".
+  const double rounded = std::stod(fmt::format("{:.3e}", value));
+  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(rounded))));
+  if (exponent >= 7 || exponent < -4) return fmt::format("{:.3e}", value);
+  if (exponent >= 3) return group_thousands(fmt::format("{:.0f}", rounded));
+  return fmt::format("{:.{}f}", rounded, 3 - exponent);
+}
+
+std::string format_human(double value, Dim dim) {
   if (dim == Dim::Bool) return value != 0 ? "true" : "false";
-  if (dim == Dim::Money) return fmt::format("${:.{}f}", value, decimals);
-  if (dim == Dim::MoneyRate) return fmt::format("${:.{}f}/h", value, decimals);
+  if (dim == Dim::Money || dim == Dim::MoneyRate) {
+    std::string money =
+        std::fabs(value) >= 1e15 ? fmt::format("{:.3e}", value) : group_thousands(fmt::format("{:.2f}", value));
+    if (money == "-0.00") money = "0.00";
+    const bool negative = money[0] == '-';
+    return fmt::format("{}${}{}", negative ? "-" : "", negative ? money.substr(1) : money,
+                       dim == Dim::MoneyRate ? "/h" : "");
+  }
   const Scaled s = scale(value, dim);
-  if (s.unit.empty()) return fmt::format("{:.{}f}", s.value, decimals);
-  return fmt::format("{:.{}f} {}", s.value, decimals, s.unit);
+  if (s.unit.empty()) return format_number(s.value);
+  return fmt::format("{} {}", format_number(s.value), s.unit);
 }
 
 std::string format_compact(double value, Dim dim) {

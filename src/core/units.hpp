@@ -21,8 +21,11 @@ enum class Dim : std::uint8_t {
   Money,       // US dollars: "$250000", "250000 USD"
   MoneyRate,   // US dollars per hour: "$32.77/h", "32.77 USD/h"
   Choice,      // one of a field's named choices ("bf16"), stored as its index
+  // Steps (batches) per second, as tqdm and training logs print them ("3.45 it/s"): a sample
+  // rate once multiplied by the batch size (the loader does so when the scenario is read).
+  StepRate,
 };
-constexpr unsigned kDimCount = 11;
+constexpr unsigned kDimCount = 12;
 
 // A set of Dims (bit i = Dim i).
 using DimSet = std::uint16_t;
@@ -58,9 +61,15 @@ std::vector<std::string_view> unit_names(Dim d);
 // Parses text and checks its kind against `accepted`; the error names both kinds.
 Quantity parse_quantity_as(std::string_view text, DimSet accepted);
 
-// Formats for people with a unit chosen for reading, e.g. "11.74 ms", "10.90 GB/s".
-// `decimals` digits after the point.
-std::string format_human(double value, Dim dim, int decimals = 2);
+// Formats for reading: the unit chosen for reading and four significant digits ("11.74 ms",
+// "146.6 MB", "166.7 us", "21,800 samples/s"); thousands separated by commas; scientific
+// notation for ten million and more, or under 1e-4, in the unit chosen ("1.234e+07 samples/s"). Money keeps its cents:
+// "$1,234.50", "$21.96/h". Zero is "0 s": a caller that means "cached" says so itself.
+std::string format_human(double value, Dim dim);
+// A plain number in the same style: "21,800", "4,000", "1.132", "1.235e+21".
+std::string format_number(double value);
+// "1281167" -> "1,281,167"; "-12345.5" -> "-12,345.5". Digits only, as fmt prints them.
+std::string group_thousands(std::string_view digits);
 // As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
 std::string format_compact(double value, Dim dim);
 // As format_compact when that reads back as the same value, else with every digit needed:

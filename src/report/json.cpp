@@ -338,6 +338,7 @@ class JsonRenderer final : public Renderer {
     for (const auto& p : plans) {
       j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source);
       point(j, p.loaded->scenario, p.result, nullptr);
+      j.kv_str("compute_source", compute_source(p.loaded->scenario, p.result));
       write_assumptions(j, p.assumptions);
       j.end();
     }
@@ -349,6 +350,20 @@ class JsonRenderer final : public Renderer {
       j.key(compare_key(row.metric)).array();
       for (std::size_t i = 0; i < plans.size(); ++i)
         if (row.best[i]) j.str(plans[i].label);
+      j.end();
+    }
+    // Each plan's value over the best, in plan order, for the rows that have a best.
+    j.end().key("ratio_to_best").object();
+    for (const auto& row : rows) {
+      bool any = false;
+      for (const auto& r : row.ratio) any |= r.has_value();
+      if (!any) continue;
+      j.key(compare_key(row.metric)).array();
+      for (const auto& r : row.ratio)
+        if (r)
+          j.num(*r);
+        else
+          j.null();
       j.end();
     }
     j.end().end().finish();

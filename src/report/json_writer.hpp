@@ -43,6 +43,11 @@ class JsonWriter {
     o_.num(v);
     return *this;
   }
+  JsonWriter& null() {
+    before_value();
+    o_.write("null");
+    return *this;
+  }
   JsonWriter& boolean(bool v) {
     before_value();
     o_.write(v ? "true" : "false");

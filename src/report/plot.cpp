@@ -200,7 +200,7 @@ void gaps_note(Svg& svg, double y, const std::vector<Curve>& curves) {
 std::string point_figures(const Axis& inner, const CurvePoint& p) {
   std::string out = fmt::format("{} {}: utilization {}, throughput {}, binding {}", field_short(inner.field),
                                 format_compact(p.x, inner.range.dim()), percent(p.utilization),
-                                format_human(p.throughput, Dim::SampleRate, 1), binding_text(p.binding));
+                                format_human(p.throughput, Dim::SampleRate), binding_text(p.binding));
   if (p.crossed_from)
     out += fmt::format(" (crossover: {} -> {})", binding_text(*p.crossed_from), binding_text(p.binding));
   return out;

@@ -23,13 +23,14 @@ enum class Output : std::uint8_t { Diagnosis, Sweep, Check, Compare, Simulation 
 
 // The columns of a sweep, decided before its first row is written.
 struct SweepLayout {
-  std::vector<Field> inputs;  // swept fields, each once, innermost first (as tables read)
-  std::vector<Stage> stages;  // stages modelled at any point of the grid (table columns)
-  bool cost = false;          // cost columns
-  bool first_epoch = false;   // the page cache makes the first epoch differ at some point: CSV carries it
-  Scenario first_point;       // the grid's first point: fields not swept hold these values throughout
-  std::vector<Field> swept;   // every swept field
-  bool simulated = false;     // each point also simulated (sweep --simulate): its columns
+  std::vector<Field> inputs;       // swept fields, each once, innermost first (as tables read)
+  std::vector<Stage> stages;       // stages modelled at any point of the grid (table columns)
+  bool cost = false;               // cost columns
+  bool first_epoch = false;        // the page cache makes the first epoch differ at some point: CSV carries it
+  Scenario first_point;            // the grid's first point: fields not swept hold these values throughout
+  std::vector<Field> swept;        // every swept field
+  bool simulated = false;          // each point also simulated (sweep --simulate): its columns
+  bool effective_workers = false;  // the tables show the workers that add throughput
 };
 SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
                          bool cost);
@@ -53,6 +54,8 @@ class Renderer {
   [[nodiscard]] virtual bool renders(Output) const { return true; }
   // Sweep rows carry each point's recommendations (so each point is diagnosed).
   [[nodiscard]] virtual bool sweep_recommendations() const { return false; }
+  // The text formats wrap a diagnosis's prose to this many columns (0: one line per sentence).
+  virtual void wrap_to(std::size_t /*columns*/) {}
   virtual void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) = 0;
   // A sweep: sweep_begin once, then sweep_row for every point in order (rows may be rendered on
   // several threads at once, each into its own Out, so sweep_row keeps no state), then
@@ -83,9 +86,12 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr,
                          std::FILE* progress = nullptr);
 
-// A whole diagnosis in a format, as a string (nothing is written when something fails).
-inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d) {
+// A whole diagnosis in a format, as a string (nothing is written when something fails); the
+// table's prose wrapped to `columns` (0: not wrapped).
+inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d,
+                                    std::size_t columns = 0) {
   const auto renderer = make_renderer(format, Output::Diagnosis);
+  renderer->wrap_to(columns);
   std::string text;
   {
     Out o(text);

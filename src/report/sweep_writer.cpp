@@ -9,20 +9,6 @@
 
 namespace pipesim {
 
-namespace {
-
-// 1234567 as "1,234,567".
-std::string grouped(std::size_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-}  // namespace
-
 SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
                          bool cost) {
   SweepLayout l;
@@ -36,6 +22,7 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
     if (columns.stages & stage_bit(s)) l.stages.push_back(s);
   l.cost = cost;
   l.first_epoch = columns.first_epoch;
+  l.effective_workers = columns.effective_workers;
   return l;
 }
 
@@ -63,8 +50,8 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
   auto shown = std::chrono::steady_clock::now();
   const auto show = [&] {
     if (progress == nullptr) return;
-    fmt::print(progress, "\rsweep: {} of {} points ({:.0f}%)\x1b[K", grouped(done), grouped(total),
-               100.0 * static_cast<double>(done) / static_cast<double>(total));
+    fmt::print(progress, "\rsweep: {} of {} points ({:.0f}%)\x1b[K", group_thousands(std::to_string(done)),
+               group_thousands(std::to_string(total)), 100.0 * static_cast<double>(done) / static_cast<double>(total));
     std::fflush(progress);
   };
   show();

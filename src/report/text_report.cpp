@@ -11,127 +11,47 @@ namespace pipesim {
 
 namespace {
 
-// One "key: value" line of a report: aligned text, or a markdown bullet.
-void key_value(Out& o, bool md, std::string_view k, const std::string& v) {
+// One "key: value" line of a report: aligned text (wrapped to `columns` when not 0, hanging
+// under the value), or a markdown bullet.
+void key_value(Out& o, bool md, std::string_view k, const std::string& v, std::size_t columns = 0) {
   if (md)
     o.print("- **{}**: {}\n", k, v);
+  else if (columns > 0)
+    o.write(wrap_hanging(fmt::format("{:<14} ", k), v, columns) + "\n");
   else
     o.print("{:<14} {}\n", k, v);
 }
 
+// The bullets and headings of a report's sections, each line wrapped to `columns`: a bullet's
+// further lines hang under its text.
+std::string wrap_sections(std::string_view text, std::size_t columns) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    const std::string_view bullet = "  - ";
+    out += line.starts_with(bullet) ? wrap_hanging(bullet, line.substr(bullet.size()), columns) : wrap(line, columns);
+    if (end != std::string_view::npos) out += '\n';
+  }
+  return out;
+}
+
+// A stage's time: "-" when not modelled, "cached" for a read the page cache serves whole.
 std::string stage_cell(const Result& r, Stage s) {
-  return r.stage(s).modelled ? dur(r.stage(s).time_s) : std::string("-");
+  if (!r.stage(s).modelled) return "-";
+  if (r.stage(s).time_s == 0) return s == Stage::Storage ? "cached" : "none";
+  return dur(r.stage(s).time_s);
 }
 
 }  // namespace
 
-void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool md) {
+namespace {
+
+// What moves the wall, the capacity answers and the assumptions: headings and bullets.
+void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
-  o.print("{}{}\n", md ? "## " : "", printable(loaded.name));
-  std::string inputs =
-      fmt::format("batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
-                  format_compact(in.sample_bytes, Dim::Size), plural(in.accelerators, "accelerator", "accelerators"));
-  if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
-  if (in.transform.cores_per_accelerator)
-    inputs += fmt::format(" | {} cores per accelerator for workers ({} on the node, {} reserved)",
-                          format_compact(*in.transform.cores_per_accelerator, Dim::Number),
-                          format_compact(*in.transform.node_cores, Dim::Number),
-                          format_compact(in.transform.reserved_cores, Dim::Number));
-  o.print("{}\n\n", inputs);
-
-  TextTable stages({{"stage", false, 23},
-                    {"time/batch", true, 12},
-                    {"samples/s", true, 11},
-                    {"share of step", true, 13},
-                    {"", false, 7}},
-                   md);
-  for (Stage st : kStages) {
-    const auto& sr = r.stage(st);
-    if (!sr.modelled) {
-      stages.add({std::string(stage_name(st, r.transform_at)), "not modelled", "", "", ""});
-      continue;
-    }
-    stages.add({std::string(stage_name(st, r.transform_at)), dur(sr.time_s),
-                sr.time_s > 0 ? fmt::format("{:.1f}", sr.samples_per_s) : std::string("cached"),
-                percent(sr.share_of_step), sr.binding ? "binding" : ""});
-  }
-  stages.render(o);
-  o.write("\n");
-  const auto kv = [&](std::string_view k, const std::string& v) { key_value(o, md, k, v); };
-  kv("binding wall", wall_sentence(d));
-  kv("step", fmt::format("{} ({})", dur(r.step_s),
-                         r.serial                ? "workers = 0: stages run in turn, step = sum of stages"
-                         : r.transfer_serialised ? "stages overlap, but the pageable copy adds to compute"
-                                                 : "stages overlap: step = slowest stage"));
-  kv("utilization",
-     fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(r.idle_fraction)));
-  kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
-  if (in.nodes > 1)
-    kv("throughput",
-       fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
-                   "accelerator",
-                   samples(r.throughput), count(in.nodes), plural(in.accelerators, "accelerator", "accelerators"),
-                   count(in.batch), samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
-  else if (in.accelerators > 1)
-    kv("throughput",
-       fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator", samples(r.throughput),
-                   count(in.accelerators), count(in.batch), samples(r.throughput_per_accelerator)));
-  else
-    kv("throughput", fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch)));
-  std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
-  if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));
-  if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
-  kv("data demand", demand);
-  if (in.storage.cache_from_page_cache) {
-    std::string cache = fmt::format(
-        "{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
-        "cache",
-        percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
-        format_human(in.storage.page_cache_bytes, Dim::Size), percent(r.cache_hit));
-    if (r.cold)
-      cache += fmt::format(
-          "; the first epoch reads everything from storage: storage {}, step {}, utilization "
-          "{}, {} binding{}",
-          dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization), walls_text(r.cold->binding),
-          r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
-    else
-      cache += " (none of it: every epoch reads from storage)";
-    kv("page cache", cache);
-  }
-  if (r.memory_needed) {
-    std::string mem =
-        fmt::format("batch {} needs {} of {} ({}{})", count(in.batch), format_human(*r.memory_needed, Dim::Size),
-                    format_human(*in.compute.memory_capacity, Dim::Size),
-                    in.compute.training ? "weights, gradients and optimizer state" : "weights",
-                    in.compute.activation_bytes ? " and activations" : "; activations not given");
-    if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
-    if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
-    kv("memory", mem);
-  }
-  if (r.samples_per_usd) {
-    std::string cost = fmt::format("{} for the node, {:.0f} samples per USD",
-                                   format_human(*r.price_per_hour, Dim::MoneyRate), *r.samples_per_usd);
-    if (r.cost_per_epoch)
-      cost +=
-          fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
-                      format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
-    else
-      cost += " (set workload.dataset_samples for the cost per epoch)";
-    kv("cost", cost);
-  }
-  if (r.epoch_s)
-    kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
-                            count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));
-  if (r.epoch_utilization && !r.serial)
-    kv("epoch start",
-       fmt::format("+{} per epoch ({}first step done at {}): utilization {} over the whole epoch",
-                   dur(*r.epoch_start_s),
-                   in.persistent_workers    ? "persistent workers; "
-                   : *r.workers_start_s > 0 ? fmt::format("workers start in {}; ", dur(*r.workers_start_s))
-                                            : std::string(),
-                   dur(*r.first_batch_s), percent(*r.epoch_utilization)));
-
   o.print("\n{}What moves the wall\n", md ? "### " : "");
   const std::string bullet = md ? "- " : "  - ";
   if (d.fixes.empty() && !r.fits)
@@ -185,12 +105,13 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
             rate(*d.link_bandwidth_needed), rate(in.transfer.copy_bandwidth), in.transfer.pinned ? "" : ", pageable");
   for (const auto& cx : d.crossovers) {
     const std::string wall(stage_name(cx.input_stage, r.transform_at));
+    const std::string at = group_thousands(fmt::format("{:.1f}", cx.batch));
     if (cx.input_binds_above)
-      o.print("{}Crossover: the accelerator binds up to batch {}, the {} above it (crossing at {:.1f}).\n", bullet,
-              count(cx.last_batch), wall, cx.batch);
+      o.print("{}Crossover: the accelerator binds up to batch {}, the {} above it (crossing at {}).\n", bullet,
+              count(cx.last_batch), wall, at);
     else
-      o.print("{}Crossover: the {} binds up to batch {}, the accelerator above it (crossing at {:.1f}).\n", bullet,
-              wall, count(cx.last_batch), cx.batch);
+      o.print("{}Crossover: the {} binds up to batch {}, the accelerator above it (crossing at {}).\n", bullet, wall,
+              count(cx.last_batch), at);
   }
   if (d.crossovers.empty() && !r.serial && (in.transform.modelled || in.storage.modelled || in.transfer.modelled))
     o.print("{}Crossover: none; the same wall binds at every batch size.\n", bullet);
@@ -204,6 +125,127 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
     o.print("\n{}Assumed (defaults that decide this answer; set the key to replace one)\n", md ? "### " : "");
     for (const Assumption& a : d.assumptions) o.print("{}{}\n", bullet, a.text);
   }
+}
+
+}  // namespace
+
+void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool md, std::size_t columns) {
+  if (md) columns = 0;
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  const std::string title = fmt::format("{}{}\n", md ? "## " : "", printable(loaded.name));
+  o.write(columns > 0 ? wrap(title, columns) : title);
+  std::string inputs =
+      fmt::format("batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
+                  format_compact(in.sample_bytes, Dim::Size), plural(in.accelerators, "accelerator", "accelerators"));
+  if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
+  if (in.transform.cores_per_accelerator)
+    inputs += fmt::format(" | {} cores per accelerator for workers ({} on the node, {} reserved)",
+                          format_compact(*in.transform.cores_per_accelerator, Dim::Number),
+                          format_compact(*in.transform.node_cores, Dim::Number),
+                          format_compact(in.transform.reserved_cores, Dim::Number));
+  o.print("{}\n\n", columns > 0 ? wrap(inputs, columns) : inputs);
+
+  TextTable stages({{"stage", false, 23},
+                    {"time/batch", true, 12},
+                    {"samples/s", true, 11},
+                    {"share of step", true, 13},
+                    {"", false, 7}},
+                   md);
+  for (Stage st : kStages) {
+    const auto& sr = r.stage(st);
+    if (!sr.modelled) {
+      stages.add({std::string(stage_name(st, r.transform_at)), "not modelled", "", "", ""});
+      continue;
+    }
+    // A stage that takes no time is a cached read (or a stage with nothing to move): its rate
+    // is unbounded, so the rate cell stays empty rather than showing inf.
+    stages.add({std::string(stage_name(st, r.transform_at)), stage_cell(r, st),
+                sr.time_s > 0 ? format_number(sr.samples_per_s) : std::string(), percent(sr.share_of_step),
+                sr.binding ? "binding" : ""});
+  }
+  stages.render(o);
+  o.write("\n");
+  const auto kv = [&](std::string_view k, const std::string& v) { key_value(o, md, k, v, columns); };
+  kv("binding wall", wall_sentence(d));
+  kv("step", fmt::format("{} ({})", dur(r.step_s),
+                         r.serial                ? "workers = 0: stages run in turn, step = sum of stages"
+                         : r.transfer_serialised ? "stages overlap, but the pageable copy adds to compute"
+                                                 : "stages overlap: step = slowest stage"));
+  kv("utilization",
+     fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(r.idle_fraction)));
+  kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
+  if (in.nodes > 1)
+    kv("throughput",
+       fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
+                   "accelerator",
+                   samples(r.throughput), count(in.nodes), plural(in.accelerators, "accelerator", "accelerators"),
+                   count(in.batch), samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
+  else if (in.accelerators > 1)
+    kv("throughput",
+       fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator", samples(r.throughput),
+                   count(in.accelerators), count(in.batch), samples(r.throughput_per_accelerator)));
+  else
+    kv("throughput", fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch)));
+  std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
+  if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));
+  if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
+  kv("data demand", demand);
+  if (in.storage.cache_from_page_cache) {
+    std::string cache = fmt::format(
+        "{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
+        "cache",
+        percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
+        format_human(in.storage.page_cache_bytes, Dim::Size), percent(r.cache_hit));
+    if (r.cold)
+      cache += fmt::format(
+          "; the first epoch reads everything from storage: storage {}, step {}, utilization "
+          "{}, {} binding{}",
+          dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization), walls_text(r.cold->binding),
+          r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
+    else
+      cache += " (none of it: every epoch reads from storage)";
+    kv("page cache", cache);
+  }
+  if (r.memory_needed) {
+    std::string mem =
+        fmt::format("batch {} needs {} of {} ({}{})", count(in.batch), format_human(*r.memory_needed, Dim::Size),
+                    format_human(*in.compute.memory_capacity, Dim::Size),
+                    in.compute.training ? "weights, gradients and optimizer state" : "weights",
+                    in.compute.activation_bytes ? " and activations" : "; activations not given");
+    if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
+    if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
+    kv("memory", mem);
+  }
+  if (r.samples_per_usd) {
+    std::string cost = fmt::format("{} for the node, {} samples per USD",
+                                   format_human(*r.price_per_hour, Dim::MoneyRate), format_number(*r.samples_per_usd));
+    if (r.cost_per_epoch)
+      cost +=
+          fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
+                      format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
+    else
+      cost += " (set workload.dataset_samples for the cost per epoch)";
+    kv("cost", cost);
+  }
+  if (r.epoch_s)
+    kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
+                            count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));
+  if (r.epoch_utilization && !r.serial)
+    kv("epoch start",
+       fmt::format("+{} per epoch ({}first step done at {}): utilization {} over the whole epoch",
+                   dur(*r.epoch_start_s),
+                   in.persistent_workers    ? "persistent workers; "
+                   : *r.workers_start_s > 0 ? fmt::format("workers start in {}; ", dur(*r.workers_start_s))
+                                            : std::string(),
+                   dur(*r.first_batch_s), percent(*r.epoch_utilization)));
+
+  std::string prose;
+  {
+    Out sections(prose);
+    diagnosis_sections(sections, d, md);
+  }
+  o.write(columns > 0 ? wrap_sections(prose, columns) : prose);
 }
 
 namespace {
@@ -222,6 +264,7 @@ std::string short_key(Field f) {
 TextTable sweep_table(const SweepLayout& layout, bool md) {
   std::vector<Column> cols;
   for (Field f : layout.inputs) cols.push_back({short_key(f), true, f == Field::BatchSize ? 5u : 8u});
+  if (layout.effective_workers) cols.push_back({"effective", true, 9});
   for (Stage st : layout.stages) cols.push_back({std::string(stage_key(st)), true, kNumWidth});
   cols.insert(cols.end(),
               {{"step", true, kNumWidth}, {"binding", false, 9}, {"utilization", true, 11}, {"throughput", true, 17}});
@@ -238,6 +281,11 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
   std::vector<std::string> cells;
   for (Field f : layout.inputs) cells.push_back(format_value(spec(f), s.get(f), s.dim(f)));
   const std::string none = "-";
+  // The workers that add throughput, in single-worker rates ("7.15"), when cores or scaling cap them.
+  if (layout.effective_workers)
+    cells.push_back(p.invalid.empty() && r.effective_workers > 0
+                        ? format_compact(std::round(r.effective_workers * 100) / 100, Dim::Number)
+                        : none);
   if (!p.invalid.empty()) {
     // A point the model refuses: its inputs, no figures, and why.
     for (std::size_t i = 0; i < layout.stages.size(); ++i) cells.push_back(none);
@@ -257,7 +305,7 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
   cells.push_back(r.fits ? samples(r.throughput) : none);
   if (layout.cost) {
     cells.push_back(r.cost_per_epoch && r.fits ? format_human(*r.cost_per_epoch, Dim::Money) : none);
-    cells.push_back(r.fits ? fmt::format("{:.0f}", *r.samples_per_usd) : none);
+    cells.push_back(r.fits ? format_number(*r.samples_per_usd) : none);
   }
   if (layout.simulated) {
     const Simulation* m = p.simulated;
@@ -308,11 +356,11 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
       continue;
     }
     const bool ranged = p.loaded->plan.batch_sizes.has_value();
-    std::string scope = fmt::format(", at batch {:.0f}", p.loaded->scenario.get(Field::BatchSize));
+    std::string scope = fmt::format(", at batch {}", count(p.loaded->scenario.get(Field::BatchSize)));
     if (ranged) {
       const Range& r = *p.loaded->plan.batch_sizes;
-      scope =
-          fmt::format(", at every batch size from {:.0f} to {:.0f} ({} points)", r.at(0), r.at(r.size() - 1), r.size());
+      scope = fmt::format(", at every batch size from {} to {} ({} points)", count(r.at(0)), count(r.at(r.size() - 1)),
+                          r.size());
     }
     o.print("{}{}: {}{}\n", md ? "### " : "", printable(p.label), printable(p.loaded->name), scope);
     if (md) o.write("\n");
@@ -343,18 +391,25 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
     if (row.any) {
       std::vector<std::string> cells{std::string(compare_name(row.metric))};
       for (std::size_t j = 0; j < plans.size(); ++j)
-        cells.push_back(row.values[j] ? compare_value_text(row.metric, *row.values[j]) + (row.best[j] ? " *" : "  ")
-                                      : "-  ");
+        cells.push_back(!row.values[j] ? "-  "
+                        : row.best[j]  ? compare_value_text(row.metric, *row.values[j]) + " *"
+                        : row.ratio[j] ? fmt::format("{} ({})  ", compare_value_text(row.metric, *row.values[j]),
+                                                     ratio_text(*row.ratio[j]))
+                                       : compare_value_text(row.metric, *row.values[j]) + "  ");
       table.add(std::move(cells));
     }
     if (row.metric == CompareMetric::Utilization) {
-      std::vector<std::string> wall{"binding wall"};
-      for (const auto& p : plans) wall.push_back(binding_text(p.result));
+      std::vector<std::string> wall{"binding wall"}, compute{"compute from"};
+      for (const auto& p : plans) {
+        wall.push_back(binding_text(p.result));
+        compute.push_back(compute_source(p.loaded->scenario, p.result));
+      }
       table.add(std::move(wall));
+      table.add(std::move(compute));
     }
   }
   table.render(o);
-  o.write("\n* best in its row\n");
+  o.write("\n* best in its row; (0.5x) a value over the best one\n");
   for (const auto& p : plans) {
     // A composition of presets is its own name and source: said once.
     const bool self_named = p.loaded->name == p.loaded->source && p.loaded->name == p.label;

@@ -8,7 +8,9 @@
 
 namespace pipesim {
 
-void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool markdown);
+// `columns`: plain text wraps its prose (the key-value lines and the bullets) to this width,
+// each continuation hanging under its text; 0 or markdown: one line per sentence.
+void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool markdown, std::size_t columns = 0);
 // A sweep's table is laid out once (sweep_table) and each row written as it comes.
 TextTable sweep_table(const SweepLayout& layout, bool markdown);
 void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, const SweepPoint& p, bool first);
@@ -20,8 +22,9 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
 class TextRenderer final : public Renderer {
  public:
   explicit TextRenderer(bool markdown) : markdown_(markdown) {}
+  void wrap_to(std::size_t columns) override { columns_ = columns; }
   void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
-    text_diagnosis(o, loaded, d, markdown_);
+    text_diagnosis(o, loaded, d, markdown_, columns_);
   }
   void sweep_begin(const SweepLayout& layout) override {
     table_ = std::make_unique<TextTable>(sweep_table(layout, markdown_));
@@ -40,6 +43,7 @@ class TextRenderer final : public Renderer {
 
  private:
   bool markdown_;
+  std::size_t columns_ = 0;
   std::unique_ptr<TextTable> table_;
 };
 

@@ -7,11 +7,8 @@ namespace pipesim {
 
 std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }
-std::string samples(double sps) {
-  // Below 0.1, one decimal would print 0.0: show three significant digits instead.
-  return sps > 0 && sps < 0.1 ? fmt::format("{:.3g} samples/s", sps) : fmt::format("{:.1f} samples/s", sps);
-}
-std::string count(double n) { return fmt::format("{:.0f}", n); }
+std::string samples(double sps) { return format_human(sps, Dim::SampleRate); }
+std::string count(double n) { return group_thousands(fmt::format("{:.0f}", n)); }
 
 std::string plural(double n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count(n), n == 1 ? one : many);
@@ -47,7 +44,7 @@ std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); 
 std::string compare_value_text(CompareMetric m, double v) {
   switch (m) {
     case CompareMetric::Throughput:
-      return fmt::format("{:.1f} samples/s", v);
+      return samples(v);
     case CompareMetric::Utilization:
       return percent(v);
     case CompareMetric::EpochTime:
@@ -60,8 +57,28 @@ std::string compare_value_text(CompareMetric m, double v) {
     case CompareMetric::SamplesPerUsd:
       break;
   }
-  return fmt::format("{:.0f}", v);
+  return format_number(v);
 }
+
+std::string compute_source(const Scenario& s, const Result& r) {
+  const StageResult& c = r.stage(Stage::Compute);
+  if (!c.modelled) return "-";
+  switch (c.limit) {
+    case Limit::Measured:
+      if (s.has(Field::MeasuredOn)) {
+        const std::string on = format_value(spec(Field::MeasuredOn), s.get(Field::MeasuredOn), Dim::Choice);
+        return on == "other" ? "measured on another accelerator" : "measured on " + on;
+      }
+      if (s.has(Field::MeasuredPerSample) && s.get(Field::MeasuredPerSample) == 0) return "fixed step (emulated)";
+      return "measured";
+    case Limit::MemoryBandwidth:
+      return "roofline (weights)";
+    default:
+      return "roofline (FLOP rate)";
+  }
+}
+
+std::string ratio_text(double ratio) { return fmt::format("{:.3g}x", ratio); }
 
 namespace {
 
@@ -334,13 +351,13 @@ std::string shown(Metric m, double v) {
     case Metric::Utilization:
       return percent(v);
     case Metric::Throughput:
-      return fmt::format("{:.1f} samples/s", v);
+      return samples(v);
     case Metric::EpochTime:
       return format_human(v, Dim::Duration);
     case Metric::CostPerEpoch:
       return format_human(v, Dim::Money);
     case Metric::SamplesPerUsd:
-      return fmt::format("{:.0f}", v);
+      return format_number(v);
     case Metric::Memory:
       return format_human(v, Dim::Size);
     case Metric::Walls:
@@ -371,11 +388,11 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
   if (req.metric == Metric::Walls) {
     l.reached = walls_text(o.walls, ",");
     l.required = "in " + walls_text(req.walls, ",");
-    if (!o.pass && ranged) l.where = fmt::format("first outside at batch {:.0f}", o.at_batch);
+    if (!o.pass && ranged) l.where = fmt::format("first outside at batch {}", count(o.at_batch));
   } else {
     l.reached = shown(req.metric, o.value);
     l.required = fmt::format("{} {}", relation(req.metric), shown(req.metric, req.threshold));
-    if (ranged) l.where = fmt::format("worst at batch {:.0f}", o.at_batch);
+    if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
   }
   // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.
   const auto stages = [](unsigned bits) {

@@ -15,11 +15,17 @@ namespace pipesim {
 
 std::string dur(double seconds);       // "11.74 ms"
 std::string rate(double bytes_per_s);  // "10.90 GB/s"
-std::string samples(double per_s);     // "4000.0 samples/s"
-std::string count(double n);           // "44"
+std::string samples(double per_s);     // "4,000 samples/s", "156.3 samples/s"
+std::string count(double n);           // "44", "1,281,167"
 std::string percent(double ratio);     // "18.3%"
-// One compared figure as the compare table shows it: "10999.6 samples/s", "55.7%", "$0.71".
+// One compared figure as the compare table shows it: "11,000 samples/s", "55.7%", "$0.71".
 std::string compare_value_text(CompareMetric m, double v);
+// Where a plan's compute time comes from: "measured on a100-80gb-sxm", "measured",
+// "fixed step (emulated)" (a step time alone, as MLPerf Storage's DLIO sleeps), "roofline
+// (FLOP rate)", "roofline (weights)"; "-" when compute is not modelled.
+std::string compute_source(const Scenario& s, const Result& r);
+// A compared value over the best, for people: "0.273x".
+std::string ratio_text(double ratio);
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
 
 // Binding stages (bit per Stage) joined: "transform", "transform+compute".

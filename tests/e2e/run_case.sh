@@ -24,7 +24,8 @@ code=$?
 if [ "$update" = "--update" ]; then
   if [ -s "$out" ]; then cp "$out" stdout; else rm -f stdout; fi
   if [ -s "$err" ]; then cp "$err" stderr; else rm -f stderr; fi
-  echo "$code" > exit
+  # "exit" is optional for 0: a case without one keeps it that way.
+  if [ -f exit ] || [ "$code" != 0 ]; then echo "$code" > exit; fi
   exit 0
 fi
 fail=0

@@ -172,3 +172,28 @@ TEST_CASE("the TOML gate follows keys and values: a quote inside a bare token op
         "(no error)");
   CHECK(load_error("\"name\" = \"\xc3\xa9\"\n[pipeline]\nbatch_size = 8 # \xc3\xa9\n") == "(no error)");
 }
+
+TEST_CASE("a rate per step (it/s) becomes samples/s with the batch size in force where it is given") {
+  // A file: 0.5 it/s at its own batch size 128 (set after the rate, in file order) is 64
+  // samples/s; the rate keeps the line it came from.
+  const LoadedScenario f = load_scenario_text(
+      "use = \"reference\"\n[cpu]\nworker_sample_rate = \"0.5 it/s\"\n[pipeline]\nbatch_size = 128\n", "s.toml", "");
+  CHECK(f.scenario.get(Field::WorkerSampleRate) == 64);
+  CHECK(f.scenario.dim(Field::WorkerSampleRate) == Dim::SampleRate);
+  CHECK(f.origins[static_cast<std::size_t>(Field::WorkerSampleRate)].line == 3);
+  // --set: the batch size set before it (64), then a later batch size leaves it in samples/s.
+  LoadedScenario s = load_scenario("");
+  apply_assignment(s, "pipeline.batch_size=64");
+  apply_assignment(s, "cpu.worker_sample_rate=3 it/s");
+  apply_assignment(s, "pipeline.batch_size=256");
+  CHECK(s.scenario.get(Field::WorkerSampleRate) == 192);
+  // steps/s and batches/s are the same unit; the decoder's rate takes it too.
+  apply_assignment(s, "accelerator.decoder_rate=20 steps/s");
+  CHECK(s.scenario.get(Field::DecoderRate) == 20 * 256);
+  // No batch size to multiply by: the rate's own line says so.
+  CHECK(load_error("[cpu]\nworker_sample_rate = \"0.5 it/s\"\n") ==
+        "s.toml:2:22: error: cpu.worker_sample_rate is given per step (0.5 it/s): it needs pipeline.batch_size to "
+        "become samples/s");
+  // A field that is not a sample rate does not take it.
+  CHECK(set_error("cpu.worker_throughput=2 it/s").find("expected a rate") != std::string::npos);
+}

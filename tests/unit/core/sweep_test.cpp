@@ -204,3 +204,41 @@ TEST_CASE("sweep columns hold every stage modelled at any point, not only at the
   CHECK(c.stages == all);
   CHECK((c.stages & stage_bit(Stage::Transform)) != 0);
 }
+
+TEST_CASE("inert_axes: an axis that changes no row is named, with the known cause") {
+  // A per-sample transform rate (1000 samples/s per worker): the sample size reaches no
+  // modelled stage, so every row is the same at 100 KB and 200 KB; the batch size changes rows.
+  Scenario s = test::reference_case(256);
+  s.set(Field::WorkerSampleRate, {1000, Dim::SampleRate});
+  const auto inert =
+      inert_axes(s, {parse_axis("workload.sample_size", "100KB,200KB"), parse_axis("pipeline.batch_size", "32,64")});
+  REQUIRE(inert.size() == 1);
+  CHECK(inert[0].field == Field::SampleSize);
+  CHECK(inert[0].reason.find("per sample") != std::string::npos);
+  // A per-byte rate (250 MB/s): the transform's time grows with the sample size.
+  CHECK(inert_axes(test::reference_case(256), {parse_axis("workload.sample_size", "100KB,200KB")}).empty());
+  // One value is not an axis that could change anything.
+  CHECK(inert_axes(s, {parse_axis("workload.sample_size", "100KB")}).empty());
+  // Larger grids are not checked.
+  CHECK(inert_axes(
+            s, {parse_axis("workload.sample_size", "1KB..30KB:+1KB"), parse_axis("pipeline.batch_size", "1..1000:+1")})
+            .empty());
+}
+
+TEST_CASE("grid_columns: the effective-workers column when cores cap the workers somewhere") {
+  // 8 cores, one reserved for the training process: 7 workers run at once, so 4..16 workers
+  // are capped at 16 (the axis's end), not at 4.
+  Scenario capped = test::reference_case(256);
+  capped.set(Field::Cores, 8);
+  CHECK(grid_columns(capped, {parse_axis("pipeline.workers", "4,16")}, 0).effective_workers);
+  CHECK_FALSE(grid_columns(capped, {parse_axis("pipeline.workers", "2,4")}, 0).effective_workers);
+  CHECK_FALSE(grid_columns(test::reference_case(256), {parse_axis("pipeline.workers", "4,16")}, 0).effective_workers);
+}
+
+TEST_CASE("a rate per step cannot be swept: it is samples/s only at one batch size") {
+  CHECK_THROWS_WITH_AS(parse_axis("cpu.worker_sample_rate", "1,2 it/s"),
+                       "cpu.worker_sample_rate: a rate per step (it/s) is samples/s only at one batch size; sweep "
+                       "it in samples/s",
+                       Error);
+  CHECK(parse_axis("cpu.worker_sample_rate", "100,200 samples/s").range.size() == 2);
+}

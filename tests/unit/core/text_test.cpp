@@ -65,4 +65,16 @@ TEST_CASE("wrap: fills lines to the width, breaking at spaces only") {
   CHECK(wrap("one two\nthree four five\n", 10) == "one two\nthree four\nfive\n");
   CHECK(wrap("a verylongwordindeed b", 6) == "a\nverylongwordindeed\nb");
   CHECK(wrap("", 10).empty());
+  CHECK(wrap("caf\u00e9 caf\u00e9", 9) == "caf\u00e9 caf\u00e9");  // 9 code points, 11 bytes
+}
+
+TEST_CASE("wrap_hanging: continuation lines hang under the text after the prefix") {
+  CHECK(wrap_hanging("  - ", "one two three", 11) == "  - one two\n    three");
+  CHECK(wrap_hanging("step  ", "a bb ccc", 9) == "step  a\n      bb\n      ccc");
+  CHECK(wrap_hanging("  - ", "averyverylongword x", 8) == "  - averyverylongword\n    x");  // never mid-word
+  CHECK(wrap_hanging("- ", "a b\nc", 80) == "- a b\n  c");
+  CHECK(wrap_hanging("- ", "", 80) == "");
+  // "key = value" is never split.
+  CHECK(wrap_hanging("", "set transform.device = gpu now", 24) == "set\ntransform.device = gpu\nnow");
+  CHECK(wrap("a = b", 3) == "a = b");
 }

@@ -94,3 +94,9 @@ TEST_CASE("worker throughput in samples/s, or a transform cost per sample") {
   CHECK(evaluate(resolve(c)).stage(Stage::Transform).time_s ==
         doctest::Approx(256 * 500e3 / (8 * 250e6)).epsilon(1e-14));
 }
+
+TEST_CASE("a rate per step that reaches the model unconverted is refused, not read as samples/s") {
+  Scenario s = test::reference_case(256);
+  s.set(Field::WorkerSampleRate, {0.75, Dim::StepRate});
+  CHECK_THROWS_AS(resolve(s), FieldError);
+}

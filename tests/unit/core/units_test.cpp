@@ -93,16 +93,49 @@ TEST_CASE("malformed quantities are errors") {
   CHECK_THROWS_AS(parse_quantity("1e30 GB"), Error);  // above 1e21 base units
   CHECK_THROWS_AS(parse_quantity("1e-30 s"), Error);  // below 1e-21
   CHECK(parse_quantity("0 B").value == 0);            // zero parses; fields reject it
+  // Rates per step, as tqdm prints them: a kind of their own until multiplied by a batch size.
+  CHECK(parse_quantity("3.45 it/s").dim == Dim::StepRate);
+  CHECK(parse_quantity("3.45 it/s").value == 3.45);
+  CHECK(parse_quantity("2 steps/s").dim == Dim::StepRate);
+  CHECK(parse_quantity("1.5k batches/s").value == 1500);
+  CHECK(format_compact(3.45, Dim::StepRate) == "3.45 it/s");
 }
 
 TEST_CASE("formatting for people picks a readable unit") {
+  // Four significant digits in the unit chosen for reading.
   CHECK(format_human(0.011743, Dim::Duration) == "11.74 ms");
   CHECK(format_human(0.064, Dim::Duration) == "64.00 ms");
-  CHECK(format_human(1.5, Dim::Duration) == "1.50 s");
-  CHECK(format_human(300, Dim::Duration) == "5.00 min");
+  CHECK(format_human(1.5, Dim::Duration) == "1.500 s");
+  CHECK(format_human(300, Dim::Duration) == "5.000 min");
   CHECK(format_human(15e-6, Dim::Duration) == "15.00 us");
+  CHECK(format_human(166.66e-6, Dim::Duration) == "166.7 us");
+  CHECK(format_human(146.58e6, Dim::Size) == "146.6 MB");
+  CHECK(format_human(22.049e6, Dim::Rate) == "22.05 MB/s");
   CHECK(format_human(10.9e9, Dim::Rate) == "10.90 GB/s");
-  CHECK(format_human(999.9999999e6, Dim::Rate) == "1.00 GB/s");
+  CHECK(format_human(999.9999999e6, Dim::Rate) == "1.000 GB/s");
+  CHECK(format_human(0, Dim::Duration) == "0 s");
+  CHECK(format_human(-0.0, Dim::Number) == "0");
+  // Sample rates have no larger unit: thousands are separated, rounded to four digits.
+  CHECK(format_human(21799.8, Dim::SampleRate) == "21,800 samples/s");
+  CHECK(format_human(4000, Dim::SampleRate) == "4,000 samples/s");
+  CHECK(format_human(999.96, Dim::SampleRate) == "1,000 samples/s");  // rounds up a digit
+  CHECK(format_human(156.25, Dim::SampleRate) == "156.2 samples/s");  // ties to even, as printf
+  CHECK(format_human(0.0123, Dim::SampleRate) == "0.01230 samples/s");
+  // Huge and tiny values in scientific notation; money keeps its cents.
+  CHECK(format_human(1.2345e21, Dim::SampleRate) == "1.234e+21 samples/s");
+  CHECK(format_human(3e22, Dim::Rate) == "3.000e+07 PB/s");
+  CHECK(format_human(9999499, Dim::SampleRate) == "9,999,000 samples/s");
+  CHECK(format_human(9999500, Dim::SampleRate) == "1.000e+07 samples/s");
+  CHECK(format_human(2e-5, Dim::SampleRate) == "2.000e-05 samples/s");
+  CHECK(format_human(1234.5, Dim::Money) == "$1,234.50");
+  CHECK(format_human(-1234.5, Dim::Money) == "-$1,234.50");
+  CHECK(format_human(-0.001, Dim::Money) == "$0.00");
+  CHECK(format_human(2e16, Dim::MoneyRate) == "$2.000e+16/h");
+  CHECK(format_number(-12345.6) == "-12,350");
+  CHECK(format_number(1.13225) == "1.132");
+  CHECK(group_thousands("1281167") == "1,281,167");
+  CHECK(group_thousands("-12345.5") == "-12,345.5");
+  CHECK(group_thousands("999") == "999");
   CHECK(format_compact(500e3, Dim::Size) == "500 KB");
   CHECK(format_compact(2e9, Dim::Rate) == "2 GB/s");
   CHECK(format_compact(1.5e-5, Dim::Duration) == "15 us");

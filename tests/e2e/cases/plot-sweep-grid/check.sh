@@ -5,6 +5,8 @@ set -e
 "$PIPESIM" sweep --batch 8..1024 --workers 2..16:+2 --vary cpu.cores=8,16 --format json > "$CASE_TMP/s.json"
 python3 - "$CASE_TMP/grid.svg" "$CASE_TMP/s.json" <<'PY'
 import json, sys, xml.etree.ElementTree as ET
+sys.path.insert(0, "../..")
+from figures import reading
 ns = "{http://www.w3.org/2000/svg}"
 svg, rows = ET.parse(sys.argv[1]).getroot(), json.load(open(sys.argv[2]))["rows"]
 groups = [g for g in svg.iter(ns + "g") if g.find(ns + "title") is not None]
@@ -14,9 +16,9 @@ crossovers = 0
 previous = None
 for g, row in zip(groups, rows):
     i = row["inputs"]
-    want = "cores %g, workers %g: batch_size %g: utilization %.1f%%, throughput %.1f samples/s, binding %s" % (
+    want = "cores %g, workers %g: batch_size %g: utilization %.1f%%, throughput %s samples/s, binding %s" % (
         i["cpu.cores"], i["pipeline.workers"], i["pipeline.batch_size"], 100 * row["utilization"],
-        row["throughput_samples_per_s"], " + ".join(row["binding"]))
+        reading(row["throughput_samples_per_s"]), " + ".join(row["binding"]))
     tip = g.find(ns + "title").text
     assert tip == want or tip.startswith(want + " (crossover: "), (tip, want)
     fill = g.find(ns + "circle").get("fill")
