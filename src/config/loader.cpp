@@ -179,7 +179,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     }
     throw Error(where, fmt::format("unknown requirement '{}'{}", key, hint));
   }
-  Requirement req{metric, 0, 0, where};
+  Requirement req{metric, 0, 0, where, false};
   const auto fail = [&](const std::string& why) { return Error(where, fmt::format("require.{}: {}", key, why)); };
   if (metric == Metric::Walls) {
     unsigned all = 0;
@@ -187,7 +187,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     req.walls = parse_stages(text, all, "wall", "storage, transform, transfer or compute", fail);
   } else {
     DimSet accepted = dims(Dim::Number);
-    if (metric == Metric::Throughput) accepted = dims(Dim::SampleRate);
+    if (metric == Metric::Throughput) accepted = Dim::SampleRate | Dim::StepRate;
     if (metric == Metric::EpochTime) accepted = dims(Dim::Duration);
     if (metric == Metric::CostPerEpoch) accepted = Dim::Money | Dim::Number;
     Quantity q;
@@ -200,6 +200,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     if (metric == Metric::Utilization && q.value > 1)
       throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
     req.threshold = q.value;
+    req.per_step = q.dim == Dim::StepRate;
   }
   for (auto& r : plan.requirements)
     if (r.metric == metric) {

@@ -38,7 +38,7 @@ double value_of(const Requirement& req, const Result& r) {
     case Metric::Utilization:
       return r.utilization;
     case Metric::Throughput:
-      return r.throughput;
+      return req.per_step ? 1.0 / r.step_s : r.throughput;
     case Metric::EpochTime:
       return need(r.epoch_s, "workload.dataset_samples (the epoch size)");
     case Metric::CostPerEpoch:
@@ -67,6 +67,26 @@ bool find_requirement(std::string_view key, Metric* out) {
   return false;
 }
 
+std::string_view requirement_unit(const Requirement& r) {
+  switch (r.metric) {
+    case Metric::Utilization:
+      return "ratio";
+    case Metric::Throughput:
+      return r.per_step ? "it/s" : "samples/s";
+    case Metric::EpochTime:
+      return "s";
+    case Metric::CostPerEpoch:
+      return "USD";
+    case Metric::SamplesPerUsd:
+      return "samples/USD";
+    case Metric::Memory:
+      return "B";
+    case Metric::Walls:
+      break;
+  }
+  return {};
+}
+
 std::vector<std::string_view> requirement_keys() {
   std::vector<std::string_view> keys;
   for (const auto& i : kMetrics)
@@ -80,7 +100,7 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   PlanOutcome out;
   for (const auto& req : plan.requirements) out.outcomes.push_back({&req, true, 0, 0, s.get(Field::BatchSize)});
   if (const Inputs in = resolve(s); in.compute.memory_capacity) {
-    out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}});
+    out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}, false});
     out.outcomes.push_back({out.memory.get(), true, 0, 0, s.get(Field::BatchSize)});
   }
 

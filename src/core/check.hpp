@@ -14,7 +14,7 @@ namespace pipesim {
 
 enum class Metric : std::uint8_t {
   Utilization,    // min_utilization (ratio)
-  Throughput,     // min_throughput (samples/s, node)
+  Throughput,     // min_throughput (samples/s for the cluster, or steps/s: see Requirement::per_step)
   EpochTime,      // max_epoch_time (s)
   CostPerEpoch,   // max_cost_per_epoch (USD)
   SamplesPerUsd,  // min_samples_per_dollar
@@ -27,6 +27,9 @@ struct Requirement {
   double threshold = 0;  // for Walls: unused
   unsigned walls = 0;    // for Walls: allowed stages, bit per Stage
   Origin origin;         // where it was written (plan file or --require)
+  // min_throughput given per step ("3 it/s"): the threshold and the value are training steps
+  // per second (1 / step time), so the requirement holds at every batch size as written.
+  bool per_step = false;
 };
 
 struct Plan {
@@ -43,6 +46,9 @@ struct Plan {
 std::string_view requirement_key(Metric m);
 // nullptr-like: returns false when the key is unknown.
 bool find_requirement(std::string_view key, Metric* out);
+// The unit of a requirement's value and threshold in machine-readable output: "ratio",
+// "samples/s", "it/s", "s", "USD", "samples/USD", "B"; empty for allowed_walls.
+std::string_view requirement_unit(const Requirement& r);
 // Every requirement key, plus "batch_sizes" and "unmodelled".
 std::vector<std::string_view> requirement_keys();
 

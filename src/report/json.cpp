@@ -316,7 +316,7 @@ class JsonRenderer final : public Renderer {
           walls(j.key("value"), oc.walls);
           walls(j.key("threshold"), req.walls);
         } else {
-          j.kv("value", oc.value).kv("threshold", req.threshold);
+          j.kv("value", oc.value).kv("threshold", req.threshold).kv_str("unit", requirement_unit(req));
         }
         j.kv("at_batch_size", oc.at_batch);
         walls(j.key("unmodelled"), oc.unmodelled);

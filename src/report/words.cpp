@@ -346,12 +346,12 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
 namespace {
 
 // A requirement's value or threshold for people.
-std::string shown(Metric m, double v) {
-  switch (m) {
+std::string shown(const Requirement& req, double v) {
+  switch (req.metric) {
     case Metric::Utilization:
       return percent(v);
     case Metric::Throughput:
-      return samples(v);
+      return req.per_step ? format_human(v, Dim::StepRate) : samples(v);
     case Metric::EpochTime:
       return format_human(v, Dim::Duration);
     case Metric::CostPerEpoch:
@@ -390,8 +390,8 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     l.required = "in " + walls_text(req.walls, ",");
     if (!o.pass && ranged) l.where = fmt::format("first outside at batch {}", count(o.at_batch));
   } else {
-    l.reached = shown(req.metric, o.value);
-    l.required = fmt::format("{} {}", relation(req.metric), shown(req.metric, req.threshold));
+    l.reached = shown(req, o.value);
+    l.required = fmt::format("{} {}", relation(req.metric), shown(req, req.threshold));
     if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
   }
   // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.

@@ -105,3 +105,40 @@ TEST_CASE("requirements: thresholds, overrides and bad values") {
   apply_requirement(ref, "max_epoch_time=1 h");
   CHECK_THROWS_AS(check_plan(ref.scenario, ref.plan), Error);  // no dataset size
 }
+
+TEST_CASE("min_throughput per step holds steps per second at every batch size") {
+  // Reference: transform-bound above batch 22 at the workers' 4000 samples/s, so batch 32
+  // steps every 32 / 4000 = 8 ms (125 it/s) and batch 64 every 16 ms (62.5 it/s); batch 16 is
+  // compute-bound at 2943.6 samples/s, the least samples/s of the range.
+  LoadedScenario s = load_scenario("");
+  apply_requirement(s, "unmodelled=storage,transfer");
+  apply_requirement(s, "batch_sizes=16..64");  // 16, 32, 64
+  apply_requirement(s, "min_throughput=100 it/s");
+  REQUIRE(s.plan.requirements.size() == 1);
+  CHECK(s.plan.requirements[0].per_step);
+  CHECK(s.plan.requirements[0].threshold == 100);
+  CHECK(requirement_unit(s.plan.requirements[0]) == "it/s");
+  PlanOutcome o = check_plan(s.scenario, s.plan);
+  CHECK_FALSE(o.pass);
+  CHECK(o.outcomes[0].value == doctest::Approx(62.5).epsilon(1e-12));
+  CHECK(o.outcomes[0].at_batch == 64);
+
+  // The same key in samples/s replaces it: the worst is now the compute-bound batch 16.
+  apply_requirement(s, "min_throughput=2900 samples/s");
+  REQUIRE(s.plan.requirements.size() == 1);
+  CHECK_FALSE(s.plan.requirements[0].per_step);
+  CHECK(requirement_unit(s.plan.requirements[0]) == "samples/s");
+  o = check_plan(s.scenario, s.plan);
+  CHECK(o.pass);
+  CHECK(o.outcomes[0].at_batch == 16);
+  CHECK(o.outcomes[0].value == doctest::Approx(2943.6045003184186).epsilon(1e-12));
+
+  for (const char* also : {"min_throughput=3 steps/s", "min_throughput=3 batches/s", "min_throughput=3 it/s"}) {
+    CAPTURE(also);
+    apply_requirement(s, also);
+    CHECK(s.plan.requirements[0].per_step);
+    CHECK(s.plan.requirements[0].threshold == 3);
+  }
+  CHECK_THROWS_AS(apply_requirement(s, "min_throughput=0 it/s"), Error);
+  CHECK_THROWS_AS(apply_requirement(s, "min_utilization=3 it/s"), Error);
+}
