@@ -108,7 +108,7 @@ Field unmodelled_key(Stage s, TransformAt at) {
 }
 
 bool Result::compute_bound() const {
-  return stage(Stage::Compute).time_s + loop_overhead_s >= step_s * (1 - kCoBinding);
+  return stage(Stage::Compute).time_s + loop_overhead_s + shared_wait_s >= step_s * (1 - kCoBinding);
 }
 
 namespace {
@@ -127,7 +127,7 @@ void rates(StageResult& st, double batch, double step_s, double compute_s) {
 // The training process's chain per step: its own loop time, then (unless pinned) the copy, then
 // compute. Needs the stages and transfer_serialised of `r`.
 double device_chain(const Result& r) {
-  return r.loop_overhead_s + r.stage(Stage::Compute).time_s +
+  return r.loop_overhead_s + r.shared_wait_s + r.stage(Stage::Compute).time_s +
          (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
 }
 
@@ -158,6 +158,46 @@ void shared_cores(const Inputs& in, Result& r) {
     transform.time_s = work / cores;
     transform.limit = Limit::SharedCores;
   }
+}
+
+// Shared by time, the training process's own CPU work runs on the cores the workers hold. Its
+// own time (receive, loop overhead, a pageable copy it makes) and its share of the compute run
+// as one more task among the busy workers (and the pin thread): with n tasks wanting C cores
+// each runs at min(1, C' / n), C' the cores' capacity for n under the scaling law (processor
+// sharing, as simulate runs it). In the mean a step's batch keeps build / step workers busy (at
+// most W), the pin thread pin / step. The wait this adds lengthens the step, which lowers the
+// workers busy: the step is the one fixed point of step = max(other stages, chain + wait(step)),
+// found by bisection (the wait only shrinks as the step grows).
+void shared_wait(const Inputs& in, Result& r) {
+  const TransformInputs& t = in.transform;
+  if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
+  const double own = r.loop_overhead_s + (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+  const double compute = r.stage(Stage::Compute).time_s;
+  const double share = *in.loop_cpu_share * compute;
+  if (own <= 0 && share <= 0) return;
+  const double build = worker_batch_time(t, in, in.batch);
+  const double pin = in.transfer.modelled ? pin_time(in, in.batch) : 0;
+  const double cores = *t.cores_per_accelerator;
+  const auto busy = [&](double step) { return std::min(in.workers, build / step) + std::min(1.0, pin / step); };
+  const auto wait = [&](double step) {
+    const double n = 1 + busy(step);
+    const double rate = std::min(1.0, usl_workers(t, core_capacity(t, n, cores)) / n);
+    return own * (1 / rate - 1) + std::max(0.0, share / rate - compute);
+  };
+  double others = 0;
+  for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer}) {
+    if (s == Stage::Transfer && r.transfer_serialised) continue;
+    if (r.stage(s).modelled) others = std::max(others, r.stage(s).time_s);
+  }
+  const double chain = device_chain(r);
+  double lo = std::max(others, chain);
+  double hi = std::max(others, chain + wait(lo));
+  for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (std::max(others, chain + wait(mid)) > mid ? lo : hi) = mid;
+  }
+  r.shared_wait_s = wait(hi);
+  r.busy_workers = busy(std::max(others, chain + r.shared_wait_s));
 }
 
 // Per-sample variance (transform.cv) and step variance (model.step_cv) under the DataLoader's
@@ -265,6 +305,7 @@ Result evaluate(const Inputs& in) {
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer})
     if (!r.stage(s).modelled) r.unmodelled |= stage_bit(s);
   if (transform.modelled) shared_cores(in, r);
+  if (transform.modelled) shared_wait(in, r);
   if (transform.modelled) variance(in, r);
 
   if (r.serial) {
@@ -292,7 +333,7 @@ Result evaluate(const Inputs& in) {
       // A serialised transfer binds when the copy-then-compute chain sets the step; compute binds
       // with the loop's own time, which runs in turn with it.
       if (s == Stage::Transfer && r.transfer_serialised) binds = device_side >= cut;
-      if (s == Stage::Compute) binds = r.loop_overhead_s + st.time_s >= cut;
+      if (s == Stage::Compute) binds = r.loop_overhead_s + r.shared_wait_s + st.time_s >= cut;
       if (binds) r.binding |= stage_bit(s);
     }
   }

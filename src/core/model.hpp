@@ -83,6 +83,10 @@ struct Result {
   // process and pin thread, and the cores (in whole-core workers) they share; 0 otherwise.
   double shared_cpu_s = 0;
   double shared_cores = 0;
+  // Shared by time, the training process's own time (and its CPU share of the compute) runs on
+  // the cores the workers hold and takes longer: the time per step this adds to its chain.
+  double shared_wait_s = 0;
+  double busy_workers = 0;  // the workers (and pin thread) busy on average, which it shares with
   // Variance under the DataLoader's delivery (transform.cv, model.step_cv): one worker's batch
   // time's coefficient of variation, and the step it would be with no variance.
   double batch_cv = 0;

@@ -194,6 +194,12 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back("accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)");
     else
       parts.push_back("accelerator compute: the input pipeline keeps up");
+    if (r.shared_wait_s > 0 && !r.serial)
+      parts.back() += fmt::format(
+          " (the training process takes {} longer per step: its own time{} runs beside {} busy workers, on "
+          "average, on {})",
+          dur(r.shared_wait_s), in.loop_cpu_share && *in.loop_cpu_share > 0 ? " and CPU share" : "",
+          format_number(r.busy_workers), plural(*in.transform.cores_per_accelerator, "core", "cores"));
   }
   std::string out;
   for (const auto& p : parts) {

@@ -3,6 +3,8 @@
 // (model_test.cpp).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "../../support/scenarios.hpp"
 #include "core/diagnosis.hpp"
 #include "core/model.hpp"
@@ -212,6 +214,41 @@ TEST_CASE("cores shared by time: workers, the training process and its CPU share
   REQUIRE(d.cores);
   CHECK(d.cores->workers_full == 4);
   CHECK(d.cores->cores_per_accelerator == doctest::Approx(5));
+}
+
+TEST_CASE("cores shared by time: the training process's own time runs beside the busy workers") {
+  // 2 workers at 2 ms per sample, batch 10: 20 ms of worker CPU per batch; 10 ms of compute that
+  // leaves the CPU alone (loop_cpu_share 0) and 2 ms of the loop's own time per step, on 2 cores.
+  // The workers alone need 20 / 2 = 10 ms a batch, the cores (20 + 2) / 2 = 11 ms, the loop
+  // 10 + 2 = 12 ms. But the loop's 2 ms run beside the busy workers: a step of P keeps 20 / P
+  // of them busy, so 1 + 20 / P tasks share 2 cores and the loop's own 2 ms take
+  // 2 x (1 + 20 / P) / 2 = 1 + 20 / P ms: 20 / P - 1 ms longer. The step is
+  // P = 12 + 20 / P - 1, P^2 - 11 P - 20 = 0: P = (11 + sqrt(201)) / 2 = 12.5887 ms, with
+  // 20 / 12.5887 = 1.5887 workers busy; utilization 10 / 12.5887 = 0.7944 (not 10 / 12 = 0.8333).
+  Scenario s = loader(2, 2);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 0);
+  s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
+  Result r = test::run(s);
+  const double P = (11 + std::sqrt(201.0)) / 2 * 1e-3;
+  CHECK(r.step_s == doctest::Approx(P).epsilon(1e-9));
+  CHECK(r.shared_wait_s == doctest::Approx(P - 12e-3).epsilon(1e-6));
+  CHECK(r.busy_workers == doctest::Approx(20e-3 / P).epsilon(1e-9));
+  CHECK(r.utilization == doctest::Approx(10e-3 / P).epsilon(1e-9));
+  CHECK(r.binds(Stage::Compute));
+  // Workers at 1 ms per sample build a batch in 10 ms: at a 12 ms step 10 / 12 < 1 of them is
+  // busy, so the loop and the busy worker have a core each and nothing waits.
+  s.set(Field::TransformCost, {1e-3, Dim::Duration});
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.012));
+  CHECK(r.shared_wait_s == 0);
+  // Without loop_cpu_share a core is kept for the training process: nothing is shared.
+  s.unset(Field::LoopCpuShare);
+  s.set(Field::Cores, 3);
+  s.set(Field::TransformCost, {2e-3, Dim::Duration});
+  r = test::run(s);
+  CHECK(r.shared_wait_s == 0);
+  CHECK(r.step_s == doctest::Approx(0.012));
 }
 
 TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and the peak") {
