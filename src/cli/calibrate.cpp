@@ -131,7 +131,7 @@ void setup_calibrate(CLI::App& app) {
 
   auto mem = std::make_shared<CalibrateOptions>();
   auto* memory = cmd->add_subcommand(
-      "memory", "One thread's and every thread's copy rate, into fresh memory (cpu.memcpy_bandwidth) and warm");
+      "memory", "One thread's and every thread's copy rate, into fresh shared memory (cpu.memcpy_bandwidth) and warm");
   add_output_options(*memory, *mem);
   memory->add_option("--time", mem->seconds, "Seconds per figure (four figures)")
       ->capture_default_str()

@@ -189,8 +189,8 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::ScalingCoherency, "cpu.scaling_coherency", kNum, C::NonNegative, false, "0",
      "Universal Scalability Law kappa (coherency): past its peak, more workers deliver less"},
     {Field::MemcpyBandwidth, "cpu.memcpy_bandwidth", kRate, C::Positive, false, "",
-     "one thread's copy rate into newly allocated memory, page faults included (collate into shared memory, "
-     "the pin thread); omit: batch assembly not modelled"},
+     "one thread's copy rate into newly allocated shared memory, page faults included (a worker's collate; "
+     "also charged for the pin thread); omit: batch assembly not modelled"},
     {Field::NodeMemory, "node.memory", kSize, C::Positive, false, "", "RAM of one node"},
     {Field::PageCache, "node.page_cache", kSize, C::Positive, false, "node.memory",
      "RAM of one node available to cache the dataset (page cache)"},

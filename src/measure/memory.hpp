@@ -1,6 +1,6 @@
-// `pipesim calibrate memory`: one thread's and every thread's copy rate, into memory mapped
-// fresh for each copy (what a worker's collate into new shared memory and the pin thread
-// pay: cpu.memcpy_bandwidth) and between warm buffers (for comparison).
+// `pipesim calibrate memory`: one thread's and every thread's copy rate, into a shared-memory
+// segment mapped fresh for each copy (what a worker's collate into new shared memory pays:
+// cpu.memcpy_bandwidth) and between warm buffers (for comparison).
 #pragma once
 
 #include <cstddef>

@@ -74,9 +74,9 @@ std::string memory_toml(const MemoryCalibration& c) {
   t += fmt::format(
       "# Method: copies of {} MiB from a warm buffer, for {} s per figure (at least 3 copies)\n"
       "# after a warm-up. One thread: its median copy; {} threads at once: the sum of each\n"
-      "# thread's bytes over its time. Into fresh memory, each copy goes to memory mapped for it\n"
-      "# and returned after it (page faults included), as a worker's collate into new shared\n"
-      "# memory and the pin thread do.\n",
+      "# thread's bytes over its time. Into fresh memory, each copy goes to a new shared-memory\n"
+      "# segment mapped for it and returned after it (page faults included), as a DataLoader\n"
+      "# worker's collate does; pipesim charges the pin thread's copy the same rate.\n",
       c.options.copy_bytes >> 20, c.options.seconds, c.threads);
   t += fmt::format("#   {:<30} {} ({} copies)  -> cpu.memcpy_bandwidth\n",
                    "one thread, into fresh memory:", rate(c.one_fresh.bytes_per_s), c.one_fresh.copies);
