@@ -58,6 +58,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "memory, free the last one, send the next index); adds to pipeline.loop_overhead"},
     {Field::ReceiveTimePerSample, "pipeline.receive_time_per_sample", kTime, C::NonNegative, false, "0 s",
      "the part of pipeline.receive_time that grows with the batch, per sample"},
+    {Field::WorkerBatchOverhead, "pipeline.worker_batch_overhead", kTime, C::NonNegative, false, "0 s",
+     "with workers, a worker's own CPU time per batch besides its samples and the collate copy (taking the "
+     "indices, creating the batch's shared memory, sending its handle)"},
     {Field::LoopCpuShare, "pipeline.loop_cpu_share", kNum, C::Share, false, "",
      "share of the compute time the training process keeps a core busy (1: it spins or launches work all step; "
      "0: it sleeps); set, the cores are shared by time with the workers instead of reserved"},

@@ -19,6 +19,7 @@ enum class Field : std::uint8_t {
   LoopOverhead,
   ReceiveTime,
   ReceiveTimePerSample,
+  WorkerBatchOverhead,
   LoopCpuShare,
   PersistentWorkers,
   WorkerStartTime,

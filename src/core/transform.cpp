@@ -66,6 +66,7 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.loop_cpu_share ? 0 : w.accelerators);
   in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
   if (in.memcpy_bandwidth) in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
+  in.worker_batch_overhead = s.opt(Field::WorkerBatchOverhead).value_or(0);
   if (s.has(Field::Cores)) {
     in.node_cores = s.get(Field::Cores);
     const double available = *in.node_cores - in.reserved_cores;
@@ -111,13 +112,14 @@ double worker_bytes_per_s(const TransformInputs& in, const Workload& w) {
 }
 
 double collate_time(const TransformInputs& in, const Workload& w, double batch) {
-  if (!in.memcpy_bandwidth) return 0;
+  const double overhead = w.workers >= 1 ? in.worker_batch_overhead : 0;
+  if (!in.memcpy_bandwidth) return overhead;
   const double bytes = batch * in.collate_bytes_per_sample;
   // Without workers the main process collates into its own heap, which reuses the previous
   // batch's memory (a warm copy, not counted) unless the batch is above glibc's largest mmap
   // threshold: then every batch is a new mapping, faulted in page by page.
   if (w.workers < 1 && bytes <= kFreshHeapAbove) return 0;
-  return bytes / *in.memcpy_bandwidth;
+  return overhead + bytes / *in.memcpy_bandwidth;
 }
 
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch) {

@@ -26,6 +26,7 @@ struct TransformInputs {
   // per sample a worker collates (the device sample, or the stored one when that is not given).
   std::optional<double> memcpy_bandwidth;
   double collate_bytes_per_sample = 0;
+  double worker_batch_overhead = 0;  // a worker's own time per batch (pipeline.worker_batch_overhead)
 };
 
 // Universal Scalability Law: what a parallelism of N workers delivers, in single-worker rates:
@@ -51,8 +52,9 @@ double worker_bytes_per_s(const TransformInputs& in, const Workload& w);
 // on free; the threshold rises with the blocks freed, up to 32 MiB on 64-bit systems
 // (DEFAULT_MMAP_THRESHOLD_MAX, mallopt(3)). A larger batch is new memory every time.
 inline constexpr double kFreshHeapAbove = 32.0 * 1024 * 1024;
-// Time to collate one batch: workers copy it into new shared memory; the main process (W = 0)
-// only when the batch is above kFreshHeapAbove. 0 without cpu.memcpy_bandwidth.
+// Time to collate one batch: workers copy it into new shared memory (0 without
+// cpu.memcpy_bandwidth) and pay pipeline.worker_batch_overhead; the main process (W = 0) only
+// copies, and only when the batch is above kFreshHeapAbove.
 double collate_time(const TransformInputs& in, const Workload& w, double batch);
 // One worker's whole time for a batch: every sample's transform, then the collate.
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch);

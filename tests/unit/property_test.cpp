@@ -90,6 +90,7 @@ Scenario random_scenario(Gen& g) {
   if (g.coin(0.3)) s.set(Field::ReceiveTime, {g.log_uniform(1e-6, 0.05), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::ReceiveTimePerSample, {g.log_uniform(1e-8, 1e-3), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::EpochOverhead, {g.log_uniform(1e-3, 10), Dim::Duration});
+  if (g.coin(0.3)) s.set(Field::WorkerBatchOverhead, {g.log_uniform(1e-6, 0.01), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::MemcpyBandwidth, {g.log_uniform(1e8, 1e11), Dim::Rate});
   if (g.coin(0.3)) s.set(Field::LoopCpuShare, g.uniform(0, 1));
   // storage
@@ -223,7 +224,8 @@ TEST_CASE(
     for (const auto& [f, v] : {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
                                std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0},
                                std::pair{Field::ReceiveTime, 0.003}, std::pair{Field::ReceiveTimePerSample, 1e-5},
-                               std::pair{Field::EpochOverhead, 0.5}, std::pair{Field::LoopCpuShare, 0.3}}) {
+                               std::pair{Field::EpochOverhead, 0.5}, std::pair{Field::LoopCpuShare, 0.3},
+                               std::pair{Field::WorkerBatchOverhead, 0.002}}) {
       Scenario t = s;
       // Setting the CPU share at all trades the reserved core for sharing by time: only a share
       // already set is raised.

@@ -168,6 +168,25 @@ TEST_CASE("batch assembly: workers collate into new memory, the pin thread copie
   CHECK(r.step_s == doctest::Approx(0.050));
 }
 
+TEST_CASE("a worker's own time per batch adds to every batch it builds, not the main process's") {
+  // 2 workers at 4 ms per sample, batch 10: 40 ms; with 1 ms of the worker's own time per batch
+  // (taking the indices, sending the batch) 41 ms, and the step 41 / 2 = 20.5 ms: with the
+  // collate copy of 10 x 100 kB at 1 GB/s as well, 42 / 2 = 21 ms.
+  Scenario s = loader(2, 4);
+  s.set(Field::WorkerBatchOverhead, {1e-3, Dim::Duration});
+  Result r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.0205));
+  CHECK(r.utilization == doctest::Approx(10 / 20.5));
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.021));
+  // The main process (no workers) sends nothing to itself: 10 + 40 = 50 ms, as without it.
+  s = loader(0, 4);
+  s.set(Field::WorkerBatchOverhead, {1e-3, Dim::Duration});
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.050));
+}
+
 TEST_CASE("receiving a batch from the workers is the training loop's own time") {
   // Compute-bound: 2 workers at 1 ms per sample deliver a batch every 5 ms; compute 10 ms.
   // Receiving takes 2 ms + 10 x 0.1 ms = 3 ms per step: the step is 13 ms.
