@@ -386,12 +386,33 @@ std::string format_number(double value) {
   if (!std::isfinite(value)) return value != value ? "nan" : (value > 0 ? "inf" : "-inf");
   if (value == 0) return "0";
   // Round to four significant digits first: the exponent of the rounded value decides the
-  // decimals, so 999.96 reads "1,000", not "1000.0".
-  const double rounded = std::stod(fmt::format("{:.3e}", value));
-  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(rounded))));
-  if (exponent >= 7 || exponent < -4) return fmt::format("{:.3e}", value);
-  if (exponent >= 3) return group_thousands(fmt::format("{:.0f}", rounded));
-  return fmt::format("{:.{}f}", rounded, 3 - exponent);
+  // decimals, so 999.96 reads "1,000", not "1000.0". "{:.3e}" rounds correctly and gives the
+  // four digits and that exponent; the plain form is written from them (the same text as
+  // printing the rounded value, without parsing it back: sweeps print millions of these).
+  char e[32];
+  const auto end = fmt::format_to_n(e, sizeof e, "{:.3e}", value).out;
+  const std::string_view sci(e, static_cast<std::size_t>(end - e));  // "-1.235e+03"
+  const bool negative = sci[0] == '-';
+  const std::string_view m = sci.substr(negative ? 1 : 0);
+  const std::size_t at = m.find('e');
+  int exponent = 0;
+  std::from_chars(m.data() + at + (m[at + 1] == '+' ? 2 : 1), m.data() + m.size(), exponent);
+  if (exponent >= 7 || exponent < -4) return std::string(sci);
+  const char digits[4] = {m[0], m[2], m[3], m[4]};
+  std::string out = negative ? "-" : "";
+  if (exponent >= 3) {
+    std::string whole(digits, 4);
+    whole.append(static_cast<std::size_t>(exponent - 3), '0');
+    return out + group_thousands(whole);
+  }
+  if (exponent >= 0) {
+    const auto ints = static_cast<std::size_t>(exponent + 1);
+    out.append(digits, ints);
+    if (ints < 4) out.append(1, '.').append(digits + ints, 4 - ints);
+    return out;
+  }
+  out.append("0.").append(static_cast<std::size_t>(-exponent - 1), '0').append(digits, 4);
+  return out;
 }
 
 std::string format_human(double value, Dim dim) {
@@ -405,8 +426,9 @@ std::string format_human(double value, Dim dim) {
                        dim == Dim::MoneyRate ? "/h" : "");
   }
   const Scaled s = scale(value, dim);
-  if (s.unit.empty()) return format_number(s.value);
-  return fmt::format("{} {}", format_number(s.value), s.unit);
+  std::string out = format_number(s.value);
+  if (!s.unit.empty()) out.append(1, ' ').append(s.unit);
+  return out;
 }
 
 std::string format_compact(double value, Dim dim) {

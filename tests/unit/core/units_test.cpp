@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -133,6 +137,10 @@ TEST_CASE("formatting for people picks a readable unit") {
   CHECK(format_human(2e16, Dim::MoneyRate) == "$2.000e+16/h");
   CHECK(format_number(-12345.6) == "-12,350");
   CHECK(format_number(1.13225) == "1.132");
+  CHECK(format_number(0.001) == "0.001000");
+  CHECK(format_number(1e-4) == "0.0001000");
+  CHECK(format_number(9.99951) == "10.00");
+  CHECK(format_number(-0.5) == "-0.5000");
   CHECK(group_thousands("1281167") == "1,281,167");
   CHECK(group_thousands("-12345.5") == "-12,345.5");
   CHECK(group_thousands("999") == "999");
@@ -145,4 +153,28 @@ TEST_CASE("formatting for people picks a readable unit") {
   CHECK(format_significant(14.757e9, Dim::Rate, 7) == "14.757 GB/s");
   CHECK(parse_quantity(format_significant(1.0 / 3.45 / 256, Dim::Duration, 7)).value ==
         doctest::Approx(1.0 / 3.45 / 256).epsilon(1e-7));
+}
+
+TEST_CASE("format_number writes the rounded value's own digits, as printing it would") {
+  // format_number builds the plain form from "{:.3e}" without parsing it back; it must be the
+  // text of printing the rounded value with 3 - exponent decimals (grouped from 1,000 up).
+  const auto reference = [](double v) {
+    const std::string sci = fmt::format("{:.3e}", v);
+    const double rounded = std::stod(sci);
+    const int e = std::stoi(sci.substr(sci.find('e') + 1));
+    if (e >= 7 || e < -4) return sci;
+    if (e >= 3) return group_thousands(fmt::format("{:.0f}", rounded));
+    return fmt::format("{:.{}f}", rounded, 3 - e);
+  };
+  std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift
+    const double unit = static_cast<double>(x >> 11) / 9007199254740992.0;
+    const double v = (i % 2 ? -1 : 1) * std::pow(10.0, -6 + 15 * unit);
+    CAPTURE(v);
+    REQUIRE(format_number(v) == reference(v));
+  }
+  for (double v : {1e-4, 1e-3, 0.01,   0.1,    1.0,    10.0,   100.0,   1e3,      1e4,       1e5,
+                   1e6,  1e7,  9.9995, 99.995, 999.95, 9999.5, 99995.0, 999950.0, 9999500.0, 0.00099995})
+    CHECK(format_number(v) == reference(v));
 }
