@@ -189,16 +189,24 @@ def without_transform(dataset):
     return raw, transform
 
 
-def time_samples(dataset, count):
-    """Seconds per dataset[i] in this process, for `count` samples spread over the dataset."""
+def time_samples(dataset, count, workers):
+    """Seconds per dataset[i] in this process, for `count` samples spread over the dataset, on
+    the torch threads that run them in training: one when there are workers (a DataLoader
+    worker calls torch.set_num_threads(1) before its first sample), the default without."""
     n = len(dataset)
     picks = [(i * 7919) % n for i in range(min(count, n))]
-    dataset[picks[0]]  # warm
-    times = []
-    for i in picks:
-        t = time.perf_counter()
-        dataset[i]
-        times.append(time.perf_counter() - t)
+    threads = torch.get_num_threads()
+    if workers > 0:
+        torch.set_num_threads(1)
+    try:
+        dataset[picks[0]]  # warm
+        times = []
+        for i in picks:
+            t = time.perf_counter()
+            dataset[i]
+            times.append(time.perf_counter() - t)
+    finally:
+        torch.set_num_threads(threads)
     return times
 
 
@@ -251,12 +259,12 @@ def probe(args):
     rates["full"] = timed_loop(loader(dataset, args), step, args.steps, args.warmup, device, nb)
 
     progress("single samples")
-    per_sample = time_samples(dataset, args.samples)
+    per_sample = time_samples(dataset, args.samples, args.num_workers)
     load_only = None
     if transform is not None:
         dataset.transform = None
         try:
-            load_only = time_samples(dataset, args.samples)
+            load_only = time_samples(dataset, args.samples, args.num_workers)
         finally:
             dataset.transform = transform
     return {
@@ -287,7 +295,9 @@ def report(args, m):
         f" device {m['device']}.",
         f"# Dataset {args.dataset}; {step}; batch {args.batch_size}, {args.num_workers} workers,"
         f" pin_memory {args.pin_memory}.",
-        f"# Single samples in one process: dataset[i] {fmt_time(mean)} mean over {len(per)} (cv {cv:.2f})"
+        f"# Single samples in one process"
+        + (" on one torch thread, as a worker runs them" if args.num_workers > 0 else "")
+        + f": dataset[i] {fmt_time(mean)} mean over {len(per)} (cv {cv:.2f})"
         + (f"; without the transform {fmt_time(statistics.mean(m['load_only']))}." if m["load_only"] else "."),
         "# Caching experiments (steps/s): " + ", ".join(f"{k} {v:.4g}" for k, v in m["rates"].items()) + ".",
         "",
