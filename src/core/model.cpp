@@ -140,22 +140,45 @@ double loop_side(const Result& r) {
 }
 
 // Shared by time (pipeline.loop_cpu_share set), every CPU second of a step comes from the cores
-// of one accelerator: the workers' batch, the training process's own time and its share of the
-// compute (plus a pageable copy it makes itself), the pin thread's copy. The transform stage
-// cannot be faster than that work over the cores (processor sharing, as a fluid).
+// of one accelerator: the workers' batch, the training process's own time (plus a pageable copy
+// it makes itself), the pin thread's copy, and its share of the compute, which holds a core.
+// The transform stage cannot be faster than that work over the cores (processor sharing, as a
+// fluid). Under the scaling law the work costs more the more of it runs at once: at a step P the
+// hold takes share x compute / P of the cores, the work runs at the parallelism left, p = the
+// cores less that (at most what the W workers can use), and costs p / usl(p) times its
+// single-core time (the hold neither suffers contention nor adds to it, as simulate runs it;
+// past the peak of a law with kappa, the peak's rate, below).
+// A longer step leaves the work more parallelism, so the bound P = (work x p(P) / usl(p(P)) +
+// hold) / cores is found by iterating from the bound without contention, which rises to its
+// least fixed point. With sigma and kappa at 0 it is (work + hold) / cores.
 void shared_cores(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
   const double B = in.batch;
-  const double training = r.loop_overhead_s + *in.loop_cpu_share * r.stage(Stage::Compute).time_s +
-                          (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
-  const double work = worker_batch_time(t, in, B) + training + (in.transfer.modelled ? pin_time(in, B) : 0);
+  const double hold = *in.loop_cpu_share * r.stage(Stage::Compute).time_s;
+  const double own = r.loop_overhead_s + (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+  const double work = worker_batch_time(t, in, B) + own + (in.transfer.modelled ? pin_time(in, B) : 0);
   const double cores = core_capacity(t, *t.cores_per_accelerator, *t.cores_per_accelerator);
-  r.shared_cpu_s = work;
+  const double most = core_capacity(t, in.workers, *t.cores_per_accelerator);
+  // Past the law's peak (kappa > 0) more parallelism loses throughput; the transform stage
+  // carries that loss for the W workers, and this bound takes the peak's rate there, so that a
+  // shorter hold (faster compute, a smaller share) never lengthens it.
+  const double peak = t.kappa > 0 ? std::sqrt(std::max(0.0, 1 - t.sigma) / t.kappa) : most;
+  const auto contended = [&](double step) {
+    const double p = std::min(most, cores - hold / step);
+    return p > 1 ? work * p / usl_workers(t, std::min(p, std::max(1.0, peak))) : work;
+  };
+  double step = (work + hold) / cores;
+  for (int i = 0; i < 10000; ++i) {  // rises to the fixed point; ends when it stops rising
+    const double next = (contended(step) + hold) / cores;
+    if (next <= step) break;
+    step = next;
+  }
+  r.shared_cpu_s = contended(step) + hold;
   r.shared_cores = cores;
   StageResult& transform = at(r, Stage::Transform);
-  if (work / cores > transform.time_s) {
-    transform.time_s = work / cores;
+  if (step > transform.time_s * (1 + 1e-12)) {
+    transform.time_s = step;
     transform.limit = Limit::SharedCores;
   }
 }
@@ -163,11 +186,14 @@ void shared_cores(const Inputs& in, Result& r) {
 // Shared by time, the training process's own CPU work runs on the cores the workers hold. Its
 // own time (receive, loop overhead, a pageable copy it makes) and its share of the compute run
 // as one more task among the busy workers (and the pin thread): with n tasks wanting C cores
-// each runs at min(1, C' / n), C' the cores' capacity for n under the scaling law (processor
-// sharing, as simulate runs it). In the mean a step's batch keeps build / step workers busy (at
-// most W), the pin thread pin / step. The wait this adds lengthens the step, which lowers the
-// workers busy: the step is the one fixed point of step = max(other stages, chain + wait(step)),
-// found by bisection (the wait only shrinks as the step grows).
+// each runs at min(1, C' / n) (processor sharing, as simulate runs it). For its own work C' is
+// the cores' capacity for n under the scaling law, whose loss is the work's; its share of the
+// compute holds a core for the accelerator's time, which time slicing lengthens but contention
+// does not, so there C' is the capacity alone (pooled_rates in simulate.cpp). In the mean a
+// step's batch keeps build / step workers busy (at most W), the pin thread pin / step. The wait
+// this adds lengthens the step, which lowers the workers busy: the step is the one fixed point
+// of step = max(other stages, chain + wait(step)), found by bisection (the wait only shrinks as
+// the step grows).
 void shared_wait(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
@@ -181,8 +207,9 @@ void shared_wait(const Inputs& in, Result& r) {
   const auto busy = [&](double step) { return std::min(in.workers, build / step) + std::min(1.0, pin / step); };
   const auto wait = [&](double step) {
     const double n = 1 + busy(step);
-    const double rate = std::min(1.0, usl_workers(t, core_capacity(t, n, cores)) / n);
-    return own * (1 / rate - 1) + std::max(0.0, share / rate - compute);
+    const double capacity = core_capacity(t, n, cores);
+    const double work = std::min(1.0, usl_workers(t, capacity) / n), hold = std::min(1.0, capacity / n);
+    return own * (1 / work - 1) + std::max(0.0, share / hold - compute);
   };
   double others = 0;
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer}) {

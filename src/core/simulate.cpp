@@ -6,6 +6,7 @@
 #include <deque>
 #include <numbers>
 #include <queue>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -376,25 +377,41 @@ class Engine {
 
   // What one pooled task runs at when `n` share the cores: the scaling law over the parallelism
   // the cores give them, shared equally, never more than one core each.
-  [[nodiscard]] double pooled_rate(double n) const {
-    if (n <= 0) return 1;
-    const double per_rank = n / static_cast<double>(c_.ranks);
-    const double parallel = c_.cores ? core_capacity(in_.transform, per_rank, *c_.cores) : per_rank;
-    return std::min(1.0, usl_workers(in_.transform, parallel) / per_rank);
+  // The rates of the pooled tasks: {work, hold}. Every pooled task gets an equal share of the
+  // cores' capacity (processor sharing). Work (a worker's batch, the pin thread's copy, the
+  // loop's own time) then loses what the scaling law takes at the parallelism the work tasks
+  // have among themselves; the loop's share of compute (TaskKind::Share) holds a core for the
+  // accelerator's time: time slicing lengthens it, and it neither suffers contention nor adds to
+  // it. With no hold this is min(1, usl(capacity(n)) / n), the closed forms' effective workers.
+  [[nodiscard]] std::pair<double, double> pooled_rates(double work_tasks, double hold_tasks) const {
+    const double ranks = static_cast<double>(c_.ranks);
+    const double per_rank = (work_tasks + hold_tasks) / ranks;
+    if (per_rank <= 0) return {1, 1};
+    const double capacity = c_.cores ? core_capacity(in_.transform, per_rank, *c_.cores) : per_rank;
+    const double share = std::min(1.0, capacity / per_rank);
+    const double working = work_tasks / ranks * share;
+    const double work = working > 0 ? share * usl_workers(in_.transform, working) / working : share;
+    return {std::min(1.0, work), share};
   }
-  [[nodiscard]] double pooled_load() const {
-    double n = 0;
-    for (const Task& t : tasks_) n += t.pooled ? 1 : 0;
-    return n;
+  [[nodiscard]] static double task_rate(const Task& t, std::pair<double, double> rates) {
+    if (!t.pooled) return 1;
+    return t.kind == TaskKind::Share ? rates.second : rates.first;
+  }
+  [[nodiscard]] std::pair<double, double> pooled_load() const {
+    double work = 0, hold = 0;
+    for (const Task& t : tasks_)
+      if (t.pooled) (t.kind == TaskKind::Share ? hold : work) += 1;
+    return {work, hold};
   }
 
   // Moves time to the next event or task completion and handles it.
   void advance() {
-    const double rate = pooled_rate(pooled_load());
+    const auto [work_tasks, hold_tasks] = pooled_load();
+    const auto rates = pooled_rates(work_tasks, hold_tasks);
     double next_task = kNever;
     std::size_t first = 0;
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
-      const double t = now_ + tasks_[i].remaining / (tasks_[i].pooled ? rate : 1.0);
+      const double t = now_ + tasks_[i].remaining / task_rate(tasks_[i], rates);
       if (t < next_task) next_task = t, first = i;
     }
     const double next_event = events_.empty() ? kNever : events_.top().time;
@@ -403,7 +420,7 @@ class Engine {
     const double t = std::min(next_task, next_event);
     const double dt = t - now_;
     for (Task& task : tasks_) {
-      const double done = dt * (task.pooled ? rate : 1.0);
+      const double done = dt * task_rate(task, rates);
       task.remaining -= done;
       if (task.pooled) cpu_work_ += done;
     }

@@ -270,6 +270,40 @@ TEST_CASE("cores shared by time: the training process's own time runs beside the
   CHECK(r.step_s == doctest::Approx(0.012));
 }
 
+TEST_CASE("cores shared by time under the scaling law: the work contends, the loop's hold does not") {
+  // 2 workers at 2 ms per sample, batch 10: 20 ms of worker CPU per batch; 10 ms of compute
+  // through which the training process holds a core (loop_cpu_share 1), 2 cores, sigma 0.5.
+  // Alone the workers deliver 2 / (1 + 0.5) = 1.3333 rates: 15 ms a batch. Shared: at a step P
+  // the hold takes 10 / P of the 2 cores, the work runs at p = 2 - 10 / P and costs
+  // p / usl(p) = 1 + 0.5 (p - 1) = 1.5 - 5 / P times its 20 ms: P = (20 (1.5 - 5 / P) + 10) / 2
+  // = 20 - 50 / P, P^2 - 20 P + 50 = 0, P = 10 + 5 sqrt(2) = 17.071 ms (limit shared_cores).
+  // Then 20 / P = 1.1716 workers are busy, 2.1716 tasks share 2 cores, and the hold runs at
+  // 2 / 2.1716 of a core: its 10 ms take 5 (1 + 20 / P) = 10.858 ms, within the step. Were
+  // the hold slowed by the law too, 1.3333 / 2.1716 of a core, it would take 16.29 ms.
+  Scenario s = loader(2, 2);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 1);
+  s.set(Field::ScalingContention, 0.5);
+  Result r = test::run(s);
+  const double P = (10 + 5 * std::sqrt(2.0)) * 1e-3;
+  CHECK(r.step_s == doctest::Approx(P).epsilon(1e-9));
+  CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
+  CHECK(r.utilization == doctest::Approx(10e-3 / P).epsilon(1e-9));
+  CHECK(r.busy_workers == doctest::Approx(20e-3 / P).epsilon(1e-9));
+  CHECK(r.shared_wait_s == doctest::Approx(5e-3 * (1 + 20e-3 / P) - 10e-3).epsilon(1e-6));
+  CHECK_FALSE(r.binds(Stage::Compute));
+  // The loop's own time is work: it contends like a worker. 1 ms of it, nothing held
+  // (loop_cpu_share 0): the work (20 + 1 ms) runs at p = 2 and costs 1.5 times as much,
+  // 21 x 1.5 / 2 = 15.75 ms a step. Beside the 20 / 15.75 = 1.2698 busy workers, 2.2698 tasks
+  // share the 2 cores under the law, each at 1.3333 / 2.2698 of a core: the 1 ms takes
+  // 2.2698 x 0.75 = 1.7024 ms, a wait of 0.7024 ms.
+  s.set(Field::LoopCpuShare, 0);
+  s.set(Field::LoopOverhead, {1e-3, Dim::Duration});
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.01575));
+  CHECK(r.shared_wait_s == doctest::Approx((1 + 20 / 15.75) * 0.75e-3 - 1e-3));
+}
+
 TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and the peak") {
   // Linear workers: 10 x 5 ms per 10 ms step = 5 worker rates needed; 95% of 5 = 4.75: 5 workers.
   Scenario s = loader(2, 5);

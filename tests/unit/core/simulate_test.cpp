@@ -3,6 +3,8 @@
 // figures worked by hand in the comments.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "../../support/scenarios.hpp"
 #include "core/simulate.hpp"
 
@@ -209,4 +211,26 @@ TEST_CASE("too few batches for a steady state is an error; the trace keeps the f
   }
   CHECK(builds == 3);
   CHECK(computes == 3);
+}
+
+TEST_CASE("cores shared by time under the scaling law: the loop's hold neither suffers nor adds contention") {
+  // fidelity_test's case: 2 workers with 20 ms batches, a training process that holds a core
+  // through its 10 ms of compute, 2 cores, sigma 0.5. Each worker builds one batch every two
+  // steps, so both work all the time. While the loop holds, 3 tasks share the cores: 2 / 3 of
+  // a core each; the hold's 10 ms take 15 ms, and the workers, running 2 x 2 / 3 = 1.3333 cores'
+  // worth at once, do 2/3 x usl(1.3333) / 1.3333 = 2/3 x 0.8571 = 0.5714 of a core's work each.
+  // Then the workers alone, 2 / 1.5 / 2 = 0.6667 each. Half a batch (10 ms) a step per worker:
+  // 15 x 0.5714 + (P - 15) x 0.6667 = 10, P = 15 + 15/7 = 120/7 = 17.143 ms. The closed form's
+  // fluid bound (10 + 5 sqrt 2 = 17.071 ms) is 0.4% below it.
+  Scenario s = loader(2, 2);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 1);
+  s.set(Field::ScalingContention, 0.5);
+  const Simulation m = sim(s);
+  CHECK(m.step_s == doctest::Approx(120.0 / 7 * 1e-3).epsilon(1e-9));
+  CHECK(m.analytic.step_s == doctest::Approx((10 + 5 * std::sqrt(2.0)) * 1e-3).epsilon(1e-9));
+  // With sigma 0 both are the cores' (20 + 10) / 2 = 15 ms.
+  s.unset(Field::ScalingContention);
+  same_as_analytic(s);
+  CHECK(sim(s).step_s == doctest::Approx(0.015));
 }
