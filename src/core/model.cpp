@@ -163,7 +163,7 @@ void shared_cores(const Inputs& in, Result& r) {
   // Past the law's peak (kappa > 0) more parallelism loses throughput; the transform stage
   // carries that loss for the W workers, and this bound takes the peak's rate there, so that a
   // shorter hold (faster compute, a smaller share) never lengthens it.
-  const double peak = t.kappa > 0 ? std::sqrt(std::max(0.0, 1 - t.sigma) / t.kappa) : most;
+  const double peak = t.kappa > 0 ? usl_peak(t) : most;
   const auto contended = [&](double step) {
     const double p = std::min(most, cores - hold / step);
     return p > 1 ? work * p / usl_workers(t, std::min(p, std::max(1.0, peak))) : work;

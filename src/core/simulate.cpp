@@ -375,8 +375,6 @@ class Engine {
       spans_.push_back({t, p, static_cast<std::uint32_t>(rank), static_cast<std::uint32_t>(worker), index, a, b});
   }
 
-  // What one pooled task runs at when `n` share the cores: the scaling law over the parallelism
-  // the cores give them, shared equally, never more than one core each.
   // The rates of the pooled tasks: {work, hold}. Every pooled task gets an equal share of the
   // cores' capacity (processor sharing). Work (a worker's batch, the pin thread's copy, the
   // loop's own time) then loses what the scaling law takes at the parallelism the work tasks

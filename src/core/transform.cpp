@@ -90,6 +90,8 @@ double usl_workers(const TransformInputs& in, double workers) {
   return workers / (1 + in.sigma * (workers - 1) + in.kappa * workers * (workers - 1));
 }
 
+double usl_peak(const TransformInputs& in) { return std::sqrt(std::max(0.0, 1 - in.sigma) / in.kappa); }
+
 double core_capacity(const TransformInputs& in, double workers, double logical) {
   const double physical = logical / in.threads_per_core;
   const double extra = std::clamp(workers - physical, 0.0, logical - physical);
@@ -168,7 +170,7 @@ std::optional<double> workers_for(const TransformInputs& in, double need) {
 
 // The whole W where the scaling law peaks (kappa > 0): about sqrt((1 - sigma) / kappa).
 double peak_workers(const TransformInputs& in) {
-  const double x = std::sqrt(std::max(0.0, 1 - in.sigma) / in.kappa);
+  const double x = usl_peak(in);
   const double lo = std::max(1.0, std::floor(x)), hi = std::max(1.0, std::ceil(x));
   return usl_workers(in, hi) > usl_workers(in, lo) ? hi : lo;
 }

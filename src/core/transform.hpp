@@ -32,6 +32,8 @@ struct TransformInputs {
 // Universal Scalability Law: what a parallelism of N workers delivers, in single-worker rates:
 // N / (1 + sigma (N - 1) + kappa N (N - 1)); N itself when sigma = kappa = 0 or N <= 1.
 double usl_workers(const TransformInputs& in, double workers);
+// The parallelism where the scaling law peaks (kappa > 0): sqrt((1 - sigma) / kappa).
+double usl_peak(const TransformInputs& in);
 // What W workers can run at on `logical` CPUs with `threads_per_core` threads per core, in
 // single-worker rates: a whole core each up to the physical cores, then smt_yield for each
 // worker on a core's further threads, never more than the logical CPUs. min(W, logical) when
