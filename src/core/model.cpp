@@ -139,6 +139,11 @@ double loop_side(const Result& r) {
   return loop;
 }
 
+// The training process's own CPU work per step: its loop time and a pageable copy it makes itself.
+double loop_own_work(const Result& r) {
+  return r.loop_overhead_s + (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+}
+
 // Shared by time (pipeline.loop_cpu_share set), every CPU second of a step comes from the cores
 // of one accelerator: the workers' batch, the training process's own time (plus a pageable copy
 // it makes itself), the pin thread's copy, and its share of the compute, which holds a core.
@@ -156,7 +161,7 @@ void shared_cores(const Inputs& in, Result& r) {
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
   const double B = in.batch;
   const double hold = *in.loop_cpu_share * r.stage(Stage::Compute).time_s;
-  const double own = r.loop_overhead_s + (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+  const double own = loop_own_work(r);
   const double work = worker_batch_time(t, in, B) + own + (in.transfer.modelled ? pin_time(in, B) : 0);
   const double cores = core_capacity(t, *t.cores_per_accelerator, *t.cores_per_accelerator);
   const double most = core_capacity(t, in.workers, *t.cores_per_accelerator);
@@ -197,7 +202,7 @@ void shared_cores(const Inputs& in, Result& r) {
 void shared_wait(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
-  const double own = r.loop_overhead_s + (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+  const double own = loop_own_work(r);
   const double compute = r.stage(Stage::Compute).time_s;
   const double share = *in.loop_cpu_share * compute;
   if (own <= 0 && share <= 0) return;
