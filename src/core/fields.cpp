@@ -68,6 +68,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "workers live across epochs (PyTorch persistent_workers); false starts them at every epoch"},
     {Field::WorkerStartTime, "pipeline.worker_start_time", kTime, C::NonNegative, false, "0 s",
      "time to start one worker at an epoch's start, unless persistent (the training process starts them in turn)"},
+    {Field::WorkerWarmupTime, "pipeline.worker_warmup_time", kTime, C::NonNegative, false, "0 s",
+     "how much longer a new worker's first batch takes than its later ones (copy-on-write faults, the transform's "
+     "set-up on first use); all pay it at once, unless persistent"},
     {Field::EpochOverhead, "pipeline.epoch_overhead", kTime, C::NonNegative, false, "0 s",
      "fixed time per epoch of a loader with non-persistent workers (creating its iterator, stopping the workers)"},
     {Field::PrefetchFactor, "pipeline.prefetch_factor", kNum, C::Positive, true, "2",

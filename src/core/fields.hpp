@@ -23,6 +23,7 @@ enum class Field : std::uint8_t {
   LoopCpuShare,
   PersistentWorkers,
   WorkerStartTime,
+  WorkerWarmupTime,
   EpochOverhead,
   PrefetchFactor,
   InOrder,

@@ -46,6 +46,7 @@ Workload resolve_workload(const Scenario& s) {
   w.loop_overhead = s.opt(Field::LoopOverhead).value_or(0);
   w.persistent_workers = s.opt(Field::PersistentWorkers).value_or(0) != 0;
   w.worker_start_time = s.opt(Field::WorkerStartTime).value_or(0);
+  w.worker_warmup_time = s.opt(Field::WorkerWarmupTime).value_or(0);
   w.receive_time = s.opt(Field::ReceiveTime).value_or(0);
   w.receive_time_per_sample = s.opt(Field::ReceiveTimePerSample).value_or(0);
   w.loop_cpu_share = s.opt(Field::LoopCpuShare);
@@ -279,8 +280,13 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
     if (r.stage(s).modelled) input = std::max(input, r.stage(s).time_s);
   const double tw = W * input;
   const double loop = loop_side(r);
-  // The training process starts the workers one after another, unless they persist.
-  const double start = in.persistent_workers ? 0 : in.epoch_overhead + W * in.worker_start_time;
+  // The training process starts the workers one after another, unless they persist; then each
+  // new worker's first batch takes pipeline.worker_warmup_time longer, all of them at once,
+  // stretched as their batches are when they share cores (W workers at the rate of
+  // effective_workers).
+  const double stretch = r.effective_workers > 0 ? std::max(1.0, W / r.effective_workers) : 1.0;
+  const double start =
+      in.persistent_workers ? 0 : in.epoch_overhead + W * in.worker_start_time + in.worker_warmup_time * stretch;
   // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the
   // first burst plus N steps of the loop (the loop is the slower), or after N / W bursts plus
   // the last burst's steps (the workers are).

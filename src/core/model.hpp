@@ -115,13 +115,14 @@ Result evaluate(const Inputs& in);
 double pin_time(const Inputs& in, double batch);
 
 // An epoch's start with W prefetching workers (DESIGN.md section 6): the W workers start
-// together (after pipeline.worker_start_time unless persistent) and each builds a whole batch,
+// together (after pipeline.worker_start_time unless persistent; their first batches take
+// pipeline.worker_warmup_time longer) and each builds a whole batch,
 // so the first W batches arrive together after one worker's batch time; steps: per accelerator.
 struct EpochStart {
   double steps = 0;          // steps per epoch per accelerator
   double first_batch_s = 0;  // from the epoch's start to the end of its first step
   double extra_s = 0;        // added to steps x step_s
-  double start_s = 0;        // of it, starting the workers (and the epoch's fixed cost)
+  double start_s = 0;        // of it, starting the workers and their warm-up (and the epoch's fixed cost)
 };
 EpochStart epoch_start(const Inputs& in, const Result& r);
 

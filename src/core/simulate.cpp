@@ -220,6 +220,7 @@ struct Costs {
   double share = 0;
   std::optional<double> cores;  // logical CPUs per accelerator for workers (and shared threads)
   double start = 0;             // worker start-up at an epoch's start
+  double warmup = 0;            // added to a newly started worker's first batch
   bool persistent = false;
 };
 
@@ -254,6 +255,7 @@ Costs costs(const Inputs& in, const Result& r) {
   c.share = in.loop_cpu_share.value_or(0);
   c.cores = in.transform.cores_per_accelerator;
   c.start = in.epoch_overhead + in.workers * in.worker_start_time;
+  c.warmup = in.worker_warmup_time;
   c.persistent = in.persistent_workers;
   return c;
 }
@@ -271,6 +273,7 @@ struct BatchRec {
 struct WorkerState {
   std::deque<std::size_t> queue;  // batches dispatched to it, in order
   bool busy = false;
+  bool fresh = false;           // started this epoch, its first batch not yet begun
   std::size_t outstanding = 0;  // dispatched and not yet taken by the loop
   double free_at = 0;
 };
@@ -493,9 +496,12 @@ class Engine {
       rs.sent = rs.next_take = rs.cycle = 0;
       rs.ready.clear();
       rs.ids.assign(steps_, SIZE_MAX);
-      for (auto& w : rs.workers) w.outstanding = 0;
+      const bool start = c_.workers >= 1 && (!c_.persistent || epoch_ == 0);
+      for (auto& w : rs.workers) {
+        w.outstanding = 0;
+        w.fresh = start;
+      }
       if (c_.workers >= 1) {
-        const bool start = !c_.persistent || epoch_ == 0;
         rs.up = !start;
         if (start) {
           rs.up_at = now_ + c_.start;
@@ -597,7 +603,14 @@ class Engine {
     const double latest = std::max({b.read_done, ws.free_at, rs.up_at});
     if (latest > b.read_done)
       b.gate = latest == rs.up_at && rs.up_at > ws.free_at ? Cause::WorkerStart : Cause::Workers;
-    const double work = batch_work();
+    // A newly started worker's first batch also pays its warm-up (CPU work, shared as the rest);
+    // a wait for it is the workers' start's.
+    double work = batch_work();
+    if (ws.fresh && c_.warmup > 0) {
+      work += c_.warmup;
+      b.gate = Cause::WorkerStart;
+    }
+    ws.fresh = false;
     if (work > 0) {
       tasks_.push_back({TaskKind::Worker, r, id, work, true});
     } else {

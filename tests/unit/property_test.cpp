@@ -86,6 +86,7 @@ Scenario random_scenario(Gen& g) {
   if (g.coin(0.2)) s.set(Field::ScalingCoherency, g.log_uniform(1e-5, 0.1));
   if (g.coin(0.3)) s.set(Field::LoopOverhead, {g.log_uniform(1e-6, 0.1), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::WorkerStartTime, {g.log_uniform(1e-3, 30), Dim::Duration});
+  if (g.coin(0.2)) s.set(Field::WorkerWarmupTime, {g.log_uniform(1e-3, 10), Dim::Duration});
   if (g.coin(0.2)) s.set(Field::PersistentWorkers, {1, Dim::Bool});
   if (g.coin(0.3)) s.set(Field::ReceiveTime, {g.log_uniform(1e-6, 0.05), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::ReceiveTimePerSample, {g.log_uniform(1e-8, 1e-3), Dim::Duration});
@@ -221,11 +222,12 @@ TEST_CASE(
       CHECK(*before.epoch_utilization > 0);
       CHECK(*before.epoch_utilization <= before.utilization * (1 + 1e-12));
     }
-    for (const auto& [f, v] : {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
-                               std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0},
-                               std::pair{Field::ReceiveTime, 0.003}, std::pair{Field::ReceiveTimePerSample, 1e-5},
-                               std::pair{Field::EpochOverhead, 0.5}, std::pair{Field::LoopCpuShare, 0.3},
-                               std::pair{Field::WorkerBatchOverhead, 0.002}}) {
+    for (const auto& [f, v] :
+         {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
+          std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0},
+          std::pair{Field::ReceiveTime, 0.003}, std::pair{Field::ReceiveTimePerSample, 1e-5},
+          std::pair{Field::EpochOverhead, 0.5}, std::pair{Field::LoopCpuShare, 0.3},
+          std::pair{Field::WorkerBatchOverhead, 0.002}, std::pair{Field::WorkerWarmupTime, 0.05}}) {
       Scenario t = s;
       // Setting the CPU share at all trades the reserved core for sharing by time: only a share
       // already set is raised.

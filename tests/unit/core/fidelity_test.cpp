@@ -111,6 +111,14 @@ TEST_CASE("epoch start: the first burst of W batches and worker start-up") {
   s.set(Field::EpochOverhead, {0.1, Dim::Duration});
   r = test::run(s);
   CHECK(*r.epoch_start_s == doctest::Approx(1.120));
+  // Each new worker's first batch takes 30 ms longer: both pay it at once, so the epoch and its
+  // first step end 30 ms later: 1.120 + 0.030 = 1.150; the first step at 0.1 + 1 + 0.030 of
+  // start, 40 ms for the batch, 10 ms of compute = 1.180.
+  s.set(Field::WorkerWarmupTime, {0.030, Dim::Duration});
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == doctest::Approx(1.150));
+  CHECK(*r.first_batch_s == doctest::Approx(1.180));
+  CHECK(*r.workers_start_s == doctest::Approx(1.130));  // 0.1 + 2 x 0.5 + 0.030
   s.set(Field::PersistentWorkers, {1, Dim::Bool});
   r = test::run(s);
   CHECK(*r.epoch_start_s == doctest::Approx(0.020));
@@ -130,6 +138,24 @@ TEST_CASE("epoch start: the first burst of W batches and worker start-up") {
   r = test::run(s);
   CHECK(*r.epoch_start_s == 0);
   CHECK(*r.epoch_utilization == doctest::Approx(r.utilization));
+}
+
+TEST_CASE("epoch start: a new worker's warm-up stretches as its batches do on shared cores") {
+  // 4 workers at 4 ms per sample on 2 cores shared by time (a sleeping loop): 2 worker rates, so
+  // a worker's batch takes 40 x 4 / 2 = 80 ms and its 30 ms warm-up 30 x 4 / 2 = 60 ms. A step
+  // every 20 ms, 200 samples = 20 steps = 400 ms steady; bursts of 4 every 80 ms: 5 bursts, the
+  // last done 4 x 10 ms after it, 440 ms (+40 ms), and the warm-up's 60 ms: +100 ms.
+  Scenario s = loader(4, 4);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 0);
+  s.set(Field::DatasetSamples, 200);
+  Result r = test::run(s);
+  CHECK(r.effective_workers == doctest::Approx(2));
+  CHECK(*r.epoch_start_s == doctest::Approx(0.040));
+  s.set(Field::WorkerWarmupTime, {0.030, Dim::Duration});
+  r = test::run(s);
+  CHECK(*r.epoch_start_s == doctest::Approx(0.100));
+  CHECK(*r.first_batch_s == doctest::Approx(0.060 + 0.080 + 0.010));
 }
 
 TEST_CASE("batch assembly: workers collate into new memory, the pin thread copies again") {

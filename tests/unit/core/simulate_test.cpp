@@ -158,7 +158,13 @@ TEST_CASE("an epoch: start-up, the first burst, the last burst, as the closed fo
   CHECK(m.epoch_s[1] == doctest::Approx(0.2 + 60 * 0.04 + 0.01 + 0.01).epsilon(1e-9));
   CHECK(m.first_batch_s[0] == doctest::Approx(0.2 + 0.04 + 0.01).epsilon(1e-9));
   CHECK(*m.first_batch_s.data() == doctest::Approx(*m.analytic.first_batch_s).epsilon(1e-9));
-  // Persistent workers start once: the second epoch starts at once.
+  // Each new worker's first batch takes 30 ms longer, both at once: every epoch 30 ms later.
+  s.set(Field::WorkerWarmupTime, {0.03, Dim::Duration});
+  const Simulation w = sim(s);
+  CHECK(w.epoch_s[1] == doctest::Approx(0.2 + 0.03 + 60 * 0.04 + 0.01 + 0.01).epsilon(1e-9));
+  CHECK(w.first_batch_s[0] == doctest::Approx(0.2 + 0.03 + 0.04 + 0.01).epsilon(1e-9));
+  CHECK(*w.epoch_utilization == doctest::Approx(*w.analytic.epoch_utilization).epsilon(1e-9));
+  // Persistent workers start once: the second epoch starts at once, and warm.
   s.set(Field::PersistentWorkers, 1);
   const Simulation p = sim(s);
   CHECK(p.first_batch_s[1] == doctest::Approx(0.05).epsilon(1e-9));
