@@ -19,7 +19,8 @@ size and DataLoader settings:
   raw_cached     a DataLoader over one raw sample (your dataset's `transform` switched off),
                  transformed every time (skipped when the dataset has no `transform`)
   full           your DataLoader
-and times single samples in this process (dataset[i], and without the transform). It prints the
+and times single samples in this process (dataset[i], and without the transform) and, with workers,
+a forked process's first batch against the same samples again (a new worker's warm-up). It prints the
 TOML for pipesim and the `pipesim attribute` command line; with --pipesim PATH it runs that too.
 
 Needs Debian's python3-torch (and python3-torchvision for --self-test); installs them with
@@ -210,6 +211,46 @@ def time_samples(dataset, count, workers):
     return times
 
 
+def time_warmup(dataset, batch, forks=5):
+    """How much longer a new worker's first batch takes than the same samples again
+    (pipeline.worker_warmup_time): this process, which has loaded and run the dataset as a
+    training process has before it starts its workers, forks; the new process times a batch's
+    samples on one torch thread, as many others, then the batch again. Per sample the first time
+    less the second, the median over `forks` forks, summed over the batch (the same samples both
+    times, so the samples' own spread does not count). None where the platform cannot fork."""
+    if not hasattr(os, "fork"):
+        return None
+    n = len(dataset)
+    picks = [(i * 7919 + 13) % n for i in range(min(2 * batch, n))]
+    first, others = picks[:batch], picks[batch:]
+    extras = []
+    for _ in range(forks):
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            try:
+                torch.set_num_threads(1)
+                times = []
+                for i in first + others + first:
+                    t = time.perf_counter()
+                    dataset[i]
+                    times.append(time.perf_counter() - t)
+                with os.fdopen(write, "w") as out:
+                    out.write(json.dumps(times))
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as f:
+            text = f.read()
+        os.waitpid(pid, 0)
+        if not text:
+            return None
+        times = json.loads(text)
+        extras.append([a - b for a, b in zip(times[:len(first)], times[-len(first):])])
+    return max(0.0, sum(statistics.median(column) for column in zip(*extras)))
+
+
 def sample_bytes(dataset):
     """Mean file size when the dataset lists files (torchvision's ImageFolder: .samples), else None."""
     entries = getattr(dataset, "samples", None) or getattr(dataset, "files", None)
@@ -267,9 +308,14 @@ def probe(args):
             load_only = time_samples(dataset, args.samples, args.num_workers)
         finally:
             dataset.transform = transform
+    warmup = None
+    if args.num_workers > 0:
+        progress("a new worker's first batch")
+        warmup = time_warmup(dataset, args.batch_size)
     return {
         "rates": rates,
         "per_sample": per_sample,
+        "warmup": warmup,
         "load_only": load_only,
         "device_sample_bytes": tensor_bytes(dataset[0]),
         "sample_bytes": sample_bytes(dataset),
@@ -305,6 +351,9 @@ def report(args, m):
         f"batch_size = {args.batch_size}",
         f"workers = {args.num_workers}",
         f"prefetch_factor = {args.prefetch_factor}",
+        *([f'worker_warmup_time = "{fmt_time(m["warmup"])}"   # a new worker\'s first batch over the same '
+           "samples again (a forked process); paid at every epoch's start unless persistent_workers"]
+          if m.get("warmup") is not None else []),
         "",
         "[workload]",
         f'transform_cost = "{fmt_time(mean)}"   # dataset[i] in one process: load and transform',
@@ -458,6 +507,7 @@ def self_test(args):
         inputs = json.loads(diag.stdout)["inputs"]
         assert inputs["pipeline.batch_size"] == 8 and inputs["pipeline.workers"] == 2, inputs
         assert inputs["workload.transform_cost"] > 0 and inputs["workload.sample_size"] > 0, inputs
+        assert inputs["pipeline.worker_warmup_time"] >= 0, inputs
         # The user's own model instead of a sleep.
         out = subprocess.run(command[:4] + ["--model", module + ":make_model", "--batch-size", "8", "--num-workers",
                                             "1", "--steps", "4", "--warmup", "1", "--samples", "5"],
