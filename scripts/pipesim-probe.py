@@ -49,6 +49,8 @@ ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-tor
 import torch  # noqa: E402
 from torch.utils.data import DataLoader, Dataset  # noqa: E402
 
+from fork_timing import first_less_second, warmup  # noqa: E402
+
 
 # ----------------------------------------------------------------------------- loading the user's code
 
@@ -214,41 +216,12 @@ def time_samples(dataset, count, workers):
 def time_warmup(dataset, batch, forks=5):
     """How much longer a new worker's first batch takes than the same samples again
     (pipeline.worker_warmup_time): this process, which has loaded and run the dataset as a
-    training process has before it starts its workers, forks; the new process times a batch's
-    samples on one torch thread, as many others, then the batch again. Per sample the first time
-    less the second, the median over `forks` forks, summed over the batch (the same samples both
-    times, so the samples' own spread does not count). None where the platform cannot fork."""
-    if not hasattr(os, "fork"):
-        return None
+    training process has before it starts its workers, forks `forks` times (fork_timing.py:
+    a batch, as many others, the batch again). None where the platform cannot fork."""
     n = len(dataset)
     picks = [(i * 7919 + 13) % n for i in range(min(2 * batch, n))]
-    first, others = picks[:batch], picks[batch:]
-    extras = []
-    for _ in range(forks):
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read)
-            try:
-                torch.set_num_threads(1)
-                times = []
-                for i in first + others + first:
-                    t = time.perf_counter()
-                    dataset[i]
-                    times.append(time.perf_counter() - t)
-                with os.fdopen(write, "w") as out:
-                    out.write(json.dumps(times))
-            finally:
-                os._exit(0)
-        os.close(write)
-        with os.fdopen(read) as f:
-            text = f.read()
-        os.waitpid(pid, 0)
-        if not text:
-            return None
-        times = json.loads(text)
-        extras.append([a - b for a, b in zip(times[:len(first)], times[-len(first):])])
-    return max(0.0, sum(statistics.median(column) for column in zip(*extras)))
+    extras = [first_less_second(dataset, picks[:batch], picks[batch:]) for _ in range(forks)]
+    return None if None in extras else warmup(extras)
 
 
 def sample_bytes(dataset):
