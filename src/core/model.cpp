@@ -189,6 +189,22 @@ void shared_cores(const Inputs& in, Result& r) {
   }
 }
 
+}  // namespace
+
+double receive_busy(double workers, double build, double step, double receive) {
+  // Takes come one step apart and each sends the next index to a worker in turn, so the workers
+  // got their last batches 0, 1, ..., W-1 steps before this take; the one that got it j steps
+  // ago still builds it for build - j x step, which covers that share of the receive.
+  if (workers < 1 || build <= 0 || step <= 0) return 0;
+  const auto count = static_cast<int>(std::ceil(workers));
+  double n = 0;
+  for (int j = 0; j < count; ++j)
+    n += receive > 0 ? std::clamp((build - j * step) / receive, 0.0, 1.0) : (build > j * step ? 1.0 : 0.0);
+  return std::min(workers, n);
+}
+
+namespace {
+
 // Shared by time, the training process's own CPU work runs on the cores the workers hold. Its
 // own time (receive, loop overhead, a pageable copy it makes) and its share of the compute run
 // as one more task among the busy workers (and the pin thread): with n tasks wanting C cores
@@ -211,11 +227,16 @@ void shared_wait(const Inputs& in, Result& r) {
   const double pin = in.transfer.modelled ? pin_time(in, in.batch) : 0;
   const double cores = *t.cores_per_accelerator;
   const auto busy = [&](double step) { return std::min(in.workers, build / step) + std::min(1.0, pin / step); };
+  const auto receiving = [&](double step) {
+    return receive_busy(in.workers, build, step, own) + std::min(1.0, pin / step);
+  };
   const auto wait = [&](double step) {
-    const double n = 1 + busy(step);
-    const double capacity = core_capacity(t, n, cores);
-    const double work = std::min(1.0, usl_workers(t, capacity) / n), hold = std::min(1.0, capacity / n);
-    return own * (1 / work - 1) + std::max(0.0, share / hold - compute);
+    const auto rate = [&](double n, bool held) {
+      const double capacity = core_capacity(t, n, cores);
+      return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n);
+    };
+    return own * (1 / rate(1 + receiving(step), false) - 1) +
+           std::max(0.0, share / rate(1 + busy(step), true) - compute);
   };
   double others = 0;
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer}) {
@@ -230,7 +251,9 @@ void shared_wait(const Inputs& in, Result& r) {
     (std::max(others, chain + wait(mid)) > mid ? lo : hi) = mid;
   }
   r.shared_wait_s = wait(hi);
-  r.busy_workers = busy(std::max(others, chain + r.shared_wait_s));
+  const double step = std::max(others, chain + r.shared_wait_s);
+  r.busy_workers = busy(step);
+  r.receive_busy_workers = receiving(step);
 }
 
 // Per-sample variance (transform.cv) and step variance (model.step_cv) under the DataLoader's

@@ -86,7 +86,8 @@ struct Result {
   // Shared by time, the training process's own time (and its CPU share of the compute) runs on
   // the cores the workers hold and takes longer: the time per step this adds to its chain.
   double shared_wait_s = 0;
-  double busy_workers = 0;  // the workers (and pin thread) busy on average, which it shares with
+  double busy_workers = 0;          // the workers (and pin thread) busy on average (beside its CPU share)
+  double receive_busy_workers = 0;  // the workers (and pin thread) busy while it receives a batch
   // Variance under the DataLoader's delivery (transform.cv, model.step_cv): one worker's batch
   // time's coefficient of variation, and the step it would be with no variance.
   double batch_cv = 0;
@@ -113,6 +114,11 @@ Result evaluate(const Inputs& in);
 
 // The pin thread's copy of one batch into pinned memory (0 unless pinned with a copy rate).
 double pin_time(const Inputs& in, double batch);
+// Shared by time: how many of W workers building `build`-second batches are busy, on average,
+// while the training loop spends `receive` seconds taking a batch, one `step` after the last:
+// the sender starts its next batch as the take frees its window, and the worker sent a batch
+// j steps ago still builds it for build - j x step of the receive.
+double receive_busy(double workers, double build, double step, double receive);
 
 // An epoch's start with W prefetching workers (DESIGN.md section 6): the W workers start
 // together (after pipeline.worker_start_time unless persistent; their first batches take

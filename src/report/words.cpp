@@ -196,10 +196,13 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back("accelerator compute: the input pipeline keeps up");
     if (r.shared_wait_s > 0 && !r.serial)
       parts.back() += fmt::format(
-          " (the training process takes {} longer per step: its own time{} runs beside {} busy workers, on "
-          "average, on {})",
-          dur(r.shared_wait_s), in.loop_cpu_share && *in.loop_cpu_share > 0 ? " and CPU share" : "",
-          format_number(r.busy_workers), plural(*in.transform.cores_per_accelerator, "core", "cores"));
+          " (the training process takes {} longer per step: its own time runs beside {} busy workers as it "
+          "receives{}, on {})",
+          dur(r.shared_wait_s), format_number(r.receive_busy_workers),
+          in.loop_cpu_share && *in.loop_cpu_share > 0
+              ? fmt::format(", its CPU share beside {} on average", format_number(r.busy_workers))
+              : "",
+          plural(*in.transform.cores_per_accelerator, "core", "cores"));
   }
   std::string out;
   for (const auto& p : parts) {

@@ -265,21 +265,22 @@ TEST_CASE("cores shared by time: the training process's own time runs beside the
   // 2 workers at 2 ms per sample, batch 10: 20 ms of worker CPU per batch; 10 ms of compute that
   // leaves the CPU alone (loop_cpu_share 0) and 2 ms of the loop's own time per step, on 2 cores.
   // The workers alone need 20 / 2 = 10 ms a batch, the cores (20 + 2) / 2 = 11 ms, the loop
-  // 10 + 2 = 12 ms. But the loop's 2 ms run beside the busy workers: a step of P keeps 20 / P
-  // of them busy, so 1 + 20 / P tasks share 2 cores and the loop's own 2 ms take
-  // 2 x (1 + 20 / P) / 2 = 1 + 20 / P ms: 20 / P - 1 ms longer. The step is
-  // P = 12 + 20 / P - 1, P^2 - 11 P - 20 = 0: P = (11 + sqrt(201)) / 2 = 12.5887 ms, with
-  // 20 / 12.5887 = 1.5887 workers busy; utilization 10 / 12.5887 = 0.7944 (not 10 / 12 = 0.8333).
+  // 10 + 2 = 12 ms. But the loop's 2 ms run beside the workers busy while it receives: the
+  // sender starts its next batch as the take frees its window, and the other worker got its
+  // batch one step P ago and builds it for 20 - P ms more, longer than the 2 ms receive while
+  // P < 18 ms. So 3 tasks share 2 cores and the 2 ms take 3 ms: P = 12 + 1 = 13 ms, utilization
+  // 10 / 13 = 0.7692, as simulate runs it. On average 20 / 13 = 1.538 workers are busy (taking
+  // those instead, as pipesim did before 2026-11-25, gave P = 11 + 20 / P, 12.59 ms, 0.794).
   Scenario s = loader(2, 2);
   s.set(Field::Cores, 2);
   s.set(Field::LoopCpuShare, 0);
   s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
   Result r = test::run(s);
-  const double P = (11 + std::sqrt(201.0)) / 2 * 1e-3;
-  CHECK(r.step_s == doctest::Approx(P).epsilon(1e-9));
-  CHECK(r.shared_wait_s == doctest::Approx(P - 12e-3).epsilon(1e-6));
-  CHECK(r.busy_workers == doctest::Approx(20e-3 / P).epsilon(1e-9));
-  CHECK(r.utilization == doctest::Approx(10e-3 / P).epsilon(1e-9));
+  CHECK(r.step_s == doctest::Approx(0.013).epsilon(1e-9));
+  CHECK(r.shared_wait_s == doctest::Approx(1e-3).epsilon(1e-6));
+  CHECK(r.receive_busy_workers == doctest::Approx(2));
+  CHECK(r.busy_workers == doctest::Approx(20.0 / 13).epsilon(1e-9));
+  CHECK(r.utilization == doctest::Approx(10.0 / 13).epsilon(1e-9));
   CHECK(r.binds(Stage::Compute));
   // Workers at 1 ms per sample build a batch in 10 ms: at a 12 ms step 10 / 12 < 1 of them is
   // busy, so the loop and the busy worker have a core each and nothing waits.
@@ -294,6 +295,23 @@ TEST_CASE("cores shared by time: the training process's own time runs beside the
   r = test::run(s);
   CHECK(r.shared_wait_s == 0);
   CHECK(r.step_s == doctest::Approx(0.012));
+}
+
+TEST_CASE("the workers busy while the training loop receives a batch") {
+  // 3 workers with 20 ms batches, a take every 8 ms and a 2 ms receive: the sender starts its
+  // next batch (1); the worker sent one 8 ms ago builds for 12 ms more (1); the one sent 16 ms
+  // ago for 4 ms more (1): 3. At a 9 ms step the last has 2 ms left: still 3; at 10 ms, none
+  // left: 2; at 9.5 ms, 1 ms of the 2: 2.5.
+  CHECK(receive_busy(3, 0.020, 0.008, 0.002) == doctest::Approx(3));
+  CHECK(receive_busy(3, 0.020, 0.009, 0.002) == doctest::Approx(3));
+  CHECK(receive_busy(3, 0.020, 0.010, 0.002) == doctest::Approx(2));
+  CHECK(receive_busy(3, 0.020, 0.0095, 0.002) == doctest::Approx(2.5));
+  // A loop much slower than the workers finds only the sender busy; none without workers.
+  CHECK(receive_busy(4, 0.020, 0.050, 0.002) == doctest::Approx(1));
+  CHECK(receive_busy(0, 0.020, 0.010, 0.002) == 0);
+  // An instant receive counts the workers still building at the take.
+  CHECK(receive_busy(3, 0.020, 0.008, 0) == doctest::Approx(3));
+  CHECK(receive_busy(3, 0.020, 0.012, 0) == doctest::Approx(2));
 }
 
 TEST_CASE("cores shared by time under the scaling law: the work contends, the loop's hold does not") {
@@ -320,14 +338,15 @@ TEST_CASE("cores shared by time under the scaling law: the work contends, the lo
   CHECK_FALSE(r.binds(Stage::Compute));
   // The loop's own time is work: it contends like a worker. 1 ms of it, nothing held
   // (loop_cpu_share 0): the work (20 + 1 ms) runs at p = 2 and costs 1.5 times as much,
-  // 21 x 1.5 / 2 = 15.75 ms a step. Beside the 20 / 15.75 = 1.2698 busy workers, 2.2698 tasks
-  // share the 2 cores under the law, each at 1.3333 / 2.2698 of a core: the 1 ms takes
-  // 2.2698 x 0.75 = 1.7024 ms, a wait of 0.7024 ms.
+  // 21 x 1.5 / 2 = 15.75 ms a step. Both workers build while it receives (the other's batch,
+  // sent 15.75 ms ago, has 4.25 ms left), so 3 tasks share the 2 cores under the law, each at
+  // 1.3333 / 3 of a core: the 1 ms takes 2.25 ms, a wait of 1.25 ms (the chain, 12.25 ms, stays
+  // within the step).
   s.set(Field::LoopCpuShare, 0);
   s.set(Field::LoopOverhead, {1e-3, Dim::Duration});
   r = test::run(s);
   CHECK(r.step_s == doctest::Approx(0.01575));
-  CHECK(r.shared_wait_s == doctest::Approx((1 + 20 / 15.75) * 0.75e-3 - 1e-3));
+  CHECK(r.shared_wait_s == doctest::Approx(1.25e-3));
 }
 
 TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and the peak") {

@@ -240,3 +240,19 @@ TEST_CASE("cores shared by time under the scaling law: the loop's hold neither s
   same_as_analytic(s);
   CHECK(sim(s).step_s == doctest::Approx(0.015));
 }
+
+TEST_CASE("cores shared by time: the loop receives beside the workers busy at the take, as the closed form") {
+  // fidelity_test's case: 2 workers with 20 ms batches, a training process that sleeps through
+  // its 10 ms of compute and spends 2 ms of its own per step, 2 cores. At each take the sender
+  // starts its next batch and the other worker is 13 ms into its 20 ms one: the 2 ms receive
+  // shares the cores with both, at 2 / 3 of a core, and takes 3 ms: a 13 ms step.
+  Scenario s = loader(2, 2);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 0);
+  s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
+  // (Within 0.01%: the run's steady window keeps a trace of how it settled.)
+  const Simulation m = sim(s);
+  CHECK(m.analytic.step_s == doctest::Approx(0.013).epsilon(1e-9));
+  CHECK(m.step_s == doctest::Approx(0.013).epsilon(1e-4));
+  CHECK(m.utilization == doctest::Approx(m.analytic.utilization).epsilon(1e-4));
+}
