@@ -211,11 +211,13 @@ namespace {
 // each runs at min(1, C' / n) (processor sharing, as simulate runs it). For its own work C' is
 // the cores' capacity for n under the scaling law, whose loss is the work's; its share of the
 // compute holds a core for the accelerator's time, which time slicing lengthens but contention
-// does not, so there C' is the capacity alone (pooled_rates in simulate.cpp). In the mean a
-// step's batch keeps build / step workers busy (at most W), the pin thread pin / step. The wait
-// this adds lengthens the step, which lowers the workers busy: the step is the one fixed point
-// of step = max(other stages, chain + wait(step)), found by bisection (the wait only shrinks as
-// the step grows).
+// does not, so there C' is the capacity alone (pooled_rates in simulate.cpp). Its share of the
+// compute spans the step, beside the build / step workers busy on average (at most W); its own
+// time comes at the take, beside the workers busy then (receive_busy: the sender's next batch
+// and those still building theirs), as simulate runs it; the pin thread pin / step in both. The
+// wait this adds lengthens the step, which lowers the workers busy: the step is the one fixed
+// point of step = max(other stages, chain + wait(step)), found by bisection (the wait only
+// shrinks as the step grows).
 void shared_wait(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
