@@ -64,6 +64,10 @@ struct Reader {
         const auto column = static_cast<int>(e.byte + static_cast<std::size_t>(t.data() - raw.data()));
         throw Error(Origin{source, line, std::max(column, 1)},
                     "not a JSON object: each line of a JSON-lines log is one");
+      } catch (const nlohmann::json::exception&) {
+        // A number beyond a double's range (1e400): the parser names no place for it.
+        throw Error(Origin{source, line, static_cast<int>(t.data() - raw.data()) + 1},
+                    "a number in this JSON line is out of range");
       }
       const auto number = [&](const char* key) -> const nlohmann::json* {
         if (!j.is_object()) return nullptr;

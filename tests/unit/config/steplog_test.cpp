@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "core/error.hpp"
 
 using namespace pipesim;
@@ -43,4 +45,19 @@ TEST_CASE("parse_step_log: CSV cells that are not numbers are errors at their co
   CHECK_THROWS_AS(parse_step_log("a,b\n", "m.csv", StepLogFormat::Csv), Error);
   CHECK_THROWS_AS(parse_step_log("step,data_time,time\n1,-0.1,0.5\n", "m.csv", StepLogFormat::Csv), Error);
   CHECK_THROWS_AS(parse_step_log("time: 1 data_time: 0.5\n\xff\n", "t.log", StepLogFormat::Text), Error);
+}
+
+TEST_CASE("parse_step_log: a JSON number beyond a double's range is an error at its line, not a crash") {
+  // Found by the steplog fuzzer: nlohmann's parser throws out_of_range (no byte position) for
+  // 3e453, which is not a parse_error.
+  try {
+    parse_step_log("{\"data_time\": 0.1, \"time\": 0.2}\n  {\"data_time\": 3e453, \"time\": 1}\n", "log.json",
+                   StepLogFormat::JsonLines);
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.origin().line == 2);
+    CHECK(e.origin().column == 3);
+    CHECK(std::string(e.what()).find("out of range") != std::string::npos);
+  }
+  CHECK_THROWS_AS(parse_step_log("3e453ess\bs\n3.\r3=ss\n", "fuzz.log", StepLogFormat::Auto), Error);
 }
