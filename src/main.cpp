@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -90,6 +91,17 @@ std::string usage_message(const CLI::App& app, const CLI::ParseError& e, const s
       if (sub->get_option_no_throw(name) != nullptr) continue;
       return fmt::format("pipesim: error: unknown option '{}'{} ({})", pipesim::echo(name),
                          pipesim::did_you_mean(name, views), help);
+    }
+  }
+  // A positional argument the command needs and did not get: say what it takes, as --help
+  // describes it, rather than CLI11's "plans is required".
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && sub != &app) {
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (!opt->get_positional() || !opt->get_required() || opt->count() > 0) continue;
+      std::string what = opt->get_description();
+      if (!what.empty()) what.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(what.front())));
+      return fmt::format("pipesim: error: {} needs {} ({})", command_path(sub).substr(app.get_name().size() + 1), what,
+                         help);
     }
   }
   return fmt::format("pipesim: error: {} ({})", e.what(), help);

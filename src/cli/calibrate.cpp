@@ -108,7 +108,7 @@ void setup_calibrate(CLI::App& app) {
   sto->seconds = 1.0;
   auto* storage = cmd->add_subcommand(
       "storage", "Read a dataset folder's files as a loader does, cold and warm, at 1 to 64 readers; never writes");
-  storage->add_option("folder", sto->folder, "Folder of dataset files (searched below)")->required();
+  storage->add_option("folder", sto->folder, "The folder of dataset files (searched below)")->required();
   add_output_options(*storage, *sto);
   storage->add_option("--time", sto->seconds, "Seconds per level and pass, at most")
       ->capture_default_str()

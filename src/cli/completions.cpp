@@ -126,7 +126,7 @@ void setup_completions(CLI::App& app) {
   auto shell = std::make_shared<std::string>();
   auto* cmd =
       app.add_subcommand("completions", "Print a completion script for bash, zsh or fish (what this binary accepts)");
-  cmd->add_option("shell", *shell, "Shell: bash, zsh or fish")->required();
+  cmd->add_option("shell", *shell, "The shell: bash, zsh or fish")->required();
   cmd->footer(
       "Installed by `cmake --install` and the .deb. To try one in the shell you are in:\n"
       "  source <(pipesim completions bash)      (bash)\n"
