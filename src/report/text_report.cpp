@@ -1,5 +1,6 @@
 #include "report/text_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "config/presets.hpp"
@@ -387,15 +388,26 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   std::vector<Column> cols{{"", false, 0}};
   for (const auto& p : plans) cols.push_back({printable(p.label), true, 0});
   TextTable table(std::move(cols), md);
+  // A value and its mark (" *" for the best, " (0.5x)" for a ratio to it): within a column the
+  // marks are padded to the widest, so that the right-aligned values line up.
+  const auto value = [&](const CompareRow& row, std::size_t j) {
+    return row.values[j] ? compare_value_text(row.metric, *row.values[j]) : std::string("-");
+  };
+  const auto mark = [&](const CompareRow& row, std::size_t j) {
+    return !row.values[j] ? std::string()
+           : row.best[j]  ? std::string(" *")
+           : row.ratio[j] ? fmt::format(" ({})", ratio_text(*row.ratio[j]))
+                          : std::string();
+  };
+  std::vector<std::size_t> mark_width(plans.size(), 0);
+  for (const auto& row : rows)
+    if (row.any)
+      for (std::size_t j = 0; j < plans.size(); ++j) mark_width[j] = std::max(mark_width[j], mark(row, j).size());
   for (const auto& row : rows) {
     if (row.any) {
       std::vector<std::string> cells{std::string(compare_name(row.metric))};
       for (std::size_t j = 0; j < plans.size(); ++j)
-        cells.push_back(!row.values[j] ? "-  "
-                        : row.best[j]  ? compare_value_text(row.metric, *row.values[j]) + " *"
-                        : row.ratio[j] ? fmt::format("{} ({})  ", compare_value_text(row.metric, *row.values[j]),
-                                                     ratio_text(*row.ratio[j]))
-                                       : compare_value_text(row.metric, *row.values[j]) + "  ");
+        cells.push_back(fmt::format("{}{:<{}}", value(row, j), mark(row, j), mark_width[j]));
       table.add(std::move(cells));
     }
     if (row.metric == CompareMetric::Utilization) {

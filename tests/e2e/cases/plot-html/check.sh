@@ -30,7 +30,7 @@ grep -q '<li>linear worker scaling: every added worker adds a full worker' "$CAS
 c="$CASE_TMP/cmp.html"
 ! grep -Eq '<script|src=|href=|url\(' "$c"
 grep -q '<title>pipesim compare: p4d-resnet50-nvme vs p4d-resnet50-nfs</title>' "$c"
-grep -q '^throughput                  11,000 samples/s           11,000 samples/s$' "$c"
+grep -q '^throughput                    11,000 samples/s           11,000 samples/s$' "$c"
 grep -q '<h2>p4d-resnet50-nfs: p4d.24xlarge, ResNet-50 AMP, NFS over 10 GbE</h2>' "$c"
 grep -q '<td class="v">7.45 GB/s</td><td class="origin">preset:configs/storage/nvme-gen4.toml:10:18</td>' "$c"
 grep -q '<td class="v">1.25 GB/s</td><td class="origin">preset:configs/storage/nfs-10gbe.toml:12:18</td>' "$c"
