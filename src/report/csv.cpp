@@ -93,6 +93,7 @@ class CsvRenderer final : public Renderer {
           "storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
           "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
           "crossover,memory_needed_bytes,fits");
+      if (layout.effective_workers) o.write(",effective_workers");
       if (layout.first_epoch)
         o.write(
             ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
@@ -114,8 +115,8 @@ class CsvRenderer final : public Renderer {
       }
     if (!p.invalid.empty()) {
       // A point the model refuses: its inputs, every figure empty, and why in the last column.
-      const std::size_t empty =
-          13u + (layout.first_epoch ? 5u : 0u) + (layout.cost ? 4u : 0u) + (layout.simulated ? 5u : 0u);
+      const std::size_t empty = 13u + (layout.effective_workers ? 1u : 0u) + (layout.first_epoch ? 5u : 0u) +
+                                (layout.cost ? 4u : 0u) + (layout.simulated ? 5u : 0u);
       for (std::size_t i = 0; i < empty; ++i) o.put(',');
       o.print(",{}\n", csv_field(p.invalid));
       return;
@@ -136,6 +137,11 @@ class CsvRenderer final : public Renderer {
     o.write(p.crossed_from ? ",true," : ",false,");
     if (r.memory_needed) o.num(*r.memory_needed);
     o.write(r.fits ? ",true" : ",false");
+    if (layout.effective_workers) {
+      // As the table shows them: the workers that add throughput, in single-worker rates.
+      o.put(',');
+      if (r.effective_workers > 0) o.num(r.effective_workers);
+    }
     if (layout.first_epoch) {
       if (r.cold) {
         o.print(",{},{},{},{},", r.cold->step_s, walls_text(r.cold->binding), r.cold->utilization, r.cold->throughput);
