@@ -1,4 +1,8 @@
 // CSV: for programs. One header line, SI base units, full precision, stable column names.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
 #include "core/text.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
@@ -30,6 +34,23 @@ void input_cell(Out& o, const Scenario& s, Field f) {
     o.write(choice_name(spec(f), s.get(f)));
   else
     o.num(s.get(f));
+}
+
+// A sweep row's figure columns, after its inputs and before `invalid`: the header of every
+// row's figures, and what a refused row leaves empty.
+std::string figure_columns(const SweepLayout& layout) {
+  std::string h =
+      "storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
+      "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
+      "crossover,memory_needed_bytes,fits";
+  if (layout.effective_workers) h += ",effective_workers";
+  if (layout.first_epoch)
+    h += ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
+         "first_epoch_throughput_samples_per_s,first_epoch_time_s";
+  if (layout.cost) h += ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd";
+  if (layout.simulated)
+    h += ",sim_utilization,sim_throughput_samples_per_s,sim_step_time_s,sim_wait_p95_s,sim_epoch_utilization";
+  return h;
 }
 
 class CsvRenderer final : public Renderer {
@@ -89,19 +110,7 @@ class CsvRenderer final : public Renderer {
       for (Field f : kAlwaysInputs) o.print("{},", spec(f).key);
       for (Field f : layout.inputs)
         if (!always(f)) o.print("{},", spec(f).key);
-      o.write(
-          "storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
-          "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
-          "crossover,memory_needed_bytes,fits");
-      if (layout.effective_workers) o.write(",effective_workers");
-      if (layout.first_epoch)
-        o.write(
-            ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
-            "first_epoch_throughput_samples_per_s,first_epoch_time_s");
-      o.write(layout.cost ? ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd" : "");
-      o.write(layout.simulated ? ",sim_utilization,sim_throughput_samples_per_s,sim_step_time_s,sim_wait_p95_s,"
-                                 "sim_epoch_utilization"
-                               : "");
+      o.write(figure_columns(layout));
       o.write(",invalid\n");
     }
     for (Field f : kAlwaysInputs) {
@@ -115,9 +124,10 @@ class CsvRenderer final : public Renderer {
       }
     if (!p.invalid.empty()) {
       // A point the model refuses: its inputs, every figure empty, and why in the last column.
-      const std::size_t empty = 13u + (layout.effective_workers ? 1u : 0u) + (layout.first_epoch ? 5u : 0u) +
-                                (layout.cost ? 4u : 0u) + (layout.simulated ? 5u : 0u);
-      for (std::size_t i = 0; i < empty; ++i) o.put(',');
+      // One field per figure column: as many commas as the columns' header has.
+      const std::string columns = figure_columns(layout);
+      const auto empty = std::count(columns.begin(), columns.end(), ',');
+      for (std::ptrdiff_t i = 0; i < empty; ++i) o.put(',');
       o.print(",{}\n", csv_field(p.invalid));
       return;
     }
