@@ -78,7 +78,8 @@ std::string command_path(const CLI::App* sub) {
 // one it has; every error points at that command's --help.
 std::string usage_message(const CLI::App& app, const CLI::ParseError& e, const std::vector<std::string>& args) {
   const CLI::App* sub = chosen(app);
-  const std::string help = fmt::format("see {} --help", command_path(sub));
+  const std::string path = command_path(sub);
+  const std::string help = fmt::format("see {} --help", path);
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     std::vector<std::string> names;
     for (const CLI::Option* opt : sub->get_options())
@@ -100,8 +101,7 @@ std::string usage_message(const CLI::App& app, const CLI::ParseError& e, const s
       if (!opt->get_positional() || !opt->get_required() || opt->count() > 0) continue;
       std::string what = opt->get_description();
       if (!what.empty()) what.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(what.front())));
-      return fmt::format("pipesim: error: {} needs {} ({})", command_path(sub).substr(app.get_name().size() + 1), what,
-                         help);
+      return fmt::format("pipesim: error: {} needs {} ({})", path.substr(app.get_name().size() + 1), what, help);
     }
   }
   return fmt::format("pipesim: error: {} ({})", e.what(), help);
