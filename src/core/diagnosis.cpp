@@ -87,6 +87,8 @@ std::string_view fix_key(FixKind k) {
       return "out_of_order";
     case FixKind::AllTogether:
       return "all_together";
+    case FixKind::FewerWorkers:
+      return "fewer_workers";
   }
   return "";
 }
@@ -146,6 +148,21 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
     a.push_back({Field::ThreadsPerCore,
                  "cpu.cores counts whole cores: each runs a worker at its full rate (cpu.threads_per_core when "
                  "they are hardware threads)"});
+  // Tasks past the cores: the workers, and the training process and pin thread when shared by time.
+  if (workers && in.transform.cores_per_accelerator && !s.has(Field::OversubscriptionCost)) {
+    const bool pin = in.loop_cpu_share && in.transfer.modelled && pin_time(in, in.batch) > 0;
+    const double tasks = in.workers + (in.loop_cpu_share ? 1 : 0) + (pin ? 1 : 0);
+    const std::string cpus = format_compact(*in.transform.cores_per_accelerator, Dim::Number);
+    if (tasks > *in.transform.cores_per_accelerator)
+      a.push_back({Field::OversubscriptionCost,
+                   fmt::format("time slicing is free: {} {} taking turns on {} CPUs spend no more CPU per sample "
+                               "than {} would (cpu.oversubscription_cost)",
+                               format_compact(tasks, Dim::Number),
+                               !in.loop_cpu_share ? "workers"
+                               : pin              ? "tasks (workers, training process, pin thread)"
+                                                  : "tasks (workers and training process)",
+                               cpus, cpus)});
+  }
   if (workers && !s.has(Field::MemcpyBandwidth))
     a.push_back({Field::MemcpyBandwidth,
                  "batch assembly is free: collating into shared memory and pinning cost nothing "
@@ -333,6 +350,30 @@ Diagnosis diagnose(const Scenario& s) {
     }
   }
   if (walls > 1) add(FixKind::AllTogether, all);
+
+  // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
+  // (cpu.oversubscription_cost), past the scaling law's peak contention does. The count of
+  // highest throughput below W (every count up to 256, and the cores and the law's peak),
+  // offered when it beats W; not a wall of its own, so not in "all of the above".
+  if (in.transform.modelled && in.transform.cpu_work && !r.serial && in.workers >= 2 && r.binds(Stage::Transform)) {
+    std::vector<double> counts;
+    for (double w = 1; w < in.workers && w <= 256; ++w) counts.push_back(w);
+    if (in.transform.cores_per_accelerator) counts.push_back(std::floor(*in.transform.cores_per_accelerator));
+    if (d.cores && d.cores->peak_workers > 0) counts.push_back(d.cores->peak_workers);
+    std::optional<double> best;
+    double throughput = r.throughput * (1 + 1e-9);
+    for (double w : counts) {
+      if (w < 1 || w >= in.workers) continue;
+      Scenario fewer = s;
+      fewer.set(Field::Workers, w);
+      const double t = evaluate(resolve(fewer)).throughput;
+      if (t > throughput || (best && t == throughput && w < *best)) {
+        best = w;
+        throughput = t;
+      }
+    }
+    if (best) add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});
+  }
 
   // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.
   for (const auto& c : d.crossovers) {

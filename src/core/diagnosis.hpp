@@ -29,6 +29,7 @@ enum class FixKind : std::uint8_t {
   Prefetch,         // a deeper prefetch window (variance under in-order delivery)
   OutOfOrder,       // take any ready batch (pipeline.in_order = false)
   AllTogether,      // every fix above but the batch size, applied at once
+  FewerWorkers,     // fewer workers: less time slicing of the cores, or back to the scaling law's peak
 };
 // Stable key of a fix kind, for JSON ("workers", "storage_bandwidth", "decoder", ...).
 std::string_view fix_key(FixKind k);

@@ -194,6 +194,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "Universal Scalability Law sigma: W workers deliver W r1 / (1 + sigma (W-1) + kappa W (W-1))"},
     {Field::ScalingCoherency, "cpu.scaling_coherency", kNum, C::NonNegative, false, "0",
      "Universal Scalability Law kappa (coherency): past its peak, more workers deliver less"},
+    {Field::OversubscriptionCost, "cpu.oversubscription_cost", kNum, C::NonNegative, false, "0",
+     "time slicing: n tasks on C logical CPUs (n > C) each spend 1 + o (n - C) / C times the CPU on their work "
+     "(switches, caches refilled); calibrate decode measures it"},
     {Field::MemcpyBandwidth, "cpu.memcpy_bandwidth", kRate, C::Positive, false, "",
      "one thread's copy rate into newly allocated shared memory, page faults included (a worker's collate; "
      "also charged for the pin thread); omit: batch assembly not modelled"},

@@ -78,6 +78,7 @@ enum class Field : std::uint8_t {
   SmtYield,
   ScalingContention,
   ScalingCoherency,
+  OversubscriptionCost,
   MemcpyBandwidth,
   NodeMemory,
   PageCache,

@@ -151,37 +151,70 @@ double loop_own_work(const Result& r) {
 // The transform stage cannot be faster than that work over the cores (processor sharing, as a
 // fluid). Under the scaling law the work costs more the more of it runs at once: at a step P the
 // hold takes share x compute / P of the cores, the work runs at the parallelism left, p = the
-// cores less that (at most what the W workers can use), and costs p / usl(p) times its
-// single-core time (the hold neither suffers contention nor adds to it, as simulate runs it;
-// past the peak of a law with kappa, the peak's rate, below).
-// A longer step leaves the work more parallelism, so the bound P = (work x p(P) / usl(p(P)) +
-// hold) / cores is found by iterating from the bound without contention, which rises to its
-// least fixed point. With sigma and kappa at 0 it is (work + hold) / cores.
+// cores less that (at most what its tasks can use: the W workers, the training process's own
+// time and the pin thread), and costs p / usl(p) times its single-core time (the hold neither
+// suffers contention nor adds to it, as simulate runs it; past the peak of a law with kappa,
+// the peak's rate, below). The cores in this bound are those the tasks can use at once: W + 1
+// (+ 1 for the pin thread) when that is fewer; dividing by idle cores would let a few workers
+// look faster than more on the same node.
+// With more tasks than logical CPUs (the W workers, all busy here, the training process while
+// it holds or works, the pin thread while it copies), time slicing makes the work cost
+// oversubscription(tasks) times as much again. The training process wants a core for
+// a = (hold + loop) / P of the step and the pin thread for b = pin / P, each stretched by the
+// time slicing that n tasks on C logical CPUs bring: n = W + min(1, a max(1, n / C)) +
+// min(1, b max(1, n / C)), found by iterating from n = W + a + b (it rises, slope below 1).
+// A longer step leaves the work more parallelism (and fewer tasks), so the bound P = (work x
+// p(P) / usl(p(P)) x oversubscription + hold) / cores is found by iterating from the bound
+// without either, which rises towards the fixed point, then by bisection between the last two
+// steps once one overshoots it. With sigma, kappa and the cost at 0 it is (work + hold) / cores.
 void shared_cores(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
   const double B = in.batch;
   const double hold = *in.loop_cpu_share * r.stage(Stage::Compute).time_s;
   const double own = loop_own_work(r);
-  const double work = worker_batch_time(t, in, B) + own + (in.transfer.modelled ? pin_time(in, B) : 0);
-  const double cores = core_capacity(t, *t.cores_per_accelerator, *t.cores_per_accelerator);
-  const double most = core_capacity(t, in.workers, *t.cores_per_accelerator);
+  const double pin = in.transfer.modelled ? pin_time(in, B) : 0;
+  const double work = worker_batch_time(t, in, B) + own + pin;
+  const double logical = *t.cores_per_accelerator;
+  const double cores = core_capacity(t, in.workers + 1 + (pin > 0 ? 1 : 0), logical);
+  const double most = core_capacity(t, in.workers + (own > 0 ? 1 : 0) + (pin > 0 ? 1 : 0), logical);
   // Past the law's peak (kappa > 0) more parallelism loses throughput; the transform stage
   // carries that loss for the W workers, and this bound takes the peak's rate there, so that a
   // shorter hold (faster compute, a smaller share) never lengthens it.
   const double peak = t.kappa > 0 ? usl_peak(t) : most;
+  const auto tasks = [&](double step) {
+    const double a = (hold + own) / step, b = pin / step;
+    const auto of = [&](double n) {
+      const double stretch = std::max(1.0, n / logical);
+      return in.workers + std::min(1.0, a * stretch) + std::min(1.0, b * stretch);
+    };
+    double n = of(in.workers);
+    for (int i = 0; i < 200; ++i) {
+      const double next = of(n);
+      if (next <= n * (1 + 1e-12)) break;
+      n = next;
+    }
+    return n;
+  };
   const auto contended = [&](double step) {
     const double p = std::min(most, cores - hold / step);
-    return p > 1 ? work * p / usl_workers(t, std::min(p, std::max(1.0, peak))) : work;
+    return (p > 1 ? work * p / usl_workers(t, std::min(p, std::max(1.0, peak))) : work) *
+           (t.oversubscription > 0 ? oversubscription(t, tasks(step), logical) : 1);
   };
-  double step = (work + hold) / cores;
-  for (int i = 0; i < 10000; ++i) {  // rises to the fixed point; ends when it stops rising
-    const double next = (contended(step) + hold) / cores;
+  const auto bound = [&](double step) { return (contended(step) + hold) / cores; };
+  double below = (work + hold) / cores, step = below;
+  for (int i = 0; i < 10000; ++i) {  // rises towards the fixed point; ends when it stops rising
+    const double next = bound(step);
     if (next <= step) break;
+    below = step;
     step = next;
   }
+  for (int i = 0; i < 100 && step - below > 1e-12 * step; ++i) {  // past it: between the last two
+    const double mid = 0.5 * (below + step);
+    (bound(mid) > mid ? below : step) = mid;
+  }
   r.shared_cpu_s = contended(step) + hold;
-  r.shared_cores = cores;
+  r.shared_cores = core_capacity(t, logical, logical);
   StageResult& transform = at(r, Stage::Transform);
   if (step > transform.time_s * (1 + 1e-12)) {
     transform.time_s = step;
@@ -211,7 +244,8 @@ namespace {
 // each runs at min(1, C' / n) (processor sharing, as simulate runs it). For its own work C' is
 // the cores' capacity for n under the scaling law, whose loss is the work's; its share of the
 // compute holds a core for the accelerator's time, which time slicing lengthens but contention
-// does not, so there C' is the capacity alone (pooled_rates in simulate.cpp). Its share of the
+// does not, so there C' is the capacity alone (pooled_rates in simulate.cpp); past the cores its
+// own work also costs oversubscription(1 + n) times as much, the hold nothing more. Its share of the
 // compute spans the step, beside the build / step workers busy on average (at most W); its own
 // time comes at the take, beside the workers busy then (receive_busy: the sender's next batch
 // and those still building theirs), as simulate runs it; the pin thread pin / step in both. The
@@ -235,7 +269,7 @@ void shared_wait(const Inputs& in, Result& r) {
   const auto wait = [&](double step) {
     const auto rate = [&](double n, bool held) {
       const double capacity = core_capacity(t, n, cores);
-      return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n);
+      return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n / oversubscription(t, n, cores));
     };
     return own * (1 / rate(1 + receiving(step), false) - 1) +
            std::max(0.0, share / rate(1 + busy(step), true) - compute);
@@ -359,6 +393,8 @@ Result evaluate(const Inputs& in) {
   compute.bytes_per_batch = B * in.sample_bytes;
   r.memory_bound = compute.limit == Limit::MemoryBandwidth;
   r.effective_workers = in.transform.cpu_work ? effective_workers(in.transform, in) : 0;
+  if (in.transform.cpu_work && in.workers >= 1 && in.transform.cores_per_accelerator)
+    r.worker_slicing = oversubscription(in.transform, in.workers, *in.transform.cores_per_accelerator);
   r.worker_bytes_per_s = worker_bytes_per_s(in.transform, in);
   r.serial = in.workers == 0;
   r.transfer_serialised = in.transfer.modelled && !in.transfer.pinned && !r.serial;

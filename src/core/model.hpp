@@ -63,6 +63,7 @@ struct Result {
   bool memory_bound = false;                    // roofline weight-streaming term dominates
   TransformAt transform_at = TransformAt::Cpu;  // where the transform stage ran
   double effective_workers = 0;                 // per accelerator (0 when no CPU work is modelled)
+  double worker_slicing = 1;                    // what time slicing costs the W workers' CPU work on their cores (>= 1)
   double worker_bytes_per_s = 0;                // one worker's transform rate (0 when no CPU work)
   double cache_hit = 0;                         // storage reads served from page cache (steady state)
   std::optional<ColdEpoch> cold;                // the first epoch, when the page cache makes it differ

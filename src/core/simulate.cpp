@@ -383,7 +383,9 @@ class Engine {
   // loop's own time) then loses what the scaling law takes at the parallelism the work tasks
   // have among themselves; the loop's share of compute (TaskKind::Share) holds a core for the
   // accelerator's time: time slicing lengthens it, and it neither suffers contention nor adds to
-  // it. With no hold this is min(1, usl(capacity(n)) / n), the closed forms' effective workers.
+  // it. Past the logical CPUs every task (held or working) costs the work what time slicing does
+  // (oversubscription). With no hold this is min(1, usl(capacity(n)) / n / oversubscription(n)),
+  // the closed forms' effective workers.
   [[nodiscard]] std::pair<double, double> pooled_rates(double work_tasks, double hold_tasks) const {
     const double ranks = static_cast<double>(c_.ranks);
     const double per_rank = (work_tasks + hold_tasks) / ranks;
@@ -391,7 +393,8 @@ class Engine {
     const double capacity = c_.cores ? core_capacity(in_.transform, per_rank, *c_.cores) : per_rank;
     const double share = std::min(1.0, capacity / per_rank);
     const double working = work_tasks / ranks * share;
-    const double work = working > 0 ? share * usl_workers(in_.transform, working) / working : share;
+    const double slicing = c_.cores ? oversubscription(in_.transform, per_rank, *c_.cores) : 1;
+    const double work = (working > 0 ? share * usl_workers(in_.transform, working) / working : share) / slicing;
     return {std::min(1.0, work), share};
   }
   [[nodiscard]] static double task_rate(const Task& t, std::pair<double, double> rates) {

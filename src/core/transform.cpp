@@ -62,6 +62,7 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   in.smt_yield = s.opt(Field::SmtYield).value_or(0.3);
   in.sigma = s.opt(Field::ScalingContention).value_or(0);
   in.kappa = s.opt(Field::ScalingCoherency).value_or(0);
+  in.oversubscription = s.opt(Field::OversubscriptionCost).value_or(0);
   // With pipeline.loop_cpu_share the cores are shared by time: none is reserved unless said.
   in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.loop_cpu_share ? 0 : w.accelerators);
   in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
@@ -92,6 +93,11 @@ double usl_workers(const TransformInputs& in, double workers) {
 
 double usl_peak(const TransformInputs& in) { return std::sqrt(std::max(0.0, 1 - in.sigma) / in.kappa); }
 
+double oversubscription(const TransformInputs& in, double tasks, double logical) {
+  if (in.oversubscription == 0 || !(tasks > logical)) return 1;
+  return 1 + in.oversubscription * (tasks - logical) / logical;
+}
+
 double core_capacity(const TransformInputs& in, double workers, double logical) {
   const double physical = logical / in.threads_per_core;
   const double extra = std::clamp(workers - physical, 0.0, logical - physical);
@@ -103,10 +109,11 @@ double effective_workers(const TransformInputs& in, const Workload& w) {
   if (w.workers < 1) return 1;
   // The cores set how much of the W workers runs at once, in whole-core workers (core_capacity);
   // the scaling law then takes its loss over that parallelism. Workers past the logical CPUs
-  // wait their turn and add nothing (what oversubscribing costs is a separate mechanism).
-  const double parallel =
-      in.cores_per_accelerator ? core_capacity(in, w.workers, *in.cores_per_accelerator) : w.workers;
-  return usl_workers(in, parallel);
+  // wait their turn and add nothing, and time slicing makes all of them spend more CPU on the
+  // same work (oversubscription; all W are busy when the workers set the pace).
+  if (!in.cores_per_accelerator) return usl_workers(in, w.workers);
+  const double logical = *in.cores_per_accelerator;
+  return usl_workers(in, core_capacity(in, w.workers, logical)) / oversubscription(in, w.workers, logical);
 }
 
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w) {

@@ -22,6 +22,7 @@ struct TransformInputs {
   double threads_per_core = 1;                  // cpu.threads_per_core: cores count logical CPUs
   double smt_yield = 0.3;                       // what a core's second thread adds (cpu.smt_yield)
   double sigma = 0, kappa = 0;                  // Universal Scalability Law (cpu.scaling_*)
+  double oversubscription = 0;                  // cpu.oversubscription_cost
   // Batch assembly: one thread's copy rate into new memory (cpu.memcpy_bandwidth) and the bytes
   // per sample a worker collates (the device sample, or the stored one when that is not given).
   std::optional<double> memcpy_bandwidth;
@@ -34,6 +35,9 @@ struct TransformInputs {
 double usl_workers(const TransformInputs& in, double workers);
 // The parallelism where the scaling law peaks (kappa > 0): sqrt((1 - sigma) / kappa).
 double usl_peak(const TransformInputs& in);
+// Time slicing: the factor by which every task's CPU work grows when `tasks` want `logical`
+// CPUs, 1 + oversubscription (tasks - logical) / logical past the CPUs, 1 up to them.
+double oversubscription(const TransformInputs& in, double tasks, double logical);
 // What W workers can run at on `logical` CPUs with `threads_per_core` threads per core, in
 // single-worker rates: a whole core each up to the physical cores, then smt_yield for each
 // worker on a core's further threads, never more than the logical CPUs. min(W, logical) when
@@ -43,8 +47,8 @@ double core_capacity(const TransformInputs& in, double workers, double logical);
 TransformInputs resolve_transform(const Scenario& s, const Workload& w);
 
 // Workers that add throughput, in single-worker rates: the scaling law (usl_workers) over the
-// parallelism the cores give the W workers (core_capacity; W itself with no core limit); 1 for
-// the main process.
+// parallelism the cores give the W workers (core_capacity; W itself with no core limit), over
+// what time slicing costs W workers on those cores (oversubscription); 1 for the main process.
 double effective_workers(const TransformInputs& in, const Workload& w);
 // Bytes/s of workload.sample_size one worker transforms.
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w);

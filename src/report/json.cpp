@@ -86,6 +86,7 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d) {
       .kv_bool("serial", r.serial)
       .kv_bool("transfer_serialised", r.transfer_serialised)
       .kv("effective_workers", r.effective_workers);
+  if (r.worker_slicing > 1) j.kv("worker_time_slicing", r.worker_slicing);
   if (r.worker_bytes_per_s > 0) j.kv("worker_bytes_per_s", r.worker_bytes_per_s);
   if (r.stage(Stage::Storage).modelled) j.kv("cache_hit", r.cache_hit);
   if (r.cold) {

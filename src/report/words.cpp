@@ -168,9 +168,15 @@ std::string wall_sentence(const Diagnosis& d) {
           plural(r.shared_cores, "core", "cores")));
     else
       parts.push_back(fmt::format(
-          "{}: {} x {} = {} per accelerator, compute would consume {}", stage_name(Stage::Transform, r.transform_at),
+          "{}: {} x {} = {} per accelerator, compute would consume {}{}", stage_name(Stage::Transform, r.transform_at),
           r.serial ? std::string("the main process") : workers_text(r.effective_workers),
-          format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand)));
+          format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand),
+          r.worker_slicing > 1
+              ? fmt::format(" ({} take turns on {}: time slicing costs their work {} more CPU, "
+                            "cpu.oversubscription_cost)",
+                            workers_text(in.workers), plural(*in.transform.cores_per_accelerator, "core", "cores"),
+                            percent(r.worker_slicing - 1))
+              : std::string()));
   }
   if (r.binds(Stage::Transfer)) {
     const StageResult& st = r.stage(Stage::Transfer);
@@ -342,6 +348,13 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
       return fmt::format(
           "Order: pipeline.in_order = false takes any ready batch, so one slow batch no longer stalls the loop: {}",
           gain(d, after));
+    case FixKind::FewerWorkers:
+      return fmt::format("Fewer workers: {} per accelerator (now {}), {}: {}", count(value(0)), count(in.workers),
+                         in.transform.cores_per_accelerator
+                             ? fmt::format("so fewer tasks take turns on {}",
+                                           plural(*in.transform.cores_per_accelerator, "core", "cores"))
+                             : std::string("so they contend less"),
+                         gain(d, after));
     case FixKind::SmallerBatch:
       return fmt::format(
           "Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "

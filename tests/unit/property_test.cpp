@@ -94,6 +94,7 @@ Scenario random_scenario(Gen& g) {
   if (g.coin(0.3)) s.set(Field::WorkerBatchOverhead, {g.log_uniform(1e-6, 0.01), Dim::Duration});
   if (g.coin(0.3)) s.set(Field::MemcpyBandwidth, {g.log_uniform(1e8, 1e11), Dim::Rate});
   if (g.coin(0.3)) s.set(Field::LoopCpuShare, g.uniform(0, 1));
+  if (g.coin(0.3)) s.set(Field::OversubscriptionCost, g.uniform(0, 0.3));
   // storage
   if (g.coin(0.7)) {
     if (g.coin(0.85))
@@ -188,8 +189,9 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
                     Field::PageCache, Field::PeakFlops, Field::MemoryBandwidth, Field::MemcpyBandwidth}) {
       if (!s.has(f) || (f == Field::Workers && s.get(f) == 0)) continue;
       // Past the scaling law's peak more workers (or the cores to run them) deliver less: that is
-      // what coherency models.
+      // what coherency models; past the cores, more workers cost time slicing.
       if ((f == Field::Workers || f == Field::Cores) && s.has(Field::ScalingCoherency)) continue;
+      if (f == Field::Workers && s.opt(Field::OversubscriptionCost).value_or(0) > 0) continue;
       CAPTURE(i);
       CAPTURE(spec(f).key);
       const double after = evaluate(resolve(scaled(f, 2))).throughput;
@@ -204,7 +206,8 @@ TEST_CASE("properties: more workers, cores, bandwidth or efficiency, or smaller 
 }
 
 TEST_CASE(
-    "properties: more contention, coherency, loop, receive or start-up time, or CPU share never raise throughput") {
+    "properties: more contention, coherency, time slicing, loop, receive or start-up time, or CPU share never raise "
+    "throughput") {
   Gen g(9191);
   int compared = 0;
   for (int i = 0; i < kScenarios; ++i) {
@@ -222,12 +225,12 @@ TEST_CASE(
       CHECK(*before.epoch_utilization > 0);
       CHECK(*before.epoch_utilization <= before.utilization * (1 + 1e-12));
     }
-    for (const auto& [f, v] :
-         {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
-          std::pair{Field::LoopOverhead, 0.005}, std::pair{Field::WorkerStartTime, 2.0},
-          std::pair{Field::ReceiveTime, 0.003}, std::pair{Field::ReceiveTimePerSample, 1e-5},
-          std::pair{Field::EpochOverhead, 0.5}, std::pair{Field::LoopCpuShare, 0.3},
-          std::pair{Field::WorkerBatchOverhead, 0.002}, std::pair{Field::WorkerWarmupTime, 0.05}}) {
+    for (const auto& [f, v] : {std::pair{Field::ScalingContention, 0.2}, std::pair{Field::ScalingCoherency, 0.01},
+                               std::pair{Field::OversubscriptionCost, 0.1}, std::pair{Field::LoopOverhead, 0.005},
+                               std::pair{Field::WorkerStartTime, 2.0}, std::pair{Field::ReceiveTime, 0.003},
+                               std::pair{Field::ReceiveTimePerSample, 1e-5}, std::pair{Field::EpochOverhead, 0.5},
+                               std::pair{Field::LoopCpuShare, 0.3}, std::pair{Field::WorkerBatchOverhead, 0.002},
+                               std::pair{Field::WorkerWarmupTime, 0.05}}) {
       Scenario t = s;
       // Setting the CPU share at all trades the reserved core for sharing by time: only a share
       // already set is raised.

@@ -3,6 +3,7 @@
 // (model_test.cpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "../../support/scenarios.hpp"
@@ -347,6 +348,69 @@ TEST_CASE("cores shared by time under the scaling law: the work contends, the lo
   r = test::run(s);
   CHECK(r.step_s == doctest::Approx(0.01575));
   CHECK(r.shared_wait_s == doctest::Approx(1.25e-3));
+}
+
+TEST_CASE("oversubscription: workers past the cores take turns, and time slicing costs their work more") {
+  TransformInputs in;
+  CHECK(oversubscription(in, 4, 2) == 1);  // default: free
+  in.oversubscription = 0.1;
+  CHECK(oversubscription(in, 2, 2) == 1);  // up to the cores: nothing
+  CHECK(oversubscription(in, 1.5, 2) == 1);
+  CHECK(oversubscription(in, 3, 2) == doctest::Approx(1.05));  // 1 + 0.1 x (3 - 2) / 2
+  CHECK(oversubscription(in, 4, 2) == doctest::Approx(1.1));   // 1 + 0.1 x (4 - 2) / 2
+  CHECK(oversubscription(in, 12, 8) == doctest::Approx(1.05));
+
+  // 4 workers at 4 ms per sample (40 ms a batch) on 3 cores, one reserved: 2 for the workers.
+  // Free time slicing: 2 worker rates, 20 ms a batch. At 0.1 the 4 workers' work costs 1.1 times
+  // as much: 2 / 1.1 = 1.8182 rates, 22 ms a batch, utilization 10 / 22.
+  Scenario s = loader(4, 4);
+  s.set(Field::Cores, 3);
+  CHECK(test::run(s).step_s == doctest::Approx(0.020));
+  s.set(Field::OversubscriptionCost, 0.1);
+  Result r = test::run(s);
+  CHECK(r.worker_slicing == doctest::Approx(1.1));
+  CHECK(r.effective_workers == doctest::Approx(2 / 1.1));
+  CHECK(r.step_s == doctest::Approx(0.022));
+  CHECK(r.stage(Stage::Transform).limit == Limit::Cores);
+  CHECK(r.utilization == doctest::Approx(10.0 / 22));
+  // 3 workers: 1.05, 21 ms; 2 workers: no turns to take, 20 ms.
+  s.set(Field::Workers, 3);
+  CHECK(test::run(s).step_s == doctest::Approx(0.021));
+  s.set(Field::Workers, 2);
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.020));
+  CHECK(r.worker_slicing == 1);
+  // diagnose offers the count of highest throughput below 4: 2 workers, utilization 0.5.
+  s.set(Field::Workers, 4);
+  const Diagnosis d = diagnose(s);
+  const auto fewer =
+      std::find_if(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.kind == FixKind::FewerWorkers; });
+  REQUIRE(fewer != d.fixes.end());
+  CHECK(fewer->changes.at(0).value.value == 2);
+  CHECK(fewer->result.utilization == doctest::Approx(0.5));
+  // Free time slicing: no count does better, nothing offered.
+  s.unset(Field::OversubscriptionCost);
+  for (const auto& f : diagnose(s).fixes) CHECK(f.kind != FixKind::FewerWorkers);
+}
+
+TEST_CASE("oversubscription on cores shared by time: the training process's hold is one more task") {
+  // 2 workers with 20 ms batches (10 samples at 2 ms), a training process that holds a core
+  // through its 10 ms of compute (loop_cpu_share 1), 2 cores, oversubscription_cost 0.2.
+  // Free time slicing: (20 + 10) / 2 = 15 ms. With it the workers' work costs
+  // 1 + 0.2 x (n - 2) / 2 = 1 + 0.1 m times as much, m the share of the step the training
+  // process wants a core: its a = 10 / P of the step, stretched by the time slicing of
+  // n = 2 + m tasks on 2 cores, m = a (2 + m) / 2, so m = 2a / (2 - a) = 20 / (2P - 10) (P in ms).
+  // P = (20 (1 + 0.1 m) + 10) / 2 = 15 + m: (P - 15)(2P - 10) = 20, P^2 - 20 P + 65 = 0,
+  // P = 10 + sqrt(35) = 15.916 ms (limit shared_cores); simulate gives 15.909 (simulate_test).
+  Scenario s = loader(2, 2);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 1);
+  CHECK(test::run(s).step_s == doctest::Approx(0.015));
+  s.set(Field::OversubscriptionCost, 0.2);
+  const Result r = test::run(s);
+  CHECK(r.step_s == doctest::Approx((10 + std::sqrt(35.0)) * 1e-3).epsilon(1e-9));
+  CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
+  CHECK(r.worker_slicing == 1);  // the 2 workers alone fit the 2 cores
 }
 
 TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and the peak") {

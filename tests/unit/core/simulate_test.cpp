@@ -241,6 +241,30 @@ TEST_CASE("cores shared by time under the scaling law: the loop's hold neither s
   CHECK(sim(s).step_s == doctest::Approx(0.015));
 }
 
+TEST_CASE("oversubscription: workers past the cores, as the closed forms") {
+  // fidelity_test's cases. 4 workers with 40 ms batches on 2 cores for workers (3, one
+  // reserved), oversubscription_cost 0.1: all 4 always build, each at 1/2 of a core whose work
+  // costs 1.1 times as much: 22 ms a batch, as the closed form.
+  Scenario s = loader(4, 4);
+  s.set(Field::Cores, 3);
+  s.set(Field::OversubscriptionCost, 0.1);
+  same_as_analytic(s);
+  CHECK(sim(s).step_s == doctest::Approx(0.022));
+  // 2 workers with 20 ms batches, a training process that holds a core through its 10 ms of
+  // compute, 2 cores, cost 0.2. While it holds, 3 tasks share the 2 cores, 2/3 of a core each,
+  // and the workers' work costs 1 + 0.2 x 1 / 2 = 1.1 times as much: the hold's 10 ms take
+  // 15 ms, in which each worker does 15 x 2/3 / 1.1 = 9.0909 ms of the 10 ms it must do per step
+  // (one batch every two steps); the rest at a whole core: P = 15.909 ms (175 / 11). The closed
+  // form's fluid bound, 10 + sqrt(35) = 15.916 ms, is 0.04% above it.
+  s = loader(2, 2);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 1);
+  s.set(Field::OversubscriptionCost, 0.2);
+  const Simulation m = sim(s);
+  CHECK(m.step_s == doctest::Approx(175.0 / 11 * 1e-3).epsilon(1e-6));
+  CHECK(m.analytic.step_s == doctest::Approx((10 + std::sqrt(35.0)) * 1e-3).epsilon(1e-9));
+}
+
 TEST_CASE("cores shared by time: the loop receives beside the workers busy at the take, as the closed form") {
   // fidelity_test's case: 2 workers with 20 ms batches, a training process that sleeps through
   // its 10 ms of compute and spends 2 ms of its own per step, 2 cores. At each take the sender
