@@ -93,4 +93,24 @@ ScalingFit fit_scaling(const std::vector<ScalingPoint>& points) {
   return f;
 }
 
+std::optional<double> fit_oversubscription(const std::vector<SlicingPoint>& points, double logical) {
+  std::optional<double> at_cores;
+  bool above = false;
+  for (const auto& p : points) {
+    if (!(p.cpu_per_unit > 0) || !std::isfinite(p.cpu_per_unit) || !(p.threads >= 1) || !std::isfinite(p.threads))
+      throw Error("time slicing fit: every measurement needs a thread count >= 1 and a CPU time > 0");
+    if (p.threads == logical) at_cores = p.cpu_per_unit;
+    above |= p.threads > logical;
+  }
+  if (!above) return std::nullopt;
+  if (!at_cores) throw Error("time slicing fit: needs a measurement at as many threads as logical CPUs");
+  std::vector<double> x, y;
+  for (const auto& p : points) {
+    if (p.threads <= logical) continue;
+    x.push_back((p.threads - logical) / logical);
+    y.push_back(p.cpu_per_unit / *at_cores - 1);
+  }
+  return fit_one(x, y);
+}
+
 }  // namespace pipesim

@@ -2,6 +2,7 @@
 // `calibrate decode` reports as cpu.scaling_contention and cpu.scaling_coherency.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 namespace pipesim {
@@ -31,5 +32,16 @@ double usl_rate(const ScalingFit& f, double threads);
 // kept >= 0. Needs a point at 1 thread and every rate > 0; throws Error otherwise. With one
 // thread count above 1, kappa is held at 0 (kappa_fitted false).
 ScalingFit fit_scaling(const std::vector<ScalingPoint>& points);
+
+// Time slicing (cpu.oversubscription_cost): `threads` at once spent `cpu_per_unit` CPU
+// seconds on each unit of work (the mean over the threads).
+struct SlicingPoint {
+  double threads = 1;
+  double cpu_per_unit = 0;
+};
+// The least squares o >= 0 of cpu(N) / cpu(C) - 1 = o (N - C) / C over the points above
+// C = `logical` CPUs, against the point at C. nullopt when no point is above C; throws Error
+// when one is but none is at C, or a figure is not positive and finite.
+std::optional<double> fit_oversubscription(const std::vector<SlicingPoint>& points, double logical);
 
 }  // namespace pipesim

@@ -197,6 +197,7 @@ std::vector<unsigned> default_thread_counts(unsigned logical) {
   std::vector<unsigned> out;
   for (unsigned n = 1; n < logical; n *= 2) out.push_back(n);
   out.push_back(std::max(1u, logical));
+  out.push_back(2 * std::max(1u, logical));
   return out;
 }
 
@@ -208,8 +209,11 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
   if (counts.empty()) {
     counts = default_thread_counts(c.machine.logical_cpus);
   } else {
-    // The scaling law is fitted relative to one thread: 1 is always measured, each count once.
+    // The scaling law is fitted relative to one thread: 1 is always measured, each count once;
+    // time slicing against the logical CPUs, measured when a count is above them.
     counts.push_back(1);
+    const unsigned logical = std::max(1u, c.machine.logical_cpus);
+    if (std::any_of(counts.begin(), counts.end(), [&](unsigned n) { return n > logical; })) counts.push_back(logical);
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   }
@@ -223,7 +227,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
     if (progress) progress(n);
     struct Tally {
       std::uint64_t images = 0, bytes = 0;
-      double seconds = 0;
+      double seconds = 0, cpu = 0;
       bool failed = false;
     };
     std::vector<Tally> tally(n);
@@ -241,7 +245,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
         std::size_t i = t * set.files.size() / n;
         for (std::size_t k = 0; k < std::min<std::size_t>(4, set.files.size()); ++k)
           decode(h.get(), set.files[(i + k) % set.files.size()], out);
-        const double start = now_s();
+        const double start = now_s(), cpu = thread_cpu_s();
         do {
           const auto& f = set.files[i++ % set.files.size()];
           if (!decode(h.get(), f, out)) my.failed = true;
@@ -249,6 +253,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
           my.bytes += f.size();
         } while (now_s() < start + o.seconds);
         my.seconds = now_s() - start;
+        my.cpu = thread_cpu_s() - cpu;
       });
     for (auto& t : pool) t.join();
     DecodePoint p;
@@ -259,12 +264,30 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
       p.seconds = std::max(p.seconds, my.seconds);
       p.images_per_s += static_cast<double>(my.images) / my.seconds;
       p.bytes_per_s += static_cast<double>(my.bytes) / my.seconds;
+      p.cpu_per_image += my.cpu / static_cast<double>(my.images) / static_cast<double>(n);
     }
     c.points.push_back(p);
   }
+  // The scaling law up to the logical CPUs; past them the threads take turns, and what that
+  // costs is the CPU time per image against that at the logical CPUs.
+  const double logical = std::max(1u, c.machine.logical_cpus);
   std::vector<ScalingPoint> points;
-  for (const auto& p : c.points) points.push_back({static_cast<double>(p.threads), p.images_per_s});
+  std::vector<SlicingPoint> slicing;
+  for (const auto& p : c.points) {
+    const double n = p.threads;
+    if (n <= logical) points.push_back({n, p.images_per_s});
+    slicing.push_back({n, p.cpu_per_image});
+  }
   c.fit = fit_scaling(points);
+  c.oversubscription = fit_oversubscription(slicing, logical);
+  for (auto& p : c.points) {
+    const double n = p.threads;
+    p.oversubscribed = n > logical;
+    p.fitted = p.oversubscribed
+                   ? usl_rate(c.fit, logical) / (1 + c.oversubscription.value_or(0) * (n - logical) / logical)
+                   : usl_rate(c.fit, n);
+    p.residual = (p.fitted - p.images_per_s) / p.images_per_s;
+  }
   return c;
 }
 

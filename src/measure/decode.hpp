@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,16 +34,22 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
 void write_jpegs(const JpegSet& set, const std::string& folder);
 
 struct DecodeOptions {
-  double seconds = 1.0;           // per thread count, after a warm-up
-  std::vector<unsigned> threads;  // thread counts (1 is added); empty: 1, 2, 4 ... and every logical CPU
+  double seconds = 1.0;  // per thread count, after a warm-up
+  // Thread counts (1 is added, and the logical CPUs when a count is above them); empty: 1, 2,
+  // 4 ... every logical CPU, and twice them.
+  std::vector<unsigned> threads;
 };
 
 struct DecodePoint {
   unsigned threads = 1;
-  std::uint64_t images = 0;  // decoded in all
-  double seconds = 0;        // the slowest thread's timed loop
-  double images_per_s = 0;   // in all
-  double bytes_per_s = 0;    // JPEG bytes decoded per second, in all
+  std::uint64_t images = 0;     // decoded in all
+  double seconds = 0;           // the slowest thread's timed loop
+  double images_per_s = 0;      // in all
+  double bytes_per_s = 0;       // JPEG bytes decoded per second, in all
+  double cpu_per_image = 0;     // CPU seconds per image, the mean over the threads
+  double fitted = 0;            // images/s in all by the fitted law (and time slicing past the CPUs)
+  double residual = 0;          // (fitted - measured) / measured
+  bool oversubscribed = false;  // more threads than logical CPUs
 };
 
 struct DecodeCalibration {
@@ -54,10 +61,15 @@ struct DecodeCalibration {
   std::size_t skipped = 0;
   double mean_bytes = 0, mean_pixels = 0;
   std::vector<DecodePoint> points;
-  ScalingFit fit;  // over images/s
+  ScalingFit fit;  // over images/s, up to the logical CPUs
+  // cpu.oversubscription_cost from the CPU time per image past the logical CPUs against at them
+  // (threads of one process: switching between them is cheaper than between a loader's worker
+  // processes, so this is a lower bound for those); nullopt when no count was above them.
+  std::optional<double> oversubscription;
 };
 
-// The thread counts measured by default: 1, 2, 4 ... below `logical`, and `logical`.
+// The thread counts measured by default: 1, 2, 4 ... below `logical`, `logical`, and twice it
+// (time slicing).
 std::vector<unsigned> default_thread_counts(unsigned logical);
 
 // `progress` (may be null) is called before each thread count is measured.

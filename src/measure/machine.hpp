@@ -17,5 +17,7 @@ Machine this_machine();
 
 // Seconds on a monotonic clock.
 double now_s();
+// The calling thread's CPU time, seconds (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_s();
 
 }  // namespace pipesim

@@ -143,18 +143,24 @@ std::string decode_toml(const DecodeCalibration& c) {
       "# {} (TurboJPEG API, accurate DCT) on {} threads at once,\n"
       "# {} s each after a warm-up.\n",
       files, format_human(c.mean_bytes, Dim::Size), c.mean_pixels / 1e6, c.library, counts, c.options.seconds);
-  t += "#   threads    images/s in all    per thread    JPEG bytes/s per thread    the fitted law\n";
-  for (std::size_t i = 0; i < c.points.size(); ++i) {
-    const DecodePoint& p = c.points[i];
+  t += "#   threads    images/s in all    per thread    JPEG bytes/s per thread    CPU per image    the fitted law\n";
+  for (const DecodePoint& p : c.points) {
     const double n = static_cast<double>(p.threads);
-    t += fmt::format("#   {:>7}    {:>15.1f}    {:>10.1f}    {:>23}    {:.1f} ({:+.1f}%)\n", p.threads, p.images_per_s,
-                     p.images_per_s / n, format_human(p.bytes_per_s / n, Dim::Rate), usl_rate(c.fit, n),
-                     100 * c.fit.residuals[i]);
+    t += fmt::format("#   {:>7}    {:>15.1f}    {:>10.1f}    {:>23}    {:>13}    {:.1f} ({:+.1f}%){}\n", p.threads,
+                     p.images_per_s, p.images_per_s / n, format_human(p.bytes_per_s / n, Dim::Rate),
+                     format_human(p.cpu_per_image, Dim::Duration), p.fitted, 100 * p.residual,
+                     p.oversubscribed ? "  past the CPUs" : "");
   }
   t += fmt::format("# Scaling law (DESIGN.md section 6): sigma {:.4f}, largest residual {:.1f}%;\n# kappa {}.\n",
                    c.fit.sigma, 100 * c.fit.max_abs_residual,
                    c.fit.kappa_fitted ? fmt::format("{:.5f}", c.fit.kappa)
                                       : std::string("not determined (it needs three or more thread counts)"));
+  if (c.oversubscription)
+    t += fmt::format(
+        "# Time slicing: past the {} logical CPUs each thread spent more CPU per image than at them:\n"
+        "# oversubscription_cost {:.4f} (1 + o (N - C) / C times the CPU). Threads of one process\n"
+        "# switch more cheaply than a loader's worker processes: a lower bound for those.\n",
+        c.machine.logical_cpus, *c.oversubscription);
   const DecodeKeys k = decode_keys(c);
   t += "# Decode alone is a lower bound on a worker's cost per sample: reading the file, cropping,\n"
        "# flipping, converting to a tensor and normalizing add to it, so the rate below is an upper\n"
@@ -169,6 +175,7 @@ std::string decode_toml(const DecodeCalibration& c) {
     t += fmt::format("worker_throughput = \"{}\"\n", measured_value(k.single, Dim::Rate));
   t += fmt::format("scaling_contention = {:.4f}\n", c.fit.sigma);
   if (c.fit.kappa_fitted) t += fmt::format("scaling_coherency = {:.5f}\n", c.fit.kappa);
+  if (c.oversubscription) t += fmt::format("oversubscription_cost = {:.4f}\n", *c.oversubscription);
   return t;
 }
 
@@ -185,26 +192,29 @@ std::string decode_json(const DecodeCalibration& c) {
         .kv("seconds_per_thread_count", c.options.seconds)
         .end();
     j.key("points").array();
-    for (std::size_t i = 0; i < c.points.size(); ++i) {
-      const DecodePoint& p = c.points[i];
+    for (const DecodePoint& p : c.points) {
       j.object()
           .kv("threads", p.threads)
           .kv("images", static_cast<double>(p.images))
           .kv("images_per_s", p.images_per_s)
           .kv("bytes_per_s", p.bytes_per_s)
-          .kv("fitted_images_per_s", usl_rate(c.fit, p.threads))
-          .kv("residual", c.fit.residuals[i])
+          .kv("cpu_s_per_image", p.cpu_per_image)
+          .kv_bool("past_the_cpus", p.oversubscribed)
+          .kv("fitted_images_per_s", p.fitted)
+          .kv("residual", p.residual)
           .end();
     }
     j.end();
     j.key("fit").object().kv("single_thread_images_per_s", c.fit.single).kv("sigma", c.fit.sigma);
     if (c.fit.kappa_fitted) j.kv("kappa", c.fit.kappa);
+    if (c.oversubscription) j.kv("oversubscription_cost", *c.oversubscription);
     j.kv_bool("kappa_fitted", c.fit.kappa_fitted).kv("max_abs_residual", c.fit.max_abs_residual).end();
     const DecodeKeys k = decode_keys(c);
     j.key("scenario").object();
     j.kv(k.per_image ? "cpu.worker_sample_rate" : "cpu.worker_throughput", k.single);
     j.kv("cpu.scaling_contention", c.fit.sigma);
     if (c.fit.kappa_fitted) j.kv("cpu.scaling_coherency", c.fit.kappa);
+    if (c.oversubscription) j.kv("cpu.oversubscription_cost", *c.oversubscription);
     j.end();
     j.kv_bool("lower_bound_on_transform_cost", true);
   });

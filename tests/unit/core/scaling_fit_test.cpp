@@ -58,3 +58,18 @@ TEST_CASE("scaling fit: refuses what it cannot fit") {
   CHECK_THROWS_AS(fit_scaling({{1, 100}, {2, 0}}), Error);   // a rate of 0
   CHECK_THROWS_AS(fit_scaling({{1, 100}, {0, 50}}), Error);  // no threads
 }
+
+TEST_CASE("time slicing fit: the CPU per unit past the logical CPUs against at them") {
+  // 2 CPUs: 2 threads 2.0 ms a unit, 3 threads 2.1 ms (x = 1/2, y = 0.05), 4 threads 2.2 ms
+  // (x = 1, y = 0.1): o = (0.5 x 0.05 + 1 x 0.1) / (0.25 + 1) = 0.1 exactly.
+  const auto o = fit_oversubscription({{1, 1.8e-3}, {2, 2.0e-3}, {3, 2.1e-3}, {4, 2.2e-3}}, 2);
+  REQUIRE(o);
+  CHECK(*o == doctest::Approx(0.1));
+  // Only 4 against 2: y = 0.3 at x = 1.
+  CHECK(*fit_oversubscription({{2, 1e-3}, {4, 1.3e-3}}, 2) == doctest::Approx(0.3));
+  // Less CPU past the CPUs (noise) is held at 0; nothing past them: not measured.
+  CHECK(*fit_oversubscription({{2, 1e-3}, {4, 0.9e-3}}, 2) == 0);
+  CHECK_FALSE(fit_oversubscription({{1, 1e-3}, {2, 1.1e-3}}, 2));
+  CHECK_THROWS_AS(fit_oversubscription({{1, 1e-3}, {4, 1.1e-3}}, 2), Error);  // nothing at the CPUs
+  CHECK_THROWS_AS(fit_oversubscription({{2, 1e-3}, {4, 0}}, 2), Error);
+}

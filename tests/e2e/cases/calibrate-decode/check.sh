@@ -27,3 +27,15 @@ assert [p["threads"] for p in d["points"]] == [1, 2]
 assert d["fit"]["single_thread_images_per_s"] == d["points"][0]["images_per_s"]
 assert d["scenario"]["cpu.worker_sample_rate"] == d["fit"]["single_thread_images_per_s"]
 assert d["lower_bound_on_transform_cost"] is True'
+# Past the logical CPUs the threads take turns: the CPU per image there against at them gives
+# cpu.oversubscription_cost, in the fragment and in JSON.
+cpus=$(nproc)
+"$PIPESIM" calibrate decode --time 0.02 --images 4 --threads "$((2 * cpus))" -o "$CASE_TMP/slicing.toml"
+grep -q "past the CPUs" "$CASE_TMP/slicing.toml"
+grep -Eq '^oversubscription_cost = [0-9]+\.[0-9]{4}$' "$CASE_TMP/slicing.toml"
+"$PIPESIM" calibrate decode --time 0.02 --images 4 --threads "$((2 * cpus))" --format json | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+assert [p['threads'] for p in d['points']][-2:] == [$cpus, 2 * $cpus], d['points']
+assert [p['past_the_cpus'] for p in d['points']][-1] is True
+assert d['scenario']['cpu.oversubscription_cost'] == d['fit']['oversubscription_cost'] >= 0"
