@@ -93,6 +93,64 @@ std::string_view fix_key(FixKind k) {
   return "";
 }
 
+std::string_view loss_key(LossKind k) {
+  switch (k) {
+    case LossKind::LoopTime:
+      return "loop_time";
+    case LossKind::BatchAssembly:
+      return "batch_assembly";
+    case LossKind::Contention:
+      return "contention";
+    case LossKind::TimeSlicing:
+      return "time_slicing";
+    case LossKind::LoopCpu:
+      return "loop_cpu";
+    case LossKind::Variance:
+      return "variance";
+    case LossKind::EpochStart:
+      return "epoch_start";
+  }
+  return "";
+}
+
+std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
+  constexpr double kShown = 0.001;
+  std::vector<FidelityLoss> out;
+  const auto without = [&](LossKind k, const Scenario& t) {
+    try {
+      const double u = evaluate(resolve(t)).utilization;
+      if (u - r.utilization >= kShown) out.push_back({k, u, u - r.utilization});
+    } catch (const FieldError&) {
+      // Without the key the scenario is incomplete: no figure for that mechanism.
+    }
+  };
+  const auto unset = [&](LossKind k, std::initializer_list<Field> fields) {
+    Scenario t = s;
+    bool any = false;
+    for (Field f : fields)
+      if (t.has(f)) {
+        t.unset(f);
+        any = true;
+      }
+    if (any) without(k, t);
+  };
+  unset(LossKind::LoopTime, {Field::LoopOverhead, Field::ReceiveTime, Field::ReceiveTimePerSample});
+  unset(LossKind::BatchAssembly, {Field::MemcpyBandwidth, Field::WorkerBatchOverhead});
+  unset(LossKind::Contention, {Field::ScalingContention, Field::ScalingCoherency});
+  unset(LossKind::TimeSlicing, {Field::OversubscriptionCost});
+  if (s.opt(Field::LoopCpuShare).value_or(0) > 0) {
+    Scenario t = s;
+    t.set(Field::LoopCpuShare, 0);  // unset would reserve a core instead of sharing them
+    without(LossKind::LoopCpu, t);
+  }
+  unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
+  if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown)
+    out.push_back({LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const FidelityLoss& a, const FidelityLoss& b) { return a.loss > b.loss; });
+  return out;
+}
+
 std::vector<Crossover> find_crossovers(const Inputs& in) {
   std::vector<Crossover> out;
   if (in.workers == 0) return out;  // stages do not overlap: nothing crosses
@@ -225,6 +283,7 @@ Diagnosis diagnose(const Scenario& s) {
   }
   if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
   d.crossovers = find_crossovers(in);
+  d.losses = fidelity_losses(s, r);
   d.max_batch = max_batch_that_fits(in.compute);
   d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
   d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);
@@ -352,24 +411,31 @@ Diagnosis diagnose(const Scenario& s) {
   if (walls > 1) add(FixKind::AllTogether, all);
 
   // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
-  // (cpu.oversubscription_cost), past the scaling law's peak contention does. The count of
-  // highest throughput below W (every count up to 256, and the cores and the law's peak),
-  // offered when it beats W; not a wall of its own, so not in "all of the above".
-  if (in.transform.modelled && in.transform.cpu_work && !r.serial && in.workers >= 2 && r.binds(Stage::Transform)) {
+  // (cpu.oversubscription_cost), past the scaling law's peak contention does. Below the cores
+  // (and the peak) more workers deliver more, past them less, so the best count is at the
+  // cores (one fewer when the training process shares them) or at the peak: of those below W,
+  // the one of highest throughput, offered when it beats W; not a wall of its own, so not in
+  // "all of the above".
+  const TransformInputs& t = in.transform;
+  const double logical = t.cores_per_accelerator.value_or(0);
+  const bool slicing = t.oversubscription > 0 && logical > 0 && in.workers + (in.loop_cpu_share ? 1 : 0) > logical;
+  if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 && r.binds(Stage::Transform) &&
+      (slicing || t.kappa > 0)) {
     std::vector<double> counts;
-    for (double w = 1; w < in.workers && w <= 256; ++w) counts.push_back(w);
-    if (in.transform.cores_per_accelerator) counts.push_back(std::floor(*in.transform.cores_per_accelerator));
-    if (d.cores && d.cores->peak_workers > 0) counts.push_back(d.cores->peak_workers);
+    if (slicing) counts.insert(counts.end(), {std::floor(logical), std::ceil(logical), std::floor(logical) - 1});
+    if (d.cores && d.cores->peak_workers > 0)
+      counts.insert(counts.end(), {d.cores->peak_workers - 1, d.cores->peak_workers, d.cores->peak_workers + 1});
+    std::sort(counts.begin(), counts.end());
     std::optional<double> best;
     double throughput = r.throughput * (1 + 1e-9);
     for (double w : counts) {
       if (w < 1 || w >= in.workers) continue;
       Scenario fewer = s;
       fewer.set(Field::Workers, w);
-      const double t = evaluate(resolve(fewer)).throughput;
-      if (t > throughput || (best && t == throughput && w < *best)) {
+      const double got = evaluate(resolve(fewer)).throughput;
+      if (got > throughput) {
         best = w;
-        throughput = t;
+        throughput = got;
       }
     }
     if (best) add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});

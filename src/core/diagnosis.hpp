@@ -64,6 +64,30 @@ struct Assumption {
 // The defaults this scenario leaves in place that bear on its modelled stages.
 std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in);
 
+// What a real loader loses against the ideal of DESIGN.md section 1, one mechanism of section 6
+// at a time: the steady utilization with the mechanism alone taken away (its keys at their
+// ideal defaults; the training process's CPU share at 0), against the scenario's. The epoch's
+// start is the steady utilization against the whole epoch's.
+enum class LossKind : std::uint8_t {
+  LoopTime,       // pipeline.loop_overhead, pipeline.receive_time*
+  BatchAssembly,  // cpu.memcpy_bandwidth, pipeline.worker_batch_overhead
+  Contention,     // cpu.scaling_contention, cpu.scaling_coherency
+  TimeSlicing,    // cpu.oversubscription_cost
+  LoopCpu,        // pipeline.loop_cpu_share
+  Variance,       // transform.cv, model.step_cv
+  EpochStart,     // worker start-up, warm-up, the first batch (epoch_utilization)
+};
+// Stable key of a loss, for JSON ("loop_time", "batch_assembly", ...).
+std::string_view loss_key(LossKind k);
+
+struct FidelityLoss {
+  LossKind kind;
+  double without = 0;  // the utilization without it (steady)
+  double loss = 0;     // without it less with it, in utilization (0..1)
+};
+// Losses of at least 0.1 points of utilization, the largest first.
+std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r);
+
 struct Diagnosis {
   Inputs inputs;
   Result result;
@@ -84,6 +108,7 @@ struct Diagnosis {
   std::optional<double> link_bandwidth_needed;
   std::vector<Crossover> crossovers;
   std::vector<Fix> fixes;
+  std::vector<FidelityLoss> losses;  // what the loader's mechanisms cost, the largest first
   // Filled by diagnose_with_assumptions (not by diagnose: a sweep's rows do not show them, and the
   // words are allocated).
   std::vector<Assumption> assumptions;

@@ -131,6 +131,15 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d) {
           .end();
     }
     j.end();
+    j.key("fidelity_losses").array();
+    for (const FidelityLoss& l : d->losses)
+      j.object()
+          .kv_str("cause", loss_key(l.kind))
+          .kv("utilization_without", l.without)
+          .kv("loss", l.loss)
+          .kv_str("over", l.kind == LossKind::EpochStart ? "epoch" : "steady")
+          .end();
+    j.end();
   }
 }
 

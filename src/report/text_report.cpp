@@ -68,6 +68,7 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
             percent(r.utilization));
   if (r.upper_bound()) o.print("{}{}\n", bullet, upper_bound_sentence(r));
   for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
+  if (!d.losses.empty()) o.print("{}{}\n", bullet, losses_sentence(d));
 
   // Figures for the stages that are not binding or not modelled.
   if (d.cores && !d.cores->reachable)

@@ -115,6 +115,80 @@ std::string upper_bound_sentence(const Result& r) {
                      stages);
 }
 
+namespace {
+
+std::string_view loss_name(LossKind k) {
+  switch (k) {
+    case LossKind::LoopTime:
+      return "the training loop's own time";
+    case LossKind::BatchAssembly:
+      return "batch assembly";
+    case LossKind::Contention:
+      return "workers contending";
+    case LossKind::TimeSlicing:
+      return "time slicing";
+    case LossKind::LoopCpu:
+      return "the training process's CPU share";
+    case LossKind::Variance:
+      return "variance";
+    case LossKind::EpochStart:
+      return "the epoch's start";
+  }
+  return "";
+}
+
+// What recovers a loss, and why it happens.
+std::string loss_remedy(const Diagnosis& d, LossKind k) {
+  const Inputs& in = d.inputs;
+  switch (k) {
+    case LossKind::LoopTime:
+      return "it runs in turn with compute every step (receiving the batch, launching work, logging); a larger "
+             "batch spreads its fixed part over more samples";
+    case LossKind::BatchAssembly:
+      return "workers copy every batch into new shared memory (and the pin thread copies it again); fewer bytes "
+             "per sample on the device (uint8 until the accelerator converts) copy faster";
+    case LossKind::Contention:
+      return "workers slow each other down (cpu.scaling_*); a cheaper transform per sample, or decoding on the "
+             "accelerator, needs fewer of them";
+    case LossKind::TimeSlicing:
+      return has_fix(d, FixKind::FewerWorkers)
+                 ? "more tasks than cores take turns (cpu.oversubscription_cost); fewer workers recover it (above)"
+                 : "more tasks than cores take turns (cpu.oversubscription_cost); no more workers than cores "
+                   "recovers it";
+    case LossKind::LoopCpu:
+      return "the training process holds a core while the accelerator computes (pipeline.loop_cpu_share); a loop "
+             "that sleeps until the accelerator is done (a blocking synchronize) leaves it to the workers";
+    case LossKind::Variance:
+      return fmt::format(
+          "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
+          "part",
+          in.in_order ? "in-order" : "the", in.in_order ? ", pipeline.in_order = false" : "");
+    case LossKind::EpochStart:
+      return in.persistent_workers
+                 ? std::string(
+                       "every epoch starts with one worker's whole batch before its first step; longer "
+                       "epochs spread it")
+                 : std::string(
+                       "every epoch starts its workers again and waits for one worker's whole batch; "
+                       "persistent workers (pipeline.persistent_workers = true) skip the start-up");
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string losses_sentence(const Diagnosis& d) {
+  std::string list;
+  for (const FidelityLoss& l : d.losses) {
+    if (!list.empty()) list += ", ";
+    list += fmt::format("{} {:.1f} points ({} {} without it)", loss_name(l.kind), 100 * l.loss,
+                        l.kind == LossKind::EpochStart ? "steady" : "utilization", percent(l.without));
+  }
+  const FidelityLoss& top = d.losses.front();
+  return fmt::format("Loader losses against the ideal loader: {}. The largest, {}: {}.", list, loss_name(top.kind),
+                     loss_remedy(d, top.kind));
+}
+
 std::string knee_sentence(const Diagnosis& d) {
   const CoreNeeds& c = *d.cores;
   const TransformInputs& t = d.inputs.transform;

@@ -40,6 +40,9 @@ std::string unmodelled_list(const Result& r);
 std::string upper_bound_sentence(const Result& r);
 // "Knee: 42 workers per accelerator deliver 95% of what compute needs; ..."
 std::string knee_sentence(const Diagnosis& d);
+// "Loader losses: the loop's own time costs 12.3 points (utilization 81.0% without it), ...;
+// the largest: ... and what recovers it." Needs d.losses non-empty.
+std::string losses_sentence(const Diagnosis& d);
 // The binding wall in words, with the figures that make it bind.
 std::string wall_sentence(const Diagnosis& d);
 // One sentence per fix: what to change, and what it buys.

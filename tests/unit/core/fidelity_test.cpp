@@ -413,6 +413,35 @@ TEST_CASE("oversubscription on cores shared by time: the training process's hold
   CHECK(r.worker_slicing == 1);  // the 2 workers alone fit the 2 cores
 }
 
+TEST_CASE("loader losses: each mechanism taken away alone, the largest first") {
+  // oversubscription's case: 4 workers, 40 ms batches, 2 cores for them, cost 0.1: 22 ms a
+  // batch, and 2 ms of the loop's own time (10 + 2 = 12 ms, within the step): utilization
+  // 10 / 22 = 0.4545. Without the time slicing 20 ms, 0.5: a loss of 0.0455. Without the loop's
+  // time the step stays 22 ms: no loss, not listed. An epoch of 10 steps (100 samples) starts
+  // with the first burst: T_w = 4 x 22 = 88 ms, and the workers pace it: 10 / 4 x 88 + 4 x 12 =
+  // 268 ms against 10 x 22 = 220, so 48 ms more; 0.1 s of compute over 0.268 s is 0.3731, a
+  // loss of 0.0814 against the steady 0.4545: listed first.
+  Scenario s = loader(4, 4);
+  s.set(Field::Cores, 3);
+  s.set(Field::OversubscriptionCost, 0.1);
+  s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
+  s.set(Field::DatasetSamples, 100);
+  const Result r = test::run(s);
+  REQUIRE(r.epoch_utilization);
+  CHECK(*r.epoch_utilization == doctest::Approx(0.1 / 0.268));
+  const auto losses = fidelity_losses(s, r);
+  REQUIRE(losses.size() == 2);
+  CHECK(losses[0].kind == LossKind::EpochStart);
+  CHECK(losses[0].without == doctest::Approx(10.0 / 22));
+  CHECK(losses[0].loss == doctest::Approx(10.0 / 22 - 0.1 / 0.268));
+  CHECK(losses[1].kind == LossKind::TimeSlicing);
+  CHECK(losses[1].without == doctest::Approx(0.5));
+  CHECK(losses[1].loss == doctest::Approx(0.5 - 10.0 / 22));
+  CHECK(diagnose(s).losses.size() == 2);
+  // The ideal loader loses nothing.
+  CHECK(fidelity_losses(loader(4, 4), test::run(loader(4, 4))).empty());
+}
+
 TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and the peak") {
   // Linear workers: 10 x 5 ms per 10 ms step = 5 worker rates needed; 95% of 5 = 4.75: 5 workers.
   Scenario s = loader(2, 5);
