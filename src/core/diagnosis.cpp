@@ -125,14 +125,10 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
     }
   };
   const auto unset = [&](LossKind k, std::initializer_list<Field> fields) {
+    if (std::none_of(fields.begin(), fields.end(), [&](Field f) { return s.has(f); })) return;  // nothing to copy
     Scenario t = s;
-    bool any = false;
-    for (Field f : fields)
-      if (t.has(f)) {
-        t.unset(f);
-        any = true;
-      }
-    if (any) without(k, t);
+    for (Field f : fields) t.unset(f);
+    without(k, t);
   };
   unset(LossKind::LoopTime, {Field::LoopOverhead, Field::ReceiveTime, Field::ReceiveTimePerSample});
   unset(LossKind::BatchAssembly, {Field::MemcpyBandwidth, Field::WorkerBatchOverhead});
