@@ -1,5 +1,7 @@
 """A new DataLoader worker's warm-up, timed as a user can without a DataLoader (shared by
-scripts/validate and scripts/pipesim-probe.py; pipeline.worker_warmup_time).
+scripts/validate and scripts/pipesim-probe.py; pipeline.worker_warmup_time), and how the
+transform scales across processes forked as workers are (pipesim-probe.py:
+cpu.scaling_contention and cpu.oversubscription_cost).
 
 A DataLoader forks its workers from the training process, and each sets one torch thread
 before its first sample. So: fork the process that has loaded and run the dataset, and in the
@@ -58,3 +60,80 @@ def warmup(extras):
     summed over the batch (a pause of the machine in one fork's pass does not move it), and at
     least 0."""
     return max(0.0, sum(statistics.median(column) for column in zip(*extras)))
+
+
+def forked_together(dataset, indices, n, warm=8):
+    """`n` processes forked from this one, each on one torch thread: they run `warm` of the
+    samples untimed (a new process's first samples pay its warm-up), wait until all are ready,
+    then time dataset's samples at `indices` at once. Per process (mean wall seconds per sample,
+    CPU seconds per sample); None where the platform cannot fork or a process failed."""
+    if not hasattr(os, "fork"):
+        return None
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    children = []
+    for _ in range(n):
+        out_r, out_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(out_r)
+            os.close(ready_r)
+            os.close(go_w)
+            try:
+                torch.set_num_threads(1)
+                for i in indices[:warm]:
+                    dataset[i]
+                os.write(ready_w, b"r")
+                os.read(go_r, 1)  # returns at end of file: the parent closed it
+                cpu, wall = time.process_time(), time.perf_counter()
+                for i in indices:
+                    dataset[i]
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+                with os.fdopen(out_w, "w") as out:
+                    out.write(json.dumps([wall / len(indices), cpu / len(indices)]))
+            finally:
+                os._exit(0)
+        os.close(out_w)
+        children.append((pid, out_r))
+    os.close(ready_w)
+    os.close(go_r)
+    got = 0
+    while got < n:
+        chunk = os.read(ready_r, n - got)
+        if not chunk:
+            break  # a process ended before it was ready
+        got += len(chunk)
+    os.close(ready_r)
+    os.close(go_w)  # all start
+    results = []
+    for pid, out_r in children:
+        with os.fdopen(out_r) as f:
+            text = f.read()
+        os.waitpid(pid, 0)
+        results.append(json.loads(text) if text else None)
+    return None if got < n or None in results else [tuple(r) for r in results]
+
+
+def scaling(dataset, indices, cores, rounds=5):
+    """How the transform scales across forked processes, as pipesim's scaling keys define it:
+    one process alone, `cores` at once and 2 x `cores` at once, on the same samples, `rounds`
+    times in turn. With C processes delivering S times one's rate, the Universal Scalability Law
+    with no coherency term gives cpu.scaling_contention = (C / S - 1) / (C - 1); with 2C, each
+    process's CPU time per sample t(2C) against t(C) gives cpu.oversubscription_cost =
+    t(2C) / t(C) - 1 (CPU time: what a VM's host takes moves the wall time far more). The medians
+    over the rounds; None where the platform cannot fork. On one core only the second."""
+    speedups, costs = [], []
+    for _ in range(rounds):
+        alone = forked_together(dataset, indices, 1)
+        many = forked_together(dataset, indices, cores)
+        over = forked_together(dataset, indices, 2 * cores)
+        if alone is None or many is None or over is None:
+            return None
+        speedups.append(sum(alone[0][0] / wall for wall, _ in many))
+        cpu_cores = statistics.mean(cpu for _, cpu in many)
+        cpu_over = statistics.mean(cpu for _, cpu in over)
+        costs.append(max(0.0, cpu_over / cpu_cores - 1))
+    speedup = statistics.median(speedups)
+    sigma = max(0.0, (cores / speedup - 1) / (cores - 1)) if cores > 1 else None
+    return {"processes": cores, "speedup": speedup, "scaling_contention": sigma,
+            "oversubscription_cost": statistics.median(costs)}

@@ -20,8 +20,10 @@ size and DataLoader settings:
                  transformed every time (skipped when the dataset has no `transform`)
   full           your DataLoader
 and times single samples in this process (dataset[i], and without the transform) and, with workers,
-a forked process's first batch against the same samples again (a new worker's warm-up). It prints the
-TOML for pipesim and the `pipesim attribute` command line; with --pipesim PATH it runs that too.
+a forked process's first batch against the same samples again (a new worker's warm-up), and the
+same samples in 1, C and 2C processes forked at once on this machine's C logical CPUs (how the
+transform scales across workers and what taking turns on the cores costs). It prints the TOML
+for pipesim and the `pipesim attribute` command line; with --pipesim PATH it runs that too.
 
 Needs Debian's python3-torch (and python3-torchvision for --self-test); installs them with
 apt-get when missing.
@@ -49,7 +51,7 @@ ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-tor
 import torch  # noqa: E402
 from torch.utils.data import DataLoader, Dataset  # noqa: E402
 
-from fork_timing import first_less_second, warmup  # noqa: E402
+from fork_timing import first_less_second, scaling, warmup  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- loading the user's code
@@ -285,7 +287,14 @@ def probe(args):
     if args.num_workers > 0:
         progress("a new worker's first batch")
         warmup = time_warmup(dataset, args.batch_size)
+    scales = None
+    if args.num_workers > 0 and args.scaling_samples > 0:
+        progress("how the transform scales across processes")
+        n = len(dataset)
+        scales = scaling(dataset, [(i * 4099 + 7) % n for i in range(min(args.scaling_samples, n))],
+                         len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
     return {
+        "scaling": scales,
         "rates": rates,
         "per_sample": per_sample,
         "warmup": warmup,
@@ -301,6 +310,19 @@ def probe(args):
 
 def fmt_time(s):
     return f"{s * 1e3:.4g} ms" if s >= 1e-3 else f"{s * 1e6:.4g} us"
+
+
+def scaling_comment(sc):
+    """The comment lines that say how the scaling keys were measured (none when they were not)."""
+    if not sc:
+        return []
+    c = sc["processes"]
+    return ["# Across processes forked as workers are (one torch thread each, the same samples, the",
+            f"# median of 5 rounds): {c} at once delivered {sc['speedup']:.2f} times one's rate"
+            + (" (cpu.scaling_contention);" if sc["scaling_contention"] is not None else ";"),
+            f"# {2 * c} at once, more than this machine's {c} logical CPUs, spent "
+            f"{100 * sc['oversubscription_cost']:.1f}% more CPU time per sample",
+            f"# than {c} (cpu.oversubscription_cost). Both describe this machine."]
 
 
 def report(args, m):
@@ -319,6 +341,7 @@ def report(args, m):
         + f": dataset[i] {fmt_time(mean)} mean over {len(per)} (cv {cv:.2f})"
         + (f"; without the transform {fmt_time(statistics.mean(m['load_only']))}." if m["load_only"] else "."),
         "# Caching experiments (steps/s): " + ", ".join(f"{k} {v:.4g}" for k, v in m["rates"].items()) + ".",
+        *scaling_comment(m.get("scaling")),
         "",
         "[pipeline]",
         f"batch_size = {args.batch_size}",
@@ -334,6 +357,12 @@ def report(args, m):
     ]
     if m["sample_bytes"]:
         lines.append(f'sample_size = "{m["sample_bytes"]:.0f} B"   # mean file size')
+    sc = m.get("scaling")
+    if sc:
+        lines += ["", "[cpu]"]
+        if sc["scaling_contention"] is not None:
+            lines.append(f"scaling_contention = {sc['scaling_contention']:.4f}")
+        lines.append(f"oversubscription_cost = {sc['oversubscription_cost']:.4f}")
     lines += ["", "[transform]", f"cv = {cv:.3f}"]
     toml = "\n".join(lines) + "\n"
 
@@ -360,6 +389,9 @@ def main(argv=None):
     p.add_argument("--steps", type=int, default=50, help="steps timed per experiment")
     p.add_argument("--warmup", type=int, default=5, help="steps before timing (the loader's start)")
     p.add_argument("--samples", type=int, default=100, help="single samples timed")
+    p.add_argument("--scaling-samples", type=int, default=32,
+                   help="samples each process times when measuring how the transform scales across processes "
+                        "(with workers; 0: not measured)")
     p.add_argument("--toml", help="also write the TOML to this file")
     p.add_argument("--pipesim", help="the pipesim binary: run the attribute command with it")
     p.add_argument("--self-test", action="store_true", help="probe a small dataset and loop this script makes")
@@ -449,7 +481,8 @@ def self_test(args):
         toml_path = os.path.join(tmp, "probe.toml")
         command = [sys.executable, os.path.abspath(__file__), "--dataset", module + ":make_dataset",
                    "--step-time", "0.01", "--batch-size", "8", "--num-workers", "2", "--steps", "12",
-                   "--warmup", "2", "--samples", "20", "--toml", toml_path, "--pipesim", pipesim]
+                   "--warmup", "2", "--samples", "20", "--scaling-samples", "12", "--toml", toml_path,
+                   "--pipesim", pipesim]
         out = subprocess.run(command, capture_output=True, text=True, timeout=600)
         if out.returncode != 0:
             print(out.stdout + out.stderr, file=sys.stderr)
@@ -481,6 +514,8 @@ def self_test(args):
         assert inputs["pipeline.batch_size"] == 8 and inputs["pipeline.workers"] == 2, inputs
         assert inputs["workload.transform_cost"] > 0 and inputs["workload.sample_size"] > 0, inputs
         assert inputs["pipeline.worker_warmup_time"] >= 0, inputs
+        assert inputs.get("cpu.oversubscription_cost", -1) >= 0, inputs
+        assert "more CPU time per sample" in text, text
         # The user's own model instead of a sleep.
         out = subprocess.run(command[:4] + ["--model", module + ":make_model", "--batch-size", "8", "--num-workers",
                                             "1", "--steps", "4", "--warmup", "1", "--samples", "5"],
