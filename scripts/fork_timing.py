@@ -62,6 +62,19 @@ def warmup(extras):
     return max(0.0, sum(statistics.median(column) for column in zip(*extras)))
 
 
+def sigma_of(speedup, n):
+    """cpu.scaling_contention from N processes delivering `speedup` times one's rate (the
+    Universal Scalability Law with no coherency term: sigma = (N / S - 1) / (N - 1))."""
+    return max(0.0, (n / speedup - 1) / (n - 1)) if n > 1 else 0.0
+
+
+def oversubscription_of(cpu_cores, cpu_all, cores, n):
+    """cpu.oversubscription_cost from the CPU time per sample of `cores` processes at once and of
+    n > cores at once: each of n tasks on C cores spends 1 + o (n - C) / C times the CPU time it
+    spends with C."""
+    return max(0.0, (cpu_all / cpu_cores - 1) * cores / (n - cores)) if n > cores else 0.0
+
+
 def forked_together(dataset, indices, n, warm=8):
     """`n` processes forked from this one, each on one torch thread: they run `warm` of the
     samples untimed (a new process's first samples pay its warm-up), wait until all are ready,
@@ -130,10 +143,9 @@ def scaling(dataset, indices, cores, rounds=5):
         if alone is None or many is None or over is None:
             return None
         speedups.append(sum(alone[0][0] / wall for wall, _ in many))
-        cpu_cores = statistics.mean(cpu for _, cpu in many)
-        cpu_over = statistics.mean(cpu for _, cpu in over)
-        costs.append(max(0.0, cpu_over / cpu_cores - 1))
+        costs.append(oversubscription_of(statistics.mean(cpu for _, cpu in many),
+                                         statistics.mean(cpu for _, cpu in over), cores, 2 * cores))
     speedup = statistics.median(speedups)
-    sigma = max(0.0, (cores / speedup - 1) / (cores - 1)) if cores > 1 else None
+    sigma = sigma_of(speedup, cores) if cores > 1 else None
     return {"processes": cores, "speedup": speedup, "scaling_contention": sigma,
             "oversubscription_cost": statistics.median(costs)}

@@ -93,9 +93,13 @@ double usl_workers(const TransformInputs& in, double workers) {
 
 double usl_peak(const TransformInputs& in) { return std::sqrt(std::max(0.0, 1 - in.sigma) / in.kappa); }
 
+double oversubscription_factor(double cost, double tasks, double logical) {
+  if (cost == 0 || !(tasks > logical)) return 1;
+  return 1 + cost * (tasks - logical) / logical;
+}
+
 double oversubscription(const TransformInputs& in, double tasks, double logical) {
-  if (in.oversubscription == 0 || !(tasks > logical)) return 1;
-  return 1 + in.oversubscription * (tasks - logical) / logical;
+  return oversubscription_factor(in.oversubscription, tasks, logical);
 }
 
 double core_capacity(const TransformInputs& in, double workers, double logical) {

@@ -36,7 +36,9 @@ double usl_workers(const TransformInputs& in, double workers);
 // The parallelism where the scaling law peaks (kappa > 0): sqrt((1 - sigma) / kappa).
 double usl_peak(const TransformInputs& in);
 // Time slicing: the factor by which every task's CPU work grows when `tasks` want `logical`
-// CPUs, 1 + oversubscription (tasks - logical) / logical past the CPUs, 1 up to them.
+// CPUs at a cost (cpu.oversubscription_cost) of `cost`: 1 + cost (tasks - logical) / logical
+// past the CPUs, 1 up to them. `oversubscription` takes the cost from the inputs.
+double oversubscription_factor(double cost, double tasks, double logical);
 double oversubscription(const TransformInputs& in, double tasks, double logical);
 // What W workers can run at on `logical` CPUs with `threads_per_core` threads per core, in
 // single-worker rates: a whole core each up to the physical cores, then smt_yield for each

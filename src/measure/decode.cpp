@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/transform.hpp"
 
 #ifndef PIPESIM_TURBOJPEG_VERSION
 #define PIPESIM_TURBOJPEG_VERSION "2"
@@ -284,7 +285,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
     const double n = p.threads;
     p.oversubscribed = n > logical;
     p.fitted = p.oversubscribed
-                   ? usl_rate(c.fit, logical) / (1 + c.oversubscription.value_or(0) * (n - logical) / logical)
+                   ? usl_rate(c.fit, logical) / oversubscription_factor(c.oversubscription.value_or(0), n, logical)
                    : usl_rate(c.fit, n);
     p.residual = (p.fitted - p.images_per_s) / p.images_per_s;
   }
