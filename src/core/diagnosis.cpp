@@ -204,8 +204,8 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                  "they are hardware threads)"});
   // Tasks past the cores: the workers, and the training process and pin thread when shared by time.
   if (workers && in.transform.cores_per_accelerator && !s.has(Field::OversubscriptionCost)) {
-    const bool pin = in.loop_cpu_share && in.transfer.modelled && pin_time(in, in.batch) > 0;
-    const double tasks = in.workers + (in.loop_cpu_share ? 1 : 0) + (pin ? 1 : 0);
+    const double tasks = cpu_tasks(in);
+    const bool pin = tasks > in.workers + 1;
     const std::string cpus = format_compact(*in.transform.cores_per_accelerator, Dim::Number);
     if (tasks > *in.transform.cores_per_accelerator)
       a.push_back({Field::OversubscriptionCost,
@@ -409,19 +409,24 @@ Diagnosis diagnose(const Scenario& s) {
   // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
   // (cpu.oversubscription_cost), past the scaling law's peak contention does. Below the cores
   // (and the peak) more workers deliver more, past them less, so the best count is at the
-  // cores (one fewer when the training process shares them) or at the peak: of those below W,
-  // the one of highest throughput, offered when it beats W; not a wall of its own, so not in
-  // "all of the above".
+  // cores (fewer by the training process and the pin thread when they share them, cpu_tasks) or
+  // at the peak: of those below W, the one of highest throughput, offered when it beats W; not
+  // a wall of its own, so not in "all of the above".
   const TransformInputs& t = in.transform;
   const double logical = t.cores_per_accelerator.value_or(0);
-  const bool slicing = t.oversubscription > 0 && logical > 0 && in.workers + (in.loop_cpu_share ? 1 : 0) > logical;
+  const double others = cpu_tasks(in) - in.workers;  // the training process and pin thread
+  const bool slicing = t.oversubscription > 0 && logical > 0 && cpu_tasks(in) > logical;
   if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 && r.binds(Stage::Transform) &&
       (slicing || t.kappa > 0)) {
     std::vector<double> counts;
-    if (slicing) counts.insert(counts.end(), {std::floor(logical), std::ceil(logical), std::floor(logical) - 1});
+    if (slicing) {
+      counts.push_back(std::ceil(logical));
+      for (double k = 0; k <= others + 1; ++k) counts.push_back(std::floor(logical) - k);
+    }
     if (d.cores && d.cores->peak_workers > 0)
       counts.insert(counts.end(), {d.cores->peak_workers - 1, d.cores->peak_workers, d.cores->peak_workers + 1});
     std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     std::optional<double> best;
     double throughput = r.throughput * (1 + 1e-9);
     for (double w : counts) {

@@ -328,6 +328,11 @@ double pin_time(const Inputs& in, double batch) {
   return batch * in.transfer.device_bytes / *in.transform.memcpy_bandwidth;
 }
 
+double cpu_tasks(const Inputs& in) {
+  if (!in.loop_cpu_share) return in.workers;
+  return in.workers + 1 + (in.transfer.modelled && pin_time(in, in.batch) > 0 ? 1 : 0);
+}
+
 EpochStart epoch_start(const Inputs& in, const Result& r) {
   EpochStart e;
   e.steps = in.dataset_samples.value_or(0) / (in.batch * in.accelerators * in.nodes);

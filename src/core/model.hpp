@@ -115,6 +115,11 @@ Result evaluate(const Inputs& in);
 
 // The pin thread's copy of one batch into pinned memory (0 unless pinned with a copy rate).
 double pin_time(const Inputs& in, double batch);
+// The tasks that may want one accelerator's CPUs at once: the W workers and, when the cores are
+// shared by time (pipeline.loop_cpu_share set), the training process and the pin thread when it
+// copies. What decides whether time slicing can play a part (diagnose's assumption and its
+// fewer_workers search count the same).
+double cpu_tasks(const Inputs& in);
 // Shared by time: how many of W workers building `build`-second batches are busy, on average,
 // while the training loop spends `receive` seconds taking a batch, one `step` after the last:
 // the sender starts its next batch as the take frees its window, and the worker sent a batch

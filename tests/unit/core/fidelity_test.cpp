@@ -413,6 +413,46 @@ TEST_CASE("oversubscription on cores shared by time: the training process's hold
   CHECK(r.worker_slicing == 1);  // the 2 workers alone fit the 2 cores
 }
 
+TEST_CASE("the pin thread counts among the tasks on the cores, for the assumption and for fewer workers") {
+  // 2 workers at 4 ms per sample on 3 logical CPUs, shared by time with the training process
+  // (loop_cpu_share 1), pinned with a 1 GB/s copy: the pin thread copies 10 samples of
+  // 3x224x224 uint8 (150528 bytes) in 1.50528 ms a batch. Tasks: 2 workers + the training
+  // process + the pin thread = 4, one past the 3 CPUs; without the pin thread 3 would fit them.
+  Scenario s = loader(2, 4);
+  s.set(Field::Cores, 3);
+  s.set(Field::LoopCpuShare, 1);
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  s.set(Field::DeviceShape, 150528);
+  s.set(Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  REQUIRE(pin_time(resolve(s), 10) == doctest::Approx(1.50528e-3));
+  CHECK(cpu_tasks(resolve(s)) == 4);
+  const auto slicing_assumed = [](const Scenario& sc) {
+    for (const Assumption& a : diagnose_with_assumptions(sc).assumptions)
+      if (a.field == Field::OversubscriptionCost) return a.text;
+    return std::string();
+  };
+  CHECK(slicing_assumed(s) ==
+        "time slicing is free: 4 tasks (workers, training process, pin thread) taking turns on 3 CPUs spend no "
+        "more CPU per sample than 3 would (cpu.oversubscription_cost)");
+  // Unpinned, 3 tasks fit the 3 CPUs: nothing to assume, nothing to search.
+  Scenario unpinned = s;
+  unpinned.unset(Field::LinkBandwidth);
+  CHECK(cpu_tasks(resolve(unpinned)) == 3);
+  CHECK(slicing_assumed(unpinned).empty());
+  // diagnose searches fewer workers too (the counts below the CPUs less the training process and
+  // the pin thread: 1 here), but even a costly time slicing (6) does not make 1 worker better:
+  // the training process and pin thread want a core only for their share of the step, and the
+  // step the slicing lengthens shrinks those shares, so the 4 tasks stay close to 3 CPUs. Nothing
+  // is offered.
+  s.set(Field::OversubscriptionCost, 6);
+  CHECK(test::run(s).binds(Stage::Transform));
+  Scenario one = s;
+  one.set(Field::Workers, 1);
+  CHECK(test::run(one).throughput < test::run(s).throughput);
+  for (const auto& f : diagnose(s).fixes) CHECK(f.kind != FixKind::FewerWorkers);
+}
+
 TEST_CASE("loader losses: each mechanism taken away alone, the largest first") {
   // oversubscription's case: 4 workers, 40 ms batches, 2 cores for them, cost 0.1: 22 ms a
   // batch, and 2 ms of the loop's own time (10 + 2 = 12 ms, within the step): utilization
