@@ -414,8 +414,9 @@ Diagnosis diagnose(const Scenario& s) {
   // a wall of its own, so not in "all of the above".
   const TransformInputs& t = in.transform;
   const double logical = t.cores_per_accelerator.value_or(0);
-  const double others = cpu_tasks(in) - in.workers;  // the training process and pin thread
-  const bool slicing = t.oversubscription > 0 && logical > 0 && cpu_tasks(in) > logical;
+  const double tasks = cpu_tasks(in);
+  const double others = tasks - in.workers;  // the training process and pin thread
+  const bool slicing = t.oversubscription > 0 && logical > 0 && tasks > logical;
   if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 && r.binds(Stage::Transform) &&
       (slicing || t.kappa > 0)) {
     std::vector<double> counts;

@@ -176,7 +176,7 @@ void shared_cores(const Inputs& in, Result& r) {
   const double pin = in.transfer.modelled ? pin_time(in, B) : 0;
   const double work = worker_batch_time(t, in, B) + own + pin;
   const double logical = *t.cores_per_accelerator;
-  const double cores = core_capacity(t, in.workers + 1 + (pin > 0 ? 1 : 0), logical);
+  const double cores = core_capacity(t, cpu_tasks(in), logical);  // W + training process (+ pin thread)
   const double most = core_capacity(t, in.workers + (own > 0 ? 1 : 0) + (pin > 0 ? 1 : 0), logical);
   // Past the law's peak (kappa > 0) more parallelism loses throughput; the transform stage
   // carries that loss for the W workers, and this bound takes the peak's rate there, so that a
