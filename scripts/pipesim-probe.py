@@ -19,7 +19,8 @@ size and DataLoader settings:
   raw_cached     a DataLoader over one raw sample (your dataset's `transform` switched off),
                  transformed every time (skipped when the dataset has no `transform`)
   full           your DataLoader
-and times single samples in this process (dataset[i], and without the transform) and, with workers,
+and times single samples in this process (dataset[i], and without the transform; with the page
+faults they take, which say when the allocator inflates the time) and, with workers,
 a forked process's first batch against the same samples again (a new worker's warm-up), and the
 same samples in 1, C and 2C processes forked at once on this machine's C logical CPUs (how the
 transform scales across workers and what taking turns on the cores costs). It prints the TOML
@@ -40,6 +41,11 @@ import subprocess
 import sys
 import tempfile
 import time
+
+try:
+    import resource
+except ImportError:  # Windows has none: page faults are then not counted
+    resource = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -194,10 +200,16 @@ def without_transform(dataset):
     return raw, transform
 
 
+def minor_faults():
+    """This process's minor page faults so far (None where they cannot be counted)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt if resource else None
+
+
 def time_samples(dataset, count, workers):
     """Seconds per dataset[i] in this process, for `count` samples spread over the dataset, on
     the torch threads that run them in training: one when there are workers (a DataLoader
-    worker calls torch.set_num_threads(1) before its first sample), the default without."""
+    worker calls torch.set_num_threads(1) before its first sample), the default without; and
+    the minor page faults per sample they took (None where they cannot be counted)."""
     n = len(dataset)
     picks = [(i * 7919) % n for i in range(min(count, n))]
     threads = torch.get_num_threads()
@@ -206,13 +218,16 @@ def time_samples(dataset, count, workers):
     try:
         dataset[picks[0]]  # warm
         times = []
+        faults = minor_faults()
         for i in picks:
             t = time.perf_counter()
             dataset[i]
             times.append(time.perf_counter() - t)
+        if faults is not None:
+            faults = (minor_faults() - faults) / len(picks)
     finally:
         torch.set_num_threads(threads)
-    return times
+    return times, faults
 
 
 def time_warmup(dataset, batch, forks=5):
@@ -275,12 +290,12 @@ def probe(args):
     rates["full"] = timed_loop(loader(dataset, args), step, args.steps, args.warmup, device, nb)
 
     progress("single samples")
-    per_sample = time_samples(dataset, args.samples, args.num_workers)
+    per_sample, faults = time_samples(dataset, args.samples, args.num_workers)
     load_only = None
     if transform is not None:
         dataset.transform = None
         try:
-            load_only = time_samples(dataset, args.samples, args.num_workers)
+            load_only, _ = time_samples(dataset, args.samples, args.num_workers)
         finally:
             dataset.transform = transform
     warmup = None
@@ -297,6 +312,7 @@ def probe(args):
         "scaling": scales,
         "rates": rates,
         "per_sample": per_sample,
+        "faults_per_sample": faults,
         "warmup": warmup,
         "load_only": load_only,
         "device_sample_bytes": tensor_bytes(dataset[0]),
@@ -325,6 +341,29 @@ def scaling_comment(sc):
             f"# than {c} (cpu.oversubscription_cost). Both describe this machine."]
 
 
+PAGE = 4096
+REMAP_FAULTS = 32  # below this many per sample, faults say nothing of the allocator (a small
+#                    sample's buffers come from the heap; on the README's VM 2-5 in the good state)
+
+
+def fault_comment(m):
+    """The comment lines on the page faults the single samples took, and whether that many
+    says the time is inflated: a sample whose buffers the allocator gave back and maps anew
+    each time faults at least once per page of them, which costs a worker that reuses its
+    heap nothing (README, "The timing processes' allocator")."""
+    faults = m.get("faults_per_sample")
+    if faults is None:
+        return [], False
+    remapped = faults >= max(REMAP_FAULTS, 0.5 * m["device_sample_bytes"] / PAGE)
+    if not remapped:
+        return [f"# They took {faults:.0f} page faults per sample."], False
+    return [f"# They took {faults:.0f} page faults per sample: more than half a fault per page of the sample,",
+            "# so the allocator gave its buffers back and mapped them anew each time (on the README's",
+            "# validation VM that made a 2.1 ms sample 2.7 ms; the DataLoader's workers there took 1-2",
+            "# faults per sample). Time again in a fresh process, or with MALLOC_MMAP_THRESHOLD_=67108864",
+            "# MALLOC_TRIM_THRESHOLD_=134217728 set, and compare."], True
+
+
 def report(args, m):
     per = m["per_sample"]
     mean = statistics.mean(per)
@@ -340,6 +379,7 @@ def report(args, m):
         + (" on one torch thread, as a worker runs them" if args.num_workers > 0 else "")
         + f": dataset[i] {fmt_time(mean)} mean over {len(per)} (cv {cv:.2f})"
         + (f"; without the transform {fmt_time(statistics.mean(m['load_only']))}." if m["load_only"] else "."),
+        *fault_comment(m)[0],
         "# Caching experiments (steps/s): " + ", ".join(f"{k} {v:.4g}" for k, v in m["rates"].items()) + ".",
         *scaling_comment(m.get("scaling")),
         "",
@@ -406,6 +446,9 @@ def main(argv=None):
         p.error("--batch-size, --steps and --samples must be at least 1, --num-workers and --warmup at least 0")
     m = probe(args)
     toml, command = report(args, m)
+    if fault_comment(m)[1]:
+        print(f"pipesim-probe: warning: {m['faults_per_sample']:.0f} page faults per single sample; its time may be "
+              "high (the TOML's comment says why and what to do)", file=sys.stderr)
     print(toml)
     print("$ pipesim " + " ".join(command))
     if args.toml:
@@ -516,6 +559,17 @@ def self_test(args):
         assert inputs["pipeline.worker_warmup_time"] >= 0, inputs
         assert inputs.get("cpu.oversubscription_cost", -1) >= 0, inputs
         assert "more CPU time per sample" in text, text
+        assert " page faults per sample" in text, text
+        # An allocator that maps every buffer anew (glibc's thresholds at a page, no trim margin):
+        # the single samples fault on every page, and the probe says so.
+        forced = dict(os.environ, MALLOC_MMAP_THRESHOLD_="4096", MALLOC_TRIM_THRESHOLD_="0")
+        out = subprocess.run(command[:4] + ["--step-time", "0.01", "--batch-size", "8", "--num-workers", "1",
+                                            "--steps", "4", "--warmup", "1", "--samples", "10",
+                                            "--scaling-samples", "0"],
+                             capture_output=True, text=True, timeout=600, env=forced)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "page faults per single sample; its time may be high" in out.stderr, out.stderr
+        assert "MALLOC_TRIM_THRESHOLD_=134217728" in out.stdout, out.stdout
         # The user's own model instead of a sleep.
         out = subprocess.run(command[:4] + ["--model", module + ":make_model", "--batch-size", "8", "--num-workers",
                                             "1", "--steps", "4", "--warmup", "1", "--samples", "5"],
