@@ -360,8 +360,8 @@ def fault_comment(m):
     return [f"# They took {faults:.0f} page faults per sample: more than half a fault per page of the sample,",
             "# so the allocator gave its buffers back and mapped them anew each time (on the README's",
             "# validation VM that made a 2.1 ms sample 2.7 ms; the DataLoader's workers there took 1-2",
-            "# faults per sample). Time again in a fresh process, or with MALLOC_MMAP_THRESHOLD_=67108864",
-            "# MALLOC_TRIM_THRESHOLD_=134217728 set, and compare."], True
+            "# faults per sample). Time again in a fresh process, or with MALLOC_MMAP_THRESHOLD_=33554432",
+            "# MALLOC_TRIM_THRESHOLD_=67108864 set (glibc's own ceiling for them), and compare."], True
 
 
 def report(args, m):
@@ -569,7 +569,7 @@ def self_test(args):
                              capture_output=True, text=True, timeout=600, env=forced)
         assert out.returncode == 0, out.stdout + out.stderr
         assert "page faults per single sample; its time may be high" in out.stderr, out.stderr
-        assert "MALLOC_TRIM_THRESHOLD_=134217728" in out.stdout, out.stdout
+        assert "MALLOC_TRIM_THRESHOLD_=67108864" in out.stdout, out.stdout
         # The user's own model instead of a sleep.
         out = subprocess.run(command[:4] + ["--model", module + ":make_model", "--batch-size", "8", "--num-workers",
                                             "1", "--steps", "4", "--warmup", "1", "--samples", "5"],
