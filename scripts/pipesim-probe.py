@@ -42,11 +42,6 @@ import sys
 import tempfile
 import time
 
-try:
-    import resource
-except ImportError:  # Windows has none: page faults are then not counted
-    resource = None
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
@@ -57,7 +52,7 @@ ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-tor
 import torch  # noqa: E402
 from torch.utils.data import DataLoader, Dataset  # noqa: E402
 
-from fork_timing import first_less_second, scaling, warmup  # noqa: E402
+from fork_timing import first_less_second, minor_faults, scaling, warmup  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- loading the user's code
@@ -198,11 +193,6 @@ def without_transform(dataset):
     finally:
         dataset.transform = transform
     return raw, transform
-
-
-def minor_faults():
-    """This process's minor page faults so far (None where they cannot be counted)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt if resource else None
 
 
 def time_samples(dataset, count, workers):
