@@ -365,7 +365,7 @@ def report(args, m):
         f" device {m['device']}.",
         f"# Dataset {args.dataset}; {step}; batch {args.batch_size}, {args.num_workers} workers,"
         f" pin_memory {args.pin_memory}.",
-        f"# Single samples in one process"
+        "# Single samples in one process"
         + (" on one torch thread, as a worker runs them" if args.num_workers > 0 else "")
         + f": dataset[i] {fmt_time(mean)} mean over {len(per)} (cv {cv:.2f})"
         + (f"; without the transform {fmt_time(statistics.mean(m['load_only']))}." if m["load_only"] else "."),
