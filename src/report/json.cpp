@@ -26,20 +26,47 @@ void field_value(JsonWriter& j, const FieldSpec& f, double v, Dim dim) {
     j.num(v);
 }
 
-// Each input's `"key": value` text, for the fields a sweep does not vary (empty for the others).
-using InputCache = std::array<std::string, kFieldCount>;
+// The inputs a sweep does not vary, written once: for each run of them that follows another
+// input (or starts the object) in all_fields() order, at the run's first position, the run's
+// `"key": value, "key": value` text and the position after it (text empty elsewhere).
+struct InputCache {
+  std::array<std::string, kFieldCount> text;
+  std::array<std::size_t, kFieldCount> next{};
+};
+
+// The cache from each input's own text (`"key": value`, empty when unset at every point or
+// varying) and whether it varies, both in all_fields() order: a run goes on over inputs unset at
+// every point and ends before one that varies.
+InputCache input_runs(const std::vector<std::string>& one, const std::vector<bool>& varies) {
+  InputCache c;
+  for (std::size_t i = 0; i < one.size();) {
+    if (one[i].empty()) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    std::string text = one[i++];
+    for (; i < one.size() && !varies[i]; ++i)
+      if (!one[i].empty()) text.append(", ").append(one[i]);
+    c.text[start] = std::move(text);
+    c.next[start] = i;
+  }
+  return c;
+}
 
 // The members of one operating point's object: inputs, stages, step, binding, utilization, ...
 // and, given a diagnosis, its recommendations.
 void inputs(JsonWriter& j, const Scenario& s, const InputCache* cache) {
   j.key("inputs").object();
-  for (const auto& f : all_fields()) {
-    if (!s.has(f.field)) continue;
-    const std::string* cached = cache ? &(*cache)[static_cast<std::size_t>(f.field)] : nullptr;
-    if (cached && !cached->empty())
-      j.raw_member(*cached);
-    else
-      field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
+  const auto fields = all_fields();
+  for (std::size_t i = 0; i < fields.size();) {
+    if (cache && !cache->text[i].empty()) {
+      j.raw_member(cache->text[i]);
+      i = cache->next[i];
+      continue;
+    }
+    const FieldSpec& f = fields[i++];
+    if (s.has(f.field)) field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
   }
   j.end();
 }
@@ -246,23 +273,28 @@ class JsonRenderer final : public Renderer {
   }
 
   void sweep_begin(const SweepLayout& layout) override {
-    for (const auto& f : all_fields()) {
-      std::string& text = inputs_[static_cast<std::size_t>(f.field)];
-      text.clear();
-      const Scenario& s = layout.first_point;
-      if (!s.has(f.field) || std::find(layout.swept.begin(), layout.swept.end(), f.field) != layout.swept.end())
-        continue;
-      // Alternatives of a swept field are unset at every point: never cached.
-      bool alternative = false;
-      for (Field g : alternatives(f.field))
-        alternative |= std::find(layout.swept.begin(), layout.swept.end(), g) != layout.swept.end();
-      if (alternative) continue;
-      Out o(text);
+    // Which inputs are the same at every point: set at the first point, not swept, and not an
+    // alternative of a swept field (those are unset at every point). Each one's text...
+    const auto fields = all_fields();
+    const Scenario& first = layout.first_point;
+    const auto swept = [&](Field f) {
+      return std::find(layout.swept.begin(), layout.swept.end(), f) != layout.swept.end();
+    };
+    std::vector<std::string> one(fields.size());
+    std::vector<bool> varies(fields.size(), false);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      const FieldSpec& f = fields[i];
+      varies[i] = swept(f.field);
+      for (Field g : alternatives(f.field)) varies[i] = varies[i] || swept(g);
+      if (varies[i] || !first.has(f.field)) continue;
+      Out o(one[i]);
       JsonWriter j(o);
       j.object();
-      field_value(j.key(f.key), f, s.get(f.field), s.dim(f.field));
-      text = text.substr(1);  // without the "{" the writer opened
+      field_value(j.key(f.key), f, first.get(f.field), first.dim(f.field));
+      one[i] = one[i].substr(1);  // without the "{" the writer opened
     }
+    // ...and the runs of them between the inputs that vary.
+    inputs_ = input_runs(one, varies);
   }
 
   void sweep_row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) const override {

@@ -1,5 +1,7 @@
 #include "report/json_writer.hpp"
 
+#include <stdexcept>
+
 #include "core/text.hpp"
 
 namespace pipesim {
@@ -10,8 +12,14 @@ bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned
 
 // Writes s as a JSON string literal: runs without escapes in one piece.
 void write_json_string(Out& o, std::string_view text) {
-  // Valid UTF-8 whatever the input held (names and file names come from the user); pipesim's
-  // own strings are ASCII and pass through as they are.
+  // Most strings (pipesim's own keys and words) are printable ASCII: one look and one append.
+  bool plain = true;
+  for (const char c : text) plain &= !needs_escape(c) && static_cast<unsigned char>(c) < 0x80;
+  if (plain) {
+    o.write_parts("\"", text, "\"");
+    return;
+  }
+  // Valid UTF-8 whatever the input held (names and file names come from the user).
   std::string owned;
   std::string_view s = text;
   for (const char c : text)
@@ -59,15 +67,15 @@ std::string json_number(double v) {
 }
 
 JsonWriter& JsonWriter::open(char c, bool lines) {
+  if (depth_ == kMaxDepth) throw std::logic_error("JsonWriter: nested deeper than kMaxDepth");
   before_value();
   o_.put(c);
-  levels_.push_back({c == '{' ? '}' : ']', lines});
+  levels_[depth_++] = {c == '{' ? '}' : ']', lines};
   return *this;
 }
 
 JsonWriter& JsonWriter::end() {
-  const Level l = levels_.back();
-  levels_.pop_back();
+  const Level l = levels_[--depth_];
   if (l.lines && !l.empty) o_.put('\n');
   o_.put(l.close);
   return *this;

@@ -6,9 +6,10 @@
 // The tests parse what this writes with nlohmann-json.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "report/out.hpp"
 
@@ -80,16 +81,20 @@ class JsonWriter {
       after_key_ = false;
       return;
     }
-    if (levels_.empty()) return;
-    Level& l = levels_.back();
+    if (depth_ == 0) return;
+    Level& l = levels_[depth_ - 1];
     if (!l.empty)
       o_.write(l.lines ? ",\n" : ", ");
     else if (l.lines)
       o_.put('\n');
     l.empty = false;
   }
+  // Deeper than pipesim's documents go (5 levels); open() throws std::logic_error past it. Inline,
+  // because a sweep makes a writer per row and a vector allocated for each.
+  static constexpr std::size_t kMaxDepth = 16;
   Out& o_;
-  std::vector<Level> levels_;
+  std::array<Level, kMaxDepth> levels_{};
+  std::size_t depth_ = 0;
   bool after_key_ = false;
 };
 

@@ -4,7 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <stdexcept>
+
 #include "config/loader.hpp"
+#include "core/sweep.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 
@@ -122,4 +126,64 @@ TEST_CASE("numbers past what a long long holds are written as doubles") {
     }
   }
   CHECK(text == "2.15424e+20 -9.3e+18 9.223372036854776e+18 1e+300 -1e+300 999999999999999 ");
+}
+
+TEST_CASE("plain strings, long keys, non-ASCII names and the nesting limit") {
+  // The writer's short cuts: a string with nothing to escape is written in one piece, a key
+  // and its quotes are gathered on the stack when short (128 bytes) and appended in three
+  // pieces when not; names with bytes past ASCII still go through the UTF-8 check.
+  const std::string long_key(200, 'k');
+  std::string text;
+  {
+    Out o(text);
+    JsonWriter w(o);
+    w.object().kv_str("plain", "storage").kv(long_key, 1).kv_str("name", "caf\xc3\xa9 \xff").end().finish();
+  }
+  const json j = json::parse(text);
+  CHECK(j["plain"] == "storage");
+  CHECK(j[long_key] == 1);
+  CHECK(j["name"] == "caf\xc3\xa9 \xef\xbf\xbd");  // the invalid byte becomes U+FFFD
+  CHECK(text.find("\"plain\": \"storage\"") != std::string::npos);
+
+  // Nesting past the writer's inline stack is a programming error, never an overflow.
+  std::string deep;
+  Out o(deep);
+  JsonWriter w(o);
+  for (int i = 0; i < 16; ++i) w.array();
+  CHECK_THROWS_AS(w.array(), std::logic_error);
+}
+
+TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagnose writes them") {
+  // The renderer writes the inputs a sweep does not vary once, as runs between the ones it varies:
+  // here one near the start (the batch size), one in the middle (the cores) and one whose
+  // alternatives are set in the base (the transform's cost, against cpu.worker_throughput), so
+  // the runs start, stop and skip. Every row must read as the point's own diagnosis does.
+  const LoadedScenario loaded = load_scenario("reference");
+  const std::vector<Axis> axes = {parse_axis("pipeline.batch_size", "16,32"), parse_axis("cpu.cores", "2,8"),
+                                  parse_axis("workload.transform_cost", "1ms,3ms")};
+  const Scenario first = first_point(loaded.scenario, axes);
+  const SweepLayout layout =
+      sweep_layout(axes, first, grid_columns(loaded.scenario, axes, first_valid_point(loaded.scenario, axes)), false);
+  const auto renderer = make_renderer("json", Output::Sweep);
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  write_sweep(*renderer, file, loaded.scenario, axes, layout, 2);
+  std::rewind(file);
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, file)) > 0;) text.append(buf, n);
+  std::fclose(file);
+  using ordered = nlohmann::ordered_json;  // keeps the members in the order they were written
+  const ordered rows = ordered::parse(text)["rows"];
+  REQUIRE(rows.size() == 8);
+  std::size_t i = 0;
+  for_each_point(loaded.scenario, axes, [&](const Scenario& point, std::size_t) {
+    LoadedScenario at = loaded;
+    at.scenario = point;
+    const Diagnosis d = with_origins(at, [&] { return diagnose(at.scenario); });
+    const ordered expected = ordered::parse(render_diagnosis("json", at, d))["inputs"];
+    CHECK(rows[i]["inputs"].dump() == expected.dump());
+    CHECK(!rows[i]["inputs"].contains("cpu.worker_throughput"));
+    ++i;
+  });
 }
