@@ -26,9 +26,10 @@ void field_value(JsonWriter& j, const FieldSpec& f, double v, Dim dim) {
     j.num(v);
 }
 
-// The inputs a sweep does not vary, written once: for each run of them that follows another
-// input (or starts the object) in all_fields() order, at the run's first position, the run's
-// `"key": value, "key": value` text and the position after it (text empty elsewhere).
+// The inputs a sweep does not vary, written once per run of them: a run is a stretch of
+// all_fields() that holds no varied input (unset ones in it are left out); at its first set
+// position, text holds the run's `"key": value, "key": value` and next the position after the
+// run (text is empty elsewhere).
 struct InputCache {
   std::array<std::string, kFieldCount> text;
   std::array<std::size_t, kFieldCount> next{};

@@ -89,8 +89,8 @@ class JsonWriter {
       o_.put('\n');
     l.empty = false;
   }
-  // Deeper than pipesim's documents go (5 levels); open() throws std::logic_error past it. Inline,
-  // because a sweep makes a writer per row and a vector allocated for each.
+  // Deeper than any of pipesim's documents nest; open() throws std::logic_error past it. Inline,
+  // because a sweep makes a writer per row, and a vector would allocate for each.
   static constexpr std::size_t kMaxDepth = 16;
   Out& o_;
   std::array<Level, kMaxDepth> levels_{};
