@@ -12,22 +12,25 @@ bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned
 
 // Writes s as a JSON string literal: runs without escapes in one piece.
 void write_json_string(Out& o, std::string_view text) {
-  // Most strings (pipesim's own keys and words) are printable ASCII: one look and one append.
-  bool plain = true;
-  for (const char c : text) plain &= !needs_escape(c) && static_cast<unsigned char>(c) < 0x80;
-  if (plain) {
+  // One look tells both what the string needs: most (pipesim's own keys and words) are printable
+  // ASCII and go out in one append.
+  bool ascii = true;
+  bool escapes = false;
+  for (const char c : text) {
+    ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+    escapes = escapes || needs_escape(c);
+  }
+  if (ascii && !escapes) {
     o.write_parts("\"", text, "\"");
     return;
   }
   // Valid UTF-8 whatever the input held (names and file names come from the user).
   std::string owned;
   std::string_view s = text;
-  for (const char c : text)
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      owned = valid_utf8(text);
-      s = owned;
-      break;
-    }
+  if (!ascii) {
+    owned = valid_utf8(text);
+    s = owned;
+  }
   o.put('"');
   std::size_t run = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
