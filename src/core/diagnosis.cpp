@@ -89,6 +89,8 @@ std::string_view fix_key(FixKind k) {
       return "all_together";
     case FixKind::FewerWorkers:
       return "fewer_workers";
+    case FixKind::Uint8Samples:
+      return "uint8_samples";
   }
   return "";
 }
@@ -105,6 +107,8 @@ std::string_view loss_key(LossKind k) {
       return "time_slicing";
     case LossKind::LoopCpu:
       return "loop_cpu";
+    case LossKind::Lock:
+      return "interpreter_lock";
     case LossKind::Variance:
       return "variance";
     case LossKind::EpochStart:
@@ -139,6 +143,7 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
     t.set(Field::LoopCpuShare, 0);  // unset would reserve a core instead of sharing them
     without(LossKind::LoopCpu, t);
   }
+  unset(LossKind::Lock, {Field::LaunchTime, Field::PinLockShare});
   unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
   if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown)
     out.push_back({LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization});
@@ -283,6 +288,7 @@ Diagnosis diagnose(const Scenario& s) {
   d.max_batch = max_batch_that_fits(in.compute);
   d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
   d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);
+  d.scenario_dtype = s.opt(Field::DeviceDtype).value_or(0);
 
   auto add = [&](FixKind kind, std::vector<Change> changes) { d.fixes.push_back(apply(kind, s, std::move(changes))); };
 
@@ -375,11 +381,21 @@ Diagnosis diagnose(const Scenario& s) {
     }
   }
 
+  // The training process binds when its pin thread, or its loop and pin thread taking turns on the
+  // interpreter lock, set the transfer stage: a faster link does not help; fewer bytes per sample
+  // for the workers to collate and the pin thread to copy do (uint8 samples converted on the
+  // accelerator, when the scenario gives the dtype; kept only when it raises throughput).
+  const Limit transfer_limit = r.stage(Stage::Transfer).limit;
+  const bool process_binds =
+      r.binds(Stage::Transfer) && (transfer_limit == Limit::PinThread || transfer_limit == Limit::InterpreterLock);
   if (in.transfer.modelled) {
     if (!in.transfer.pinned && !r.serial && r.binds(Stage::Transfer))
       add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
-    if (r.stage(Stage::Transfer).time_s > compute && in.transfer.pinned)
+    if (r.stage(Stage::Transfer).time_s > compute && in.transfer.pinned && transfer_limit == Limit::Link)
       add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
+    const auto dtype = s.opt(Field::DeviceDtype);
+    if (process_binds && !r.serial && dtype && dtype_bytes(static_cast<Dtype>(*dtype)) > 1)
+      add_if_faster(FixKind::Uint8Samples, {{Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice}}});
   }
 
   // With more than one wall, no single fix suffices: show them together (one way to decode).
@@ -417,10 +433,12 @@ Diagnosis diagnose(const Scenario& s) {
   const double tasks = cpu_tasks(in);
   const double others = tasks - in.workers;  // the training process and pin thread
   const bool slicing = t.oversubscription > 0 && logical > 0 && tasks > logical;
-  if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 && r.binds(Stage::Transform) &&
-      (slicing || t.kappa > 0)) {
+  // The training process's threads slowed by busy workers on the cores they share.
+  const bool crowded = process_binds && r.thread_rate < 1 && logical > 0;
+  if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 &&
+      ((r.binds(Stage::Transform) && (slicing || t.kappa > 0)) || crowded)) {
     std::vector<double> counts;
-    if (slicing) {
+    if (slicing || crowded) {
       counts.push_back(std::ceil(logical));
       for (double k = 0; k <= others + 1; ++k) counts.push_back(std::floor(logical) - k);
     }

@@ -30,6 +30,7 @@ enum class FixKind : std::uint8_t {
   OutOfOrder,       // take any ready batch (pipeline.in_order = false)
   AllTogether,      // every fix above but the batch size, applied at once
   FewerWorkers,     // fewer workers: less time slicing of the cores, or back to the scaling law's peak
+  Uint8Samples,     // samples as uint8 on the device (4x fewer bytes to collate and pin), converted there
 };
 // Stable key of a fix kind, for JSON ("workers", "storage_bandwidth", "decoder", ...).
 std::string_view fix_key(FixKind k);
@@ -74,6 +75,7 @@ enum class LossKind : std::uint8_t {
   Contention,     // cpu.scaling_contention, cpu.scaling_coherency
   TimeSlicing,    // cpu.oversubscription_cost
   LoopCpu,        // pipeline.loop_cpu_share
+  Lock,           // pipeline.launch_time, pipeline.pin_lock_share (the interpreter lock)
   Variance,       // transform.cv, model.step_cv
   EpochStart,     // worker start-up, warm-up, the first batch (epoch_utilization)
 };
@@ -96,6 +98,7 @@ struct Diagnosis {
   std::optional<double> max_batch;   // largest batch that fits in accelerator memory
   double scenario_decoder_rate = 0;  // accelerator.decoder_rate, when given (for the fix's text)
   double scenario_gpu_time = 0;      // transform.gpu_time, when given
+  double scenario_dtype = 0;         // workload.device_dtype, when given (an index of Dtype)
   // Workers per accelerator needed for the transform to keep up with compute.
   std::optional<double> workers_needed;
   // Storage read bandwidth (for all storage.shared_by accelerators) needed to keep up, and the

@@ -61,9 +61,18 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::WorkerBatchOverhead, "pipeline.worker_batch_overhead", kTime, C::NonNegative, false, "0 s",
      "with workers, a worker's own CPU time per batch besides its samples and the collate copy (taking the "
      "indices, creating the batch's shared memory, sending its handle)"},
+    {Field::WorkerSampleOverhead, "pipeline.worker_sample_overhead", kTime, C::NonNegative, false, "0 s",
+     "with workers, a worker's extra time per sample inside the loader over the same sample timed in one process "
+     "(its buffers are new memory while the batch is held, the forked process's caches are cold)"},
     {Field::LoopCpuShare, "pipeline.loop_cpu_share", kNum, C::Share, false, "",
      "share of the compute time the training process keeps a core busy (1: it spins or launches work all step; "
      "0: it sleeps); set, the cores are shared by time with the workers instead of reserved"},
+    {Field::LaunchTime, "pipeline.launch_time", kTime, C::NonNegative, false, "0 s",
+     "the training loop's CPU time per step launching the step's work while it holds the interpreter lock "
+     "(Python, the framework's dispatch); overlaps compute, but takes turns with the pin thread's locked work"},
+    {Field::PinLockShare, "pipeline.pin_lock_share", kNum, C::Share, false, "0",
+     "share of the pin thread's work per batch during which it holds the interpreter lock (receiving the batch, "
+     "pinning it, freeing its shared memory), so that the loop cannot launch; 1 on PyTorch's DataLoader"},
     {Field::PersistentWorkers, "pipeline.persistent_workers", kBool, C::None, false, "false",
      "workers live across epochs (PyTorch persistent_workers); false starts them at every epoch"},
     {Field::WorkerStartTime, "pipeline.worker_start_time", kTime, C::NonNegative, false, "0 s",
@@ -200,6 +209,12 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::MemcpyBandwidth, "cpu.memcpy_bandwidth", kRate, C::Positive, false, "",
      "one thread's copy rate into newly allocated shared memory, page faults included (a worker's collate; "
      "also charged for the pin thread); omit: batch assembly not modelled"},
+    {Field::CollateBandwidth, "cpu.collate_bandwidth", kRate, C::Positive, false, "cpu.memcpy_bandwidth",
+     "a worker's collate rate into new shared memory (bytes on the device per second of its CPU), when it differs "
+     "from cpu.memcpy_bandwidth"},
+    {Field::PinBandwidth, "cpu.pin_bandwidth", kRate, C::Positive, false, "cpu.memcpy_bandwidth",
+     "the pin thread's rate over a batch's bytes on the device: its whole work per batch (receiving it, copying it "
+     "into reused pinned memory, freeing its shared memory), when it differs from cpu.memcpy_bandwidth"},
     {Field::NodeMemory, "node.memory", kSize, C::Positive, false, "", "RAM of one node"},
     {Field::PageCache, "node.page_cache", kSize, C::Positive, false, "node.memory",
      "RAM of one node available to cache the dataset (page cache)"},

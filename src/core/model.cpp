@@ -50,6 +50,8 @@ Workload resolve_workload(const Scenario& s) {
   w.receive_time = s.opt(Field::ReceiveTime).value_or(0);
   w.receive_time_per_sample = s.opt(Field::ReceiveTimePerSample).value_or(0);
   w.loop_cpu_share = s.opt(Field::LoopCpuShare);
+  w.launch_time = s.opt(Field::LaunchTime).value_or(0);
+  w.pin_lock_share = s.opt(Field::PinLockShare).value_or(0);
   w.epoch_overhead = s.opt(Field::EpochOverhead).value_or(0);
   w.prefetch_factor = s.opt(Field::PrefetchFactor).value_or(2);
   w.in_order = s.opt(Field::InOrder).value_or(1) != 0;
@@ -248,31 +250,47 @@ namespace {
 // own work also costs oversubscription(1 + n) times as much, the hold nothing more. Its share of the
 // compute spans the step, beside the build / step workers busy on average (at most W); its own
 // time comes at the take, beside the workers busy then (receive_busy: the sender's next batch
-// and those still building theirs), as simulate runs it; the pin thread pin / step in both. The
-// wait this adds lengthens the step, which lowers the workers busy: the step is the one fixed
-// point of step = max(other stages, chain + wait(step)), found by bisection (the wait only
-// shrinks as the step grows).
+// and those still building theirs), as simulate runs it; the pin thread pin / step in both.
+// The pin thread and the interpreter lock (the loop's launch and the pin thread's locked work,
+// in turn) are the process's serial work too: each runs at the rate one of its threads gets
+// beside the busy workers and the process's other thread (busy for its CPU share and own time
+// over the step), so the transfer stage takes at least pin / rate and lock / rate.
+// The wait this adds lengthens the step, which lowers the workers busy: the step is the one fixed
+// point of step = max(other stages, transfer(step), chain + wait(step)), found by bisection (both
+// only shrink as the step grows).
 void shared_wait(const Inputs& in, Result& r) {
   const TransformInputs& t = in.transform;
   if (!in.loop_cpu_share || !t.cpu_work || in.workers < 1 || !t.cores_per_accelerator) return;
   const double own = loop_own_work(r);
   const double compute = r.stage(Stage::Compute).time_s;
   const double share = *in.loop_cpu_share * compute;
-  if (own <= 0 && share <= 0) return;
-  const double build = worker_batch_time(t, in, in.batch);
   const double pin = in.transfer.modelled ? pin_time(in, in.batch) : 0;
+  const double lock = lock_time(in, in.batch);
+  if (own <= 0 && share <= 0 && pin <= 0 && lock <= 0) return;
+  const double build = worker_batch_time(t, in, in.batch);
   const double cores = *t.cores_per_accelerator;
   const auto busy = [&](double step) { return std::min(in.workers, build / step) + std::min(1.0, pin / step); };
   const auto receiving = [&](double step) {
     return receive_busy(in.workers, build, step, own) + std::min(1.0, pin / step);
   };
+  const auto rate = [&](double n, bool held) {
+    const double capacity = core_capacity(t, n, cores);
+    return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n / oversubscription(t, n, cores));
+  };
   const auto wait = [&](double step) {
-    const auto rate = [&](double n, bool held) {
-      const double capacity = core_capacity(t, n, cores);
-      return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n / oversubscription(t, n, cores));
-    };
     return own * (1 / rate(1 + receiving(step), false) - 1) +
            std::max(0.0, share / rate(1 + busy(step), true) - compute);
+  };
+  // One of the process's threads beside the busy workers (and the pin thread) and its other thread.
+  const auto thread_rate = [&](double step) {
+    return rate(std::max(1.0, busy(step) + std::min(1.0, (share + own) / step)), false);
+  };
+  StageResult& transfer = at(r, Stage::Transfer);
+  const bool overlapped = transfer.modelled && !r.transfer_serialised;
+  const double link = overlapped ? transfer_time(in.transfer, in.batch) : 0;
+  const auto transfer_at = [&](double step) {
+    const double rate_now = thread_rate(step);
+    return std::max({link, pin / rate_now, lock / rate_now});
   };
   double others = 0;
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer}) {
@@ -280,14 +298,23 @@ void shared_wait(const Inputs& in, Result& r) {
     if (r.stage(s).modelled) others = std::max(others, r.stage(s).time_s);
   }
   const double chain = device_chain(r);
+  const auto step_at = [&](double step) { return std::max({others, transfer_at(step), chain + wait(step)}); };
   double lo = std::max(others, chain);
-  double hi = std::max(others, chain + wait(lo));
+  double hi = step_at(lo);
   for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; ++i) {
     const double mid = 0.5 * (lo + hi);
-    (std::max(others, chain + wait(mid)) > mid ? lo : hi) = mid;
+    (step_at(mid) > mid ? lo : hi) = mid;
   }
   r.shared_wait_s = wait(hi);
-  const double step = std::max(others, chain + r.shared_wait_s);
+  r.thread_rate = thread_rate(hi);
+  if (overlapped) {
+    const double stretched = transfer_at(hi);
+    if (stretched > transfer.time_s * (1 + 1e-12)) {
+      transfer.time_s = stretched;
+      transfer.limit = lock > pin ? Limit::InterpreterLock : Limit::PinThread;
+    }
+  }
+  const double step = std::max({others, overlapped ? transfer.time_s : 0.0, chain + r.shared_wait_s});
   r.busy_workers = busy(step);
   r.receive_busy_workers = receiving(step);
 }
@@ -324,8 +351,13 @@ void variance(const Inputs& in, Result& r) {
 }  // namespace
 
 double pin_time(const Inputs& in, double batch) {
-  if (!in.transfer.pinned || !in.transform.memcpy_bandwidth) return 0;
-  return batch * in.transfer.device_bytes / *in.transform.memcpy_bandwidth;
+  if (!in.transfer.pinned || !in.transform.pin_bandwidth) return 0;
+  return batch * in.transfer.device_bytes / *in.transform.pin_bandwidth;
+}
+
+double lock_time(const Inputs& in, double batch) {
+  if (in.workers < 1 || !in.transfer.modelled || !in.transfer.pinned) return 0;
+  return in.launch_time + in.pin_lock_share * pin_time(in, batch);
 }
 
 double cpu_tasks(const Inputs& in) {
@@ -385,11 +417,17 @@ Result evaluate(const Inputs& in) {
     transfer.bytes_per_batch = B * in.transfer.device_bytes;
     transfer.limit = in.transfer.pinned ? Limit::Link : Limit::PageableLink;
     transfer.time_s = transfer_time(in.transfer, B);
-    // With pinned memory one thread first copies every batch into pinned memory.
+    // With pinned memory one thread first copies every batch into pinned memory; the loop's
+    // launch takes turns with the part of that work which holds the interpreter lock.
     const double pin = pin_time(in, B);
     if (pin > transfer.time_s) {
       transfer.time_s = pin;
       transfer.limit = Limit::PinThread;
+    }
+    r.lock_s = lock_time(in, B);
+    if (r.lock_s > transfer.time_s && r.lock_s > pin) {
+      transfer.time_s = r.lock_s;
+      transfer.limit = Limit::InterpreterLock;
     }
   }
   compute.modelled = true;

@@ -87,7 +87,12 @@ struct Result {
   // Shared by time, the training process's own time (and its CPU share of the compute) runs on
   // the cores the workers hold and takes longer: the time per step this adds to its chain.
   double shared_wait_s = 0;
-  double busy_workers = 0;          // the workers (and pin thread) busy on average (beside its CPU share)
+  double busy_workers = 0;  // the workers (and pin thread) busy on average (beside its CPU share)
+  // The training process's threads: the interpreter lock's work per step (the loop's launch and
+  // the pin thread's locked share of its batch; 0 without a pin thread), and the share of a CPU
+  // each of its threads gets beside the busy workers (1 unless the cores are shared by time).
+  double lock_s = 0;
+  double thread_rate = 1;
   double receive_busy_workers = 0;  // the workers (and pin thread) busy while it receives a batch
   // Variance under the DataLoader's delivery (transform.cv, model.step_cv): one worker's batch
   // time's coefficient of variation, and the step it would be with no variance.
@@ -113,8 +118,13 @@ Field unmodelled_key(Stage s, TransformAt at);
 
 Result evaluate(const Inputs& in);
 
-// The pin thread's copy of one batch into pinned memory (0 unless pinned with a copy rate).
+// The pin thread's work on one batch (0 unless pinned with a pin rate: cpu.pin_bandwidth, else
+// cpu.memcpy_bandwidth).
 double pin_time(const Inputs& in, double batch);
+// The interpreter lock's work per step, one CPU's time: the loop's launch (pipeline.launch_time)
+// and the pin thread's locked share of its batch (pipeline.pin_lock_share), which take turns.
+// 0 unless workers feed a pinned, modelled transfer.
+double lock_time(const Inputs& in, double batch);
 // The tasks that may want one accelerator's CPUs at once: the W workers and, when the cores are
 // shared by time (pipeline.loop_cpu_share set), the training process and the pin thread when it
 // copies. What decides whether time slicing can play a part (diagnose's assumption and its

@@ -210,6 +210,11 @@ struct Costs {
   double decoder_time = 0;
   bool pin = false;
   double pin_work = 0;
+  // The interpreter lock: the loop's launch per step and the pin thread's locked share of its
+  // work take turns on it (lock_time in model.cpp); 0: no lock modelled.
+  double launch = 0;
+  double pin_locked = 0;
+  bool lock = false;
   bool link = false;
   double link_time = 0;
   double transfer_stage = 0;  // the analytic transfer stage (serial: the loop waits for it)
@@ -244,6 +249,11 @@ Costs costs(const Inputs& in, const Result& r) {
       c.link_time = transfer_time(in.transfer, in.batch);
       c.pin_work = pin_time(in, in.batch);
       c.pin = c.pin_work > 0;
+      c.lock = lock_time(in, in.batch) > 0;
+      if (c.lock) {
+        c.launch = in.launch_time;
+        c.pin_locked = in.pin_lock_share * c.pin_work;
+      }
     } else {
       c.serial_copy = transfer_time(in.transfer, in.batch);
     }
@@ -278,6 +288,17 @@ struct WorkerState {
   double free_at = 0;
 };
 
+// Pin: the pin thread's work on a batch before its locked part; PinLocked: that part, holding the
+// interpreter lock; Launch: the loop launching the step, holding the lock.
+enum class TaskKind : std::uint8_t { Worker, Pin, PinLocked, Loop, Launch, Share };
+struct Task {
+  TaskKind kind;
+  std::size_t rank;
+  std::size_t batch;  // Worker, Pin, PinLocked
+  double remaining;   // seconds of work at one core's rate
+  bool pooled;        // shares the workers' cores
+};
+
 struct RankState {
   std::vector<WorkerState> workers;
   bool up = false;
@@ -285,6 +306,8 @@ struct RankState {
   double storage_free = 0, decoder_free = 0, link_free = 0;
   std::deque<std::size_t> pin_queue;
   bool pin_busy = false;
+  bool lock_held = false;
+  std::deque<Task> lock_queue;    // tasks waiting for the interpreter lock, in arrival order
   std::size_t cycle = 0;          // the next worker in turn
   std::size_t sent = 0;           // batches of this epoch dispatched
   std::size_t next_take = 0;      // in order: the batch the loop takes next
@@ -292,16 +315,8 @@ struct RankState {
   bool waiting = false;
   double want_at = 0;
   int computing = 0;             // parts of the step's compute still running: the accelerator, the process's CPU share
+  double share_now = 0;          // the loop's CPU share of this step (cores shared by time)
   std::vector<std::size_t> ids;  // this epoch's batches by index (SIZE_MAX: not dispatched yet)
-};
-
-enum class TaskKind : std::uint8_t { Worker, Pin, Loop, Share };
-struct Task {
-  TaskKind kind;
-  std::size_t rank;
-  std::size_t batch;  // Worker, Pin
-  double remaining;   // seconds of work at one core's rate
-  bool pooled;        // shares the workers' cores
 };
 
 enum class EventKind : std::uint8_t { ReadDone, WorkersUp, DecoderDone, LinkDone, LoopReady, ComputeDone };
@@ -480,15 +495,44 @@ class Engine {
         worker_done(t.batch);
         break;
       case TaskKind::Pin:
+        pin_unlocked_done(t.rank, t.batch);
+        break;
+      case TaskKind::PinLocked:
+        release(t.rank);
         pin_done(t.batch);
         break;
       case TaskKind::Loop:
         start_compute(t.rank);
         break;
+      case TaskKind::Launch:
+        release(t.rank);
+        launched(t.rank);
+        break;
       case TaskKind::Share:
         part_done(t.rank);
         break;
     }
+  }
+
+  // The interpreter lock of a rank's training process: a task that needs it runs when it is
+  // free, else waits its turn (first come, first served).
+  void acquire(const Task& t) {
+    RankState& rs = ranks_[t.rank];
+    if (rs.lock_held) {
+      rs.lock_queue.push_back(t);
+      return;
+    }
+    rs.lock_held = true;
+    tasks_.push_back(t);
+  }
+  void release(std::size_t r) {
+    RankState& rs = ranks_[r];
+    if (rs.lock_queue.empty()) {
+      rs.lock_held = false;
+      return;
+    }
+    tasks_.push_back(rs.lock_queue.front());
+    rs.lock_queue.pop_front();
   }
 
   void start_epoch() {
@@ -658,7 +702,19 @@ class Engine {
     rs.pin_queue.pop_front();
     rs.pin_busy = true;
     batches_[id].pin_start = now_;
-    tasks_.push_back({TaskKind::Pin, r, id, c_.pin_work, c_.shared});
+    const double unlocked = c_.pin_work - c_.pin_locked;
+    if (unlocked > 0)
+      tasks_.push_back({TaskKind::Pin, r, id, unlocked, c_.shared});
+    else
+      pin_unlocked_done(r, id);
+  }
+
+  // The pin thread's work on a batch up to its locked part, which then waits for the lock.
+  void pin_unlocked_done(std::size_t r, std::size_t id) {
+    if (c_.pin_locked > 0)
+      acquire({TaskKind::PinLocked, r, id, c_.pin_locked, c_.shared});
+    else
+      pin_done(id);
   }
 
   void pin_done(std::size_t id) {
@@ -765,15 +821,30 @@ class Engine {
     const double f = step_time_.draw(rng_);
     // Shared by time, the training process keeps a core busy for its share of the compute (it
     // launches the work, or computes itself): the step's compute ends when both are done.
+    // With the interpreter lock the loop first launches the step's work, holding the lock (the
+    // accelerator computes meanwhile); the launch is part of its CPU share, the rest follows.
     rs.computing = 1;
-    if (c_.shared && c_.share > 0) {
+    rs.share_now = c_.shared ? c_.share * c_.compute * f : 0;
+    if (c_.launch > 0) {
       rs.computing = 2;
-      tasks_.push_back({TaskKind::Share, r, 0, c_.share * c_.compute * f, true});
+      acquire({TaskKind::Launch, r, 0, c_.launch, c_.shared});
+    } else if (rs.share_now > 0) {
+      rs.computing = 2;
+      tasks_.push_back({TaskKind::Share, r, 0, rs.share_now, true});
     }
     compute_busy_ += c_.compute * f;
     step_compute_now_ += c_.model_compute * f;
     span(Track::Accelerator, Phase::Compute, r, 0, step_, now_, now_ + c_.compute * f);
     at(now_ + c_.compute * f, EventKind::ComputeDone, r);
+  }
+
+  // The launch is done: the rest of the loop's CPU share of this step, if any, then its end.
+  void launched(std::size_t r) {
+    const double rest = ranks_[r].share_now - c_.launch;
+    if (rest > 0)
+      tasks_.push_back({TaskKind::Share, r, 0, rest, true});
+    else
+      part_done(r);
   }
 
   void part_done(std::size_t r) {

@@ -75,6 +75,8 @@ std::string_view limit_key(Limit l) {
       return "pageable_link";
     case Limit::PinThread:
       return "pin_thread";
+    case Limit::InterpreterLock:
+      return "interpreter_lock";
     case Limit::Flops:
       return "flops";
     case Limit::MemoryBandwidth:

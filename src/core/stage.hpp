@@ -34,6 +34,7 @@ enum class Limit : std::uint8_t {
   Link,             // transfer: pinned host-to-device bandwidth
   PageableLink,     // transfer: pageable copies
   PinThread,        // transfer: the one thread that copies each batch into pinned memory
+  InterpreterLock,  // transfer: the loop's launch and the pin thread's locked work take turns on one lock
   Flops,            // compute: FLOP rate at the efficiency given
   MemoryBandwidth,  // compute: streaming the weights
   Measured,         // compute: a measured time per step

@@ -36,6 +36,8 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
     case TransformAt::Cpu:
       in.cpu_work = cpu_rate;
       in.worker_seconds_per_sample = cpu_seconds;
+      // Inside the loader a worker pays more per sample than the same sample timed alone.
+      if (cpu_rate && w.workers >= 1) in.worker_seconds_per_sample += s.opt(Field::WorkerSampleOverhead).value_or(0);
       break;
     case TransformAt::Gpu:
       if (!s.has(Field::GpuTime))
@@ -66,7 +68,10 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   // With pipeline.loop_cpu_share the cores are shared by time: none is reserved unless said.
   in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.loop_cpu_share ? 0 : w.accelerators);
   in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
-  if (in.memcpy_bandwidth) in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
+  in.collate_bandwidth = s.has(Field::CollateBandwidth) ? s.opt(Field::CollateBandwidth) : in.memcpy_bandwidth;
+  in.pin_bandwidth = s.has(Field::PinBandwidth) ? s.opt(Field::PinBandwidth) : in.memcpy_bandwidth;
+  if (in.memcpy_bandwidth || in.collate_bandwidth)
+    in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
   in.worker_batch_overhead = s.opt(Field::WorkerBatchOverhead).value_or(0);
   if (s.has(Field::Cores)) {
     in.node_cores = s.get(Field::Cores);
@@ -125,14 +130,13 @@ double worker_bytes_per_s(const TransformInputs& in, const Workload& w) {
 }
 
 double collate_time(const TransformInputs& in, const Workload& w, double batch) {
-  const double overhead = w.workers >= 1 ? in.worker_batch_overhead : 0;
-  if (!in.memcpy_bandwidth) return overhead;
   const double bytes = batch * in.collate_bytes_per_sample;
+  if (w.workers >= 1) return in.worker_batch_overhead + (in.collate_bandwidth ? bytes / *in.collate_bandwidth : 0);
   // Without workers the main process collates into its own heap, which reuses the previous
   // batch's memory (a warm copy, not counted) unless the batch is above glibc's largest mmap
   // threshold: then every batch is a new mapping, faulted in page by page.
-  if (w.workers < 1 && bytes <= kFreshHeapAbove) return 0;
-  return overhead + bytes / *in.memcpy_bandwidth;
+  if (!in.memcpy_bandwidth || bytes <= kFreshHeapAbove) return 0;
+  return bytes / *in.memcpy_bandwidth;
 }
 
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch) {

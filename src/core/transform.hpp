@@ -23,9 +23,13 @@ struct TransformInputs {
   double smt_yield = 0.3;                       // what a core's second thread adds (cpu.smt_yield)
   double sigma = 0, kappa = 0;                  // Universal Scalability Law (cpu.scaling_*)
   double oversubscription = 0;                  // cpu.oversubscription_cost
-  // Batch assembly: one thread's copy rate into new memory (cpu.memcpy_bandwidth) and the bytes
-  // per sample a worker collates (the device sample, or the stored one when that is not given).
+  // Batch assembly: one thread's copy rate into new memory (cpu.memcpy_bandwidth), a worker's
+  // collate rate into new shared memory (cpu.collate_bandwidth, else the copy rate), the pin
+  // thread's rate over a batch (cpu.pin_bandwidth, else the copy rate), and the bytes per sample
+  // a worker collates (the device sample, or the stored one when that is not given).
   std::optional<double> memcpy_bandwidth;
+  std::optional<double> collate_bandwidth;
+  std::optional<double> pin_bandwidth;
   double collate_bytes_per_sample = 0;
   double worker_batch_overhead = 0;  // a worker's own time per batch (pipeline.worker_batch_overhead)
 };
@@ -54,15 +58,17 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w);
 double effective_workers(const TransformInputs& in, const Workload& w);
 // Bytes/s of workload.sample_size one worker transforms.
 double worker_bytes_per_s(const TransformInputs& in, const Workload& w);
-// One worker's time to collate a batch into shared memory (0 when cpu.memcpy_bandwidth is unset).
+// One worker's time to collate a batch into shared memory (0 when neither cpu.collate_bandwidth
+// nor cpu.memcpy_bandwidth is set).
 // The main process (no workers) collates into memory it reuses: not counted.
 // glibc's malloc serves a block above its mmap threshold with a new mapping and returns it
 // on free; the threshold rises with the blocks freed, up to 32 MiB on 64-bit systems
 // (DEFAULT_MMAP_THRESHOLD_MAX, mallopt(3)). A larger batch is new memory every time.
 inline constexpr double kFreshHeapAbove = 32.0 * 1024 * 1024;
-// Time to collate one batch: workers copy it into new shared memory (0 without
-// cpu.memcpy_bandwidth) and pay pipeline.worker_batch_overhead; the main process (W = 0) only
-// copies, and only when the batch is above kFreshHeapAbove.
+// Time to collate one batch: workers copy it into new shared memory at cpu.collate_bandwidth
+// (0 without a rate) and pay pipeline.worker_batch_overhead; the main process (W = 0) only
+// copies, into its own heap at cpu.memcpy_bandwidth, and only when the batch is above
+// kFreshHeapAbove.
 double collate_time(const TransformInputs& in, const Workload& w, double batch);
 // One worker's whole time for a batch: every sample's transform, then the collate.
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch);

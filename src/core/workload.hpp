@@ -21,6 +21,11 @@ struct Workload {
   double receive_time_per_sample = 0;
   // Share of the compute the training process keeps a core busy; set: cores shared by time.
   std::optional<double> loop_cpu_share;
+  // The interpreter lock (one per training process): the loop's time per step launching the
+  // step's work while it holds the lock, and the share of the pin thread's work per batch during
+  // which the pin thread holds it. The two take turns.
+  double launch_time = 0;
+  double pin_lock_share = 0;
   bool persistent_workers = false;  // workers live across epochs
   double worker_start_time = 0;     // starting one worker at an epoch's start (s); W in turn
   double worker_warmup_time = 0;    // a new worker's first batch over its later ones (s); together

@@ -129,6 +129,8 @@ std::string_view loss_name(LossKind k) {
       return "time slicing";
     case LossKind::LoopCpu:
       return "the training process's CPU share";
+    case LossKind::Lock:
+      return "the interpreter lock";
     case LossKind::Variance:
       return "variance";
     case LossKind::EpochStart:
@@ -158,6 +160,14 @@ std::string loss_remedy(const Diagnosis& d, LossKind k) {
     case LossKind::LoopCpu:
       return "the training process holds a core while the accelerator computes (pipeline.loop_cpu_share); a loop "
              "that sleeps until the accelerator is done (a blocking synchronize) leaves it to the workers";
+    case LossKind::Lock:
+      return has_fix(d, FixKind::Uint8Samples)
+                 ? "the loop's launch and the pin thread's work take turns on the training process's interpreter "
+                   "lock (pipeline.launch_time, pipeline.pin_lock_share); uint8 samples shorten the pin thread's part "
+                   "(above)"
+                 : "the loop's launch and the pin thread's work take turns on the training process's interpreter "
+                   "lock (pipeline.launch_time, pipeline.pin_lock_share); fewer bytes per sample on the device "
+                   "(uint8 until the accelerator converts) shorten the pin thread's part";
     case LossKind::Variance:
       return fmt::format(
           "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
@@ -203,6 +213,18 @@ std::string knee_sentence(const Diagnosis& d) {
                     c.knee_fits_cores ? "run them a core each" : "are too few to run them a core each");
   return out + ".";
 }
+
+namespace {
+
+// ", its threads getting 72.7% of a CPU each beside 14.2 busy workers on 16 cores" when the
+// cores shared by time slow the training process's threads; empty otherwise.
+std::string thread_share_text(const Result& r) {
+  if (r.thread_rate >= 1) return "";
+  return fmt::format(" (its threads get {} of a CPU each beside {} busy workers on {})", percent(r.thread_rate),
+                     format_number(r.busy_workers), plural(r.shared_cores, "core", "cores"));
+}
+
+}  // namespace
 
 std::string wall_sentence(const Diagnosis& d) {
   const Inputs& in = d.inputs;
@@ -258,8 +280,16 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back(fmt::format(
           "host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it", dur(st.time_s)));
     else if (st.limit == Limit::PinThread)
-      parts.push_back(fmt::format("host-to-device transfer, limited by the pin thread: it copies {} per batch at {}",
-                                  format_compact(st.bytes_per_batch, Dim::Size), rate(*in.transform.memcpy_bandwidth)));
+      parts.push_back(
+          fmt::format("host-to-device transfer, limited by the training process's pin thread: it takes "
+                      "{} per batch of {} at {}{}",
+                      dur(st.time_s), format_compact(st.bytes_per_batch, Dim::Size), rate(*in.transform.pin_bandwidth),
+                      thread_share_text(r)));
+    else if (st.limit == Limit::InterpreterLock)
+      parts.push_back(fmt::format(
+          "host-to-device transfer, limited by the training process: its loop launches the step's work for {} and "
+          "its pin thread holds the interpreter lock for {} of each batch, in turn, {} per step{}",
+          dur(in.launch_time), dur(r.lock_s - in.launch_time), dur(st.time_s), thread_share_text(r)));
     else
       parts.push_back(
           fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
@@ -429,6 +459,12 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
                                            plural(*in.transform.cores_per_accelerator, "core", "cores"))
                              : std::string("so they contend less"),
                          gain(d, after));
+    case FixKind::Uint8Samples:
+      return fmt::format(
+          "Samples: uint8 on the device (workload.device_dtype = uint8, converted and normalized there): {} per "
+          "sample instead of {} for the workers to collate and the pin thread to copy: {}",
+          format_human(in.transfer.device_bytes / dtype_bytes(static_cast<Dtype>(d.scenario_dtype)), Dim::Size),
+          format_human(in.transfer.device_bytes, Dim::Size), gain(d, after));
     case FixKind::SmallerBatch:
       return fmt::format(
           "Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "

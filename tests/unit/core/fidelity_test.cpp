@@ -195,6 +195,114 @@ TEST_CASE("batch assembly: workers collate into new memory, the pin thread copie
   CHECK(r.step_s == doctest::Approx(0.050));
 }
 
+TEST_CASE("collate and pin thread at their own rates, apart from one thread's copy rate") {
+  // 2 workers at 4 ms per sample, batch 10 of 100 kB on the device. The collate into new shared
+  // memory at 0.5 GB/s takes 1 MB / 0.5 GB/s = 2 ms: 42 ms a worker's batch, 21 ms a step.
+  Scenario s = loader(2, 4);
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  s.set(Field::CollateBandwidth, {0.5e9, Dim::Rate});
+  Result r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.021));
+  // Pinned over 10 GB/s (0.1 ms a batch): the pin thread at 2 GB/s takes 0.5 ms, not the copy
+  // rate's 1 ms.
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::PinBandwidth, {2e9, Dim::Rate});
+  r = test::run(s);
+  CHECK(r.stage(Stage::Transfer).time_s == doctest::Approx(0.5e-3));
+  CHECK(r.stage(Stage::Transfer).limit == Limit::PinThread);
+  // Either rate alone: the other falls back to cpu.memcpy_bandwidth (collate 1 ms: 20.5 ms).
+  s.unset(Field::CollateBandwidth);
+  CHECK(test::run(s).stage(Stage::Transform).time_s == doctest::Approx(0.0205));
+  // Without any copy rate but the collate's, the pin thread is not modelled: the link sets it.
+  s.unset(Field::MemcpyBandwidth);
+  s.unset(Field::PinBandwidth);
+  s.set(Field::CollateBandwidth, {0.5e9, Dim::Rate});
+  r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.021));
+  CHECK(r.stage(Stage::Transfer).limit == Limit::Link);
+  // The main process (no workers) copies a batch above 32 MiB into its own heap at the copy
+  // rate, not the collate's: 10 x 3.5 MB at 1 GB/s = 35 ms.
+  s = loader(0, 4);
+  s.set(Field::SampleSize, {3.5e6, Dim::Size});
+  s.set(Field::MemcpyBandwidth, {1e9, Dim::Rate});
+  s.set(Field::CollateBandwidth, {0.5e9, Dim::Rate});
+  CHECK(test::run(s).step_s == doctest::Approx(0.085));  // 10 + 40 + 35 ms
+}
+
+TEST_CASE("a worker pays more per sample inside the loader than the sample timed alone") {
+  // 2 workers at 4 ms per sample plus 1 ms inside the loader: 10 x 5 = 50 ms a batch, 25 ms a
+  // step, utilization 10 / 25.
+  Scenario s = loader(2, 4);
+  s.set(Field::WorkerSampleOverhead, {1e-3, Dim::Duration});
+  Result r = test::run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.025));
+  CHECK(r.utilization == doctest::Approx(0.4));
+  // The main process has no loader: 10 + 40 ms in turn, as without it.
+  s.set(Field::Workers, 0);
+  CHECK(test::run(s).step_s == doctest::Approx(0.050));
+}
+
+TEST_CASE("the interpreter lock: the loop's launch and the pin thread's locked work take turns") {
+  // 4 workers at 2 ms per sample (20 ms a batch: 5 ms a step), compute 10 ms, 100 kB samples
+  // pinned over 10 GB/s, the pin thread at 0.5 GB/s: 2 ms a batch. The loop launches for 6 ms
+  // and the pin thread holds the lock for all of its 2 ms: 8 ms a step, under compute.
+  Scenario s = loader(4, 2);
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::PinBandwidth, {0.5e9, Dim::Rate});
+  s.set(Field::LaunchTime, {6e-3, Dim::Duration});
+  s.set(Field::PinLockShare, 1);
+  Result r = test::run(s);
+  CHECK(r.lock_s == doctest::Approx(8e-3));
+  CHECK(r.stage(Stage::Transfer).time_s == doctest::Approx(8e-3));
+  CHECK(r.binds(Stage::Compute));
+  // A 9.5 ms launch with half of the pin thread's work locked: 9.5 + 1 = 10.5 ms a step, the
+  // training process binds (transfer stage, limit interpreter_lock): utilization 10 / 10.5.
+  s.set(Field::LaunchTime, {9.5e-3, Dim::Duration});
+  s.set(Field::PinLockShare, 0.5);
+  r = test::run(s);
+  CHECK(r.stage(Stage::Transfer).time_s == doctest::Approx(10.5e-3));
+  CHECK(r.stage(Stage::Transfer).limit == Limit::InterpreterLock);
+  CHECK(r.binds(Stage::Transfer));
+  CHECK(r.utilization == doctest::Approx(10 / 10.5));
+  // No pin thread (pageable copies the loop makes itself): nothing takes turns with the launch,
+  // which the measured step already holds.
+  s.set(Field::LinkPinned, 0);
+  r = test::run(s);
+  CHECK(r.lock_s == 0);
+  CHECK(r.stage(Stage::Transfer).limit == Limit::PageableLink);
+  // No workers: the main process pins in turn with the rest; no lock to share.
+  s.set(Field::LinkPinned, 1);
+  s.set(Field::Workers, 0);
+  CHECK(test::run(s).lock_s == 0);
+}
+
+TEST_CASE("the interpreter lock on cores shared by time: its holders run at a thread's share") {
+  // 2 workers at 1 ms per sample (10 ms a batch), compute 10 ms with the loop busy half of it
+  // (5 ms), 4 cores, sigma 0.1; the pin thread 1 ms a batch (100 kB x 10 at 1 GB/s), all of it
+  // locked, and a launch of 11 ms: the lock's work is 12 ms a step. Its holder shares the cores
+  // with n = (10 + 1 + 5) / P tasks on average (the workers, the pin thread and the loop, all
+  // busy for their work over the step P), and under the scaling law one of n runs at
+  // 1 / (1 + 0.1 (n - 1)) of a core (n under the 4 cores). So P = 12 (1 + 0.1 (16 / P - 1)) ms:
+  // P^2 - 10.8 P - 19.2 = 0, P = (10.8 + sqrt(193.44)) / 2 = 12.35416 ms.
+  Scenario s = loader(2, 1);
+  s.set(Field::Cores, 4);
+  s.set(Field::ScalingContention, 0.1);
+  s.set(Field::LoopCpuShare, 0.5);
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::PinBandwidth, {1e9, Dim::Rate});
+  s.set(Field::LaunchTime, {11e-3, Dim::Duration});
+  s.set(Field::PinLockShare, 1);
+  const Result r = test::run(s);
+  const double P = (10.8 + std::sqrt(193.44)) / 2 * 1e-3;
+  CHECK(r.step_s == doctest::Approx(P).epsilon(1e-9));
+  CHECK(r.stage(Stage::Transfer).limit == Limit::InterpreterLock);
+  CHECK(r.thread_rate == doctest::Approx(12e-3 / P).epsilon(1e-9));
+  CHECK(r.utilization == doctest::Approx(10e-3 / P).epsilon(1e-9));
+}
+
 TEST_CASE("a worker's own time per batch adds to every batch it builds, not the main process's") {
   // 2 workers at 4 ms per sample, batch 10: 40 ms; with 1 ms of the worker's own time per batch
   // (taking the indices, sending the batch) 41 ms, and the step 41 / 2 = 20.5 ms: with the

@@ -127,6 +127,29 @@ TEST_CASE("the loader's own costs, constant: the same as the closed forms") {
   same_as_analytic(s);
 }
 
+TEST_CASE("the interpreter lock, constant: the same as the closed forms") {
+  // fidelity_test's case: 4 workers (5 ms a step), compute 10 ms, the pin thread 2 ms a batch
+  // of which half holds the lock, a 9.5 ms launch: the lock's 10.5 ms set the step. Then with
+  // all of it locked (11.5 ms), with a collate rate of its own, and on shared cores.
+  Scenario s = loader(4, 2);
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::PinBandwidth, {0.5e9, Dim::Rate});
+  s.set(Field::LaunchTime, {9.5e-3, Dim::Duration});
+  s.set(Field::PinLockShare, 0.5);
+  same_as_analytic(s);
+  CHECK(sim(s).step_s == doctest::Approx(10.5e-3).epsilon(1e-9));
+  s.set(Field::PinLockShare, 1);
+  same_as_analytic(s);
+  s.set(Field::CollateBandwidth, {1e9, Dim::Rate});
+  s.set(Field::WorkerSampleOverhead, {0.5e-3, Dim::Duration});
+  same_as_analytic(s);
+  // The cores shared by time, with room: each thread runs at a whole core.
+  s.set(Field::Cores, 8);
+  s.set(Field::LoopCpuShare, 0.5);
+  same_as_analytic(s);
+}
+
 TEST_CASE("storage is a server: busy for each batch's time, a batch there no sooner than its latency") {
   // 1 MB batches at 1 GB/s with 64 requests of 30 ms latency in flight: a few ms per batch,
   // well under the workers' 40 ms, so the steady state is the closed form's; the first batch
