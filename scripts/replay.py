@@ -1,0 +1,350 @@
+"""Replaying measured runs of a GPU node: `scripts/validate --replay RUN_DIR`.
+
+A run folder holds `results.jsonl` (one JSON object per line, `kind` says which: the run's
+calibration records `env`, `dataset`, `per_sample`, `scaling`, `memcpy`, `compute`, `h2d`, and
+one `point` per grid point) and, when the probe ran there, `probe.toml` and `probe.txt`. The
+format is the one `scripts/validate --collect` writes (README, "Replaying runs of a GPU node").
+
+Every point's utilization is predicted from the calibration records alone, as a careful user
+would describe the run to pipesim: never from a point's own measured fields. Standard library
+only (no torch): a run collected on a GPU node replays anywhere pipesim builds.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Targets of the replay (issue 36): with the probe's files the mean absolute error; without them
+# the mean and the largest.
+TARGET_MEAN_PROBE = 0.03
+TARGET_MEAN, TARGET_MAX = 0.06, 0.15
+LOADER_PRESET = "pytorch-dataloader-gpu-node"
+DEVICE_SAMPLE_BYTES = 3 * 224 * 224 * 4  # the format's transform (3x224x224 float32) when a run does not say
+MAX_BYTES = 64 << 20  # a run's records, and each probe file, at most
+CALIBRATION = ("env", "dataset", "per_sample", "scaling", "memcpy", "compute", "h2d", "probe")
+
+
+class BadRun(Exception):
+    """The run folder cannot be replayed: one line for the user, exit status 2."""
+
+
+def read_run(folder):
+    """The run's records: {kind: record} for the calibration kinds (`compute` and `h2d` keyed by
+    batch and mode), and the points in file order."""
+    path = os.path.join(folder, "results.jsonl")
+    if not os.path.isdir(folder):
+        raise BadRun(f"{folder}: not a folder")
+    if not os.path.isfile(path):
+        raise BadRun(f"{path}: no such file (a run folder holds results.jsonl)")
+    if os.path.getsize(path) > MAX_BYTES:
+        raise BadRun(f"{path}: larger than {MAX_BYTES >> 20} MiB; not a run's records")
+    run = {"compute": {}, "h2d": {}, "points": []}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise BadRun(f"{path}:{number}:{e.colno}: not JSON: {e.msg}")
+            except ValueError as e:  # numbers too deep or too large for Python
+                raise BadRun(f"{path}:{number}:1: not JSON: {e}")
+            if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
+                raise BadRun(f"{path}:{number}:1: expected an object with a \"kind\"")
+            kind = record["kind"]
+            if kind == "point":
+                for key in ("batch", "workers"):
+                    if not isinstance(record.get(key), int) or record[key] < (1 if key == "batch" else 0):
+                        raise BadRun(f"{path}:{number}:1: a point needs \"{key}\" as a whole number")
+                run["points"].append(record)
+            elif kind == "compute":
+                batch = record.get("batch")
+                if not isinstance(batch, int) or not _positive(record.get("device_cached_median_s")):
+                    raise BadRun(f"{path}:{number}:1: a compute record needs \"batch\" and \"device_cached_median_s\"")
+                run["compute"][batch] = record
+            elif kind == "h2d":
+                if _positive(record.get("Bps")):
+                    run["h2d"][record.get("mode")] = record
+            elif kind in CALIBRATION:
+                run[kind] = record
+    if not run["points"]:
+        raise BadRun(f"{path}: no point records to predict")
+    run["probe_files"] = read_probe(folder)
+    return run
+
+
+def _positive(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+
+
+def read_probe(folder):
+    """The probe's files, when the probe ran in this run: the TOML it wrote (loaded by pipesim with
+    `use`) and its caching experiments as printed in probe.txt (or probe.toml's comment)."""
+    toml = os.path.join(folder, "probe.toml")
+    text = os.path.join(folder, "probe.txt")
+    out = {}
+    if os.path.isfile(toml) and os.path.getsize(toml) <= MAX_BYTES:
+        out["toml"] = toml
+        with open(toml, encoding="utf-8", errors="replace") as f:
+            out["keys"] = {m.group(1) for m in re.finditer(r"^(\w+) =", f.read(), re.M)}
+    lines = []
+    for p in (text, toml):
+        if os.path.isfile(p) and os.path.getsize(p) <= MAX_BYTES:
+            with open(p, encoding="utf-8", errors="replace") as f:
+                lines += f.read().splitlines()
+    for line in lines:
+        m = re.search(r"batch (\d+), (\d+) workers", line)
+        if m and "batch" not in out:
+            out["batch"], out["workers"] = int(m.group(1)), int(m.group(2))
+        m = re.match(r"# Caching experiments \(steps/s\): (.*)\.$", line)
+        if m and "rates" not in out:
+            rates = {}
+            for part in m.group(1).split(", "):
+                name, _, value = part.rpartition(" ")
+                try:
+                    rates[name] = float(value)
+                except ValueError:
+                    continue
+            out["rates"] = rates
+        m = re.match(r'transform_cost = "([\d.]+) (ms|us|s)"', line)
+        if m and "transform_cost" not in out:
+            out["transform_cost"] = float(m.group(1)) * {"ms": 1e-3, "us": 1e-6, "s": 1.0}[m.group(2)]
+        m = re.match(r"scaling_contention = ([\d.eE+-]+)", line)
+        if m and "scaling_contention" not in out:
+            out["scaling_contention"] = float(m.group(1))
+        m = re.match(r"# Inside the DataLoader: .* (\d+(?:\.\d+)?) ms of CPU per sample", line)
+        if m and "loader_sample_s" not in out:
+            out["loader_sample_s"] = float(m.group(1)) / 1e3
+    return out if out else None
+
+
+# ----------------------------------------------------------------------------- what the user feeds pipesim
+
+
+def cores_of(run):
+    env = run.get("env", {})
+    for key in ("affinity", "cpus"):
+        if _positive(env.get(key)):
+            return int(env[key])
+    raise BadRun("the run has no env record with \"cpus\": the node's logical CPUs are needed")
+
+
+def device_sample_bytes(run):
+    d = run.get("dataset", {})
+    if _positive(d.get("device_sample_bytes")):
+        return float(d["device_sample_bytes"]), "the dataset record"
+    return float(DEVICE_SAMPLE_BYTES), "3x224x224 float32, the format's transform"
+
+
+def sample_times(run, preset):
+    """The time per sample one process takes (workload.transform_cost) and what a worker pays
+    more inside the loader (pipeline.worker_sample_overhead; None: the loader preset's), with
+    where they came from. The single-process time comes from the run's per_sample record (or the
+    probe's TOML); the extra from the probe when it ran: its own timing inside the DataLoader, or
+    its full pipeline when its workers bound it (one worker's batch is W steps, less the collate
+    and the worker's own time per batch at the loader preset's rates, and less the contention its
+    scaling law gives W workers at once)."""
+    per = run.get("per_sample", {})
+    probe = run.get("probe_files") or {}
+    single = per.get("mean_s") if _positive(per.get("mean_s")) else probe.get("transform_cost")
+    if not _positive(single):
+        raise BadRun("the run has no per_sample record with \"mean_s\" (nor a probe TOML with "
+                     "workload.transform_cost): the time per sample is needed")
+    inside, source = None, None
+    if probe.get("loader_sample_s"):
+        inside, source = probe["loader_sample_s"], "the probe, inside the DataLoader"
+    rates = probe.get("rates") or {}
+    full, cached = rates.get("full"), rates.get("sample-cached")
+    if inside is None and full and probe.get("workers") and probe.get("batch") and (not cached or full < 0.8 * cached):
+        b, w = probe["batch"], probe["workers"]
+        batch_s = w / full - b * device_sample_bytes(run)[0] / preset["cpu.collate_bandwidth"] - \
+            preset.get("pipeline.worker_batch_overhead", 0.0)
+        if batch_s > 0:
+            sigma = probe.get("scaling_contention", 0.0)
+            inside, source = batch_s / b / (1 + sigma * (w - 1)), f"the probe's full pipeline ({w} workers, batch {b})"
+    if inside is None:
+        return single, None, f"one process; inside the loader + the preset's {LOADER_PRESET}"
+    return single, max(0.0, inside - single), f"one process; inside the loader from {source}"
+
+
+def preset_inputs(pipesim):
+    """The loader preset's figures (what the probe's full pipeline is corrected by)."""
+    out = subprocess.run([pipesim, "presets", LOADER_PRESET, "--format", "json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise BadRun(f"{pipesim} has no preset {LOADER_PRESET}: {out.stderr.strip()}")
+    return json.loads(out.stdout)["inputs"]
+
+
+def scenario(run, batch, workers, user):
+    """The point as a careful user describes it to pipesim: the GPU node's loader preset, the
+    step measured with the batch on the device and the loop thread's CPU in it, the time per
+    sample a worker pays, its variation, the node's CPUs, the measured copy and link rates."""
+    c = run["compute"].get(batch)
+    if c is None:
+        raise BadRun(f"no compute record at batch {batch}: the step at each batch of the points is needed")
+    step = c["device_cached_median_s"]
+    lines = [f'name = "replay of batch {batch}, {workers} workers"',
+             "use = [" + ", ".join(json.dumps(u) for u in user["use"]) + "]",
+             "[model]", f'measured_overhead = "{step!r} s"', 'measured_per_sample = "0 s"',
+             "[workload]", f'sample_size = "{user["sample_bytes"]!r} B"',
+             f'device_sample_size = "{user["device_bytes"]!r} B"', f'transform_cost = "{user["sample_s"]!r} s"',
+             "[pipeline]", f"batch_size = {batch}", f"workers = {workers}", "prefetch_factor = 2",
+             "persistent_workers = false"]
+    if user["sample_extra_s"] is not None:
+        lines.append(f'worker_sample_overhead = "{user["sample_extra_s"]!r} s"')
+    if _positive(c.get("main_thread_cpu_per_step")):
+        # The loop thread's CPU over the step it keeps busy (launching, Python, spinning in
+        # synchronize): the cores are then shared by time with the workers.
+        lines.append(f"loop_cpu_share = {min(1.0, c['main_thread_cpu_per_step'] / step)!r}")
+    if user.get("launch_s"):
+        lines.append(f'launch_time = "{user["launch_s"]!r} s"')
+    lines += ["[cpu]", f"cores = {user['cores']}"]
+    if user.get("memcpy"):
+        lines.append(f'memcpy_bandwidth = "{user["memcpy"]!r} B/s"')
+    if user.get("link"):
+        lines += ["[link]", f'bandwidth = "{user["link"]!r} B/s"']
+        if user.get("pageable"):
+            lines.append(f'pageable_bandwidth = "{user["pageable"]!r} B/s"')
+    if user.get("cv") is not None and not user["probe_cv"]:
+        lines += ["[transform]", f"cv = {user['cv']!r}"]
+    return "\n".join(lines) + "\n"
+
+
+def user_inputs(run, pipesim):
+    """What every point of the run shares, with where each figure came from (for the header)."""
+    cores = cores_of(run)
+    preset = preset_inputs(pipesim)
+    device_bytes, device_from = device_sample_bytes(run)
+    sample_s, sample_extra_s, sample_from = sample_times(run, preset)
+    worker_s = sample_s + (preset.get("pipeline.worker_sample_overhead", 0.0) if sample_extra_s is None
+                           else sample_extra_s)
+    probe = run.get("probe_files") or {}
+    use = [LOADER_PRESET] + ([os.path.abspath(probe["toml"])] if probe.get("toml") else [])
+    dataset = run.get("dataset", {})
+    per = run.get("per_sample", {})
+    threads = [r["main_thread_cpu_per_step"] for r in run["compute"].values()
+               if _positive(r.get("main_thread_cpu_per_step"))]
+    user = {
+        "cores": cores,
+        "use": use,
+        "sample_s": sample_s,
+        "sample_extra_s": sample_extra_s,
+        "worker_s": worker_s,
+        "sample_from": sample_from,
+        "device_bytes": device_bytes,
+        "device_from": device_from,
+        "sample_bytes": float(dataset["mean_bytes"]) if _positive(dataset.get("mean_bytes")) else device_bytes,
+        "probe_cv": bool(probe.get("toml")) and "cv" in probe.get("keys", ()),
+        "cv": per["cv"] if isinstance(per.get("cv"), (int, float)) and per["cv"] >= 0 else None,
+        # The loop's launch: its thread's CPU per step at the smallest batch measured, where
+        # the least of it is spent spinning while the accelerator computes (an upper bound).
+        "launch_s": min(threads) if threads else None,
+        "memcpy": run.get("memcpy", {}).get("fresh_Bps") if _positive(run.get("memcpy", {}).get("fresh_Bps")) else None,
+        "link": run["h2d"].get("pinned", {}).get("Bps"),
+        "pageable": run["h2d"].get("pageable", {}).get("Bps"),
+    }
+    return user
+
+
+def predict(pipesim, text):
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        out = subprocess.run([pipesim, "diagnose", path, "--format", "json"], capture_output=True, text=True)
+    finally:
+        os.remove(path)
+    if out.returncode != 0:
+        raise BadRun("pipesim refused the scenario it was given:\n" + text + out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+# ----------------------------------------------------------------------------- the table
+
+
+def model_name(run):
+    names = {r.get("model") for r in run["compute"].values() if r.get("model")}
+    return ", ".join(sorted(names)) if names else "the run's model"
+
+
+def replay(folder, pipesim):
+    run = read_run(folder)
+    user = user_inputs(run, pipesim)
+    rows = []
+    for p in run["points"]:
+        result = predict(pipesim, scenario(run, p["batch"], p["workers"], user))
+        transfer = next((s for s in result["stages"] if s["name"] == "transfer"), {})
+        binding = ", ".join(result["binding"])
+        if "transfer" in result["binding"] and transfer.get("limit") in ("interpreter_lock", "pin_thread"):
+            binding = "training process"
+        measured = p.get("utilization")
+        rows.append({"batch": p["batch"], "workers": p["workers"], "utilization": result["utilization"],
+                     "measured": measured if isinstance(measured, (int, float)) else None, "binding": binding})
+    return run, user, rows
+
+
+def summary(rows, probe):
+    judged = [r for r in rows if r["measured"] is not None]
+    if not judged:
+        return None
+    errors = [abs(r["utilization"] - r["measured"]) for r in judged]
+    mean, most = sum(errors) / len(errors), max(errors)
+    ok = mean <= TARGET_MEAN_PROBE if probe else (mean <= TARGET_MEAN and most <= TARGET_MAX)
+    target = f"mean <= {TARGET_MEAN_PROBE}" if probe else f"mean <= {TARGET_MEAN}, max <= {TARGET_MAX}"
+    return (f"mean absolute utilization error {mean:.3f}, max {most:.3f} over {len(judged)} points "
+            f"({'within' if ok else 'OUTSIDE'} the target: {target})"), ok
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="validate --replay", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--replay", metavar="RUN_DIR", required=True, help="a run folder: results.jsonl (and the probe's files)")
+    ap.add_argument("--json", action="store_true", help="one JSON object per point on stdout: batch, workers, utilization")
+    ap.add_argument("--pipesim", help="the pipesim binary (default: build it with scripts/pipesim)")
+    args = ap.parse_args(argv)
+    pipesim = args.pipesim
+    if pipesim is None:
+        subprocess.run([os.path.join(ROOT, "scripts", "pipesim"), "presets"], check=True, stdout=subprocess.DEVNULL)
+        pipesim = os.path.join(ROOT, "build", "release", "pipesim")
+    elif not os.access(pipesim, os.X_OK):
+        print(f"validate: --pipesim {pipesim}: not an executable file", file=sys.stderr)
+        return 2
+    try:
+        run, user, rows = replay(args.replay, pipesim)
+    except BadRun as e:
+        print(f"validate: {e}", file=sys.stderr)
+        return 2
+    probe = bool(run.get("probe_files"))
+    verdict = summary(rows, probe)
+    if args.json:
+        for r in rows:
+            print(json.dumps({"batch": r["batch"], "workers": r["workers"], "utilization": r["utilization"]}))
+        if verdict:
+            print(verdict[0], file=sys.stderr)
+        return 0 if verdict is None or verdict[1] else 1
+    print(f"replay of {os.path.abspath(args.replay)}: {model_name(run)} on {user['cores']} logical CPUs"
+          + (f", {run['env'].get('gpu')}" if run.get("env", {}).get("gpu") else "")
+          + (", with the probe's files" if probe else ""))
+    print(f"  time per sample: {user['sample_s'] * 1e3:.3f} ms, a worker inside the loader "
+          f"{user['worker_s'] * 1e3:.3f} ms ({user['sample_from']}); "
+          f"device sample {user['device_bytes']:.0f} B ({user['device_from']})")
+    print(f"  loop launch {user['launch_s'] * 1e3:.2f} ms per step (its thread's CPU at the smallest batch)"
+          if user.get("launch_s") else "  loop launch: not in the compute records")
+    print(f"  preset {LOADER_PRESET}; link {(user['link'] or 0) / 1e9:.1f} GB/s pinned; copy into fresh memory "
+          f"{(user['memcpy'] or 0) / 1e9:.2f} GB/s")
+    print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'pipesim':>8} {'error':>7}  binding (pipesim)")
+    for r in rows:
+        measured = f"{r['measured']:.3f}" if r["measured"] is not None else "-"
+        error = f"{r['utilization'] - r['measured']:+.3f}" if r["measured"] is not None else "-"
+        print(f"{r['batch']:>6} {r['workers']:>7} {measured:>9} {r['utilization']:>8.3f} {error:>7}  {r['binding']}")
+    if verdict is None:
+        print("no point carries a measured utilization: nothing to judge")
+        return 0
+    print(verdict[0])
+    return 0 if verdict[1] else 1
