@@ -19,12 +19,19 @@ size and DataLoader settings:
   raw_cached     a DataLoader over one raw sample (your dataset's `transform` switched off),
                  transformed every time (skipped when the dataset has no `transform`)
   full           your DataLoader
-and times single samples in this process (dataset[i], and without the transform; with the page
-faults they take, which say when the allocator inflates the time) and, with workers,
-a forked process's first batch against the same samples again (a new worker's warm-up), and the
-same samples in 1, C and 2C processes forked at once on this machine's C logical CPUs (how the
-transform scales across workers and what taking turns on the cores costs). It prints the TOML
-for pipesim and the `pipesim attribute` command line; with --pipesim PATH it runs that too.
+With workers, the full pipeline runs instrumented from inside the DataLoader: each worker times
+its samples and its collate (thread CPU and wall clock, per batch), and the training process
+its loop thread's CPU and its other threads' (the pin thread's, with pin_memory) per step. It
+runs the full pipeline again with another number of workers (more when the CPUs allow, else
+fewer), so that attribute can tell whether the workers' count moves the rate. It times single
+samples in this process (dataset[i], and without the transform; with the page faults they
+take, which say when the allocator inflates the time), the loop thread's CPU at a small batch
+(launching the step's work), and, with workers, a forked process's first batch against the same
+samples again (a new worker's warm-up), and the same samples in 1, C and 2C processes forked at
+once on this machine's C logical CPUs (how the transform scales across workers and what taking
+turns on the cores costs). It prints one TOML for pipesim (every key measured here, over the
+loader preset for this kind of machine), the `pipesim attribute` command line for the caching
+verdict, and the `pipesim diagnose` command to run next; with --pipesim PATH it runs both.
 
 Needs Debian's python3-torch (and python3-torchvision for --self-test); installs them with
 apt-get when missing.
@@ -53,6 +60,7 @@ import torch  # noqa: E402
 from torch.utils.data import DataLoader, Dataset  # noqa: E402
 
 from fork_timing import first_less_second, minor_faults, scaling, warmup  # noqa: E402
+from loader_timing import Timed, inside, timed_collate  # noqa: E402
 
 
 # ----------------------------------------------------------------------------- loading the user's code
@@ -159,15 +167,31 @@ def make_step(args, device):
     return sleep_step
 
 
-def timed_loop(batches, step, steps, warmup, device, non_blocking):
-    """Steps per second over `steps` steps after `warmup` (which take the loader's start)."""
+def timed_loop(batches, step, steps, warmup, device, non_blocking, cpu=None, stats=None):
+    """Steps per second over `steps` steps after `warmup` (which take the loader's start). With
+    `cpu` (a dict), the training process's CPU per timed step: its loop thread's ("thread") and
+    all its threads' ("process"). With `stats` (a list), the batches carry the workers' timings
+    (timed_collate), appended there for the timed steps."""
     it = iter(batches)
+
+    def take():
+        item = next(it)
+        return item if stats is not None else (item, None)
+
     for _ in range(warmup):
-        step(to_device(next(it), device, non_blocking))
+        step(to_device(take()[0], device, non_blocking))
+    thread, process = time.thread_time(), time.process_time()
     start = time.perf_counter()
     for _ in range(steps):
-        step(to_device(next(it), device, non_blocking))
-    return steps / (time.perf_counter() - start)
+        batch, timing = take()
+        if timing is not None:
+            stats.append(timing)
+        step(to_device(batch, device, non_blocking))
+    rate = steps / (time.perf_counter() - start)
+    if cpu is not None:
+        cpu["thread"] = (time.thread_time() - thread) / steps
+        cpu["process"] = (time.process_time() - process) / steps
+    return rate
 
 
 def repeat(value):
@@ -175,11 +199,20 @@ def repeat(value):
         yield value
 
 
-def loader(dataset, args):
-    return DataLoader(dataset, batch_size=args.batch_size, num_workers=args.num_workers, shuffle=True,
+def loader(dataset, args, workers=None, collate=None):
+    workers = args.num_workers if workers is None else workers
+    return DataLoader(dataset, batch_size=args.batch_size, num_workers=workers, shuffle=True,
                       pin_memory=args.pin_memory, drop_last=True,
-                      persistent_workers=args.num_workers > 0,
-                      prefetch_factor=args.prefetch_factor if args.num_workers > 0 else None)
+                      persistent_workers=workers > 0,
+                      prefetch_factor=args.prefetch_factor if workers > 0 else None,
+                      **({"collate_fn": collate} if collate else {}))
+
+
+def other_count(workers, cpus):
+    """The second worker count of the full pipeline: half as many again when the logical CPUs
+    hold them with a CPU to spare for the training process, else half as many."""
+    more = workers + max(1, workers // 2)
+    return more if more < cpus else max(1, workers // 2) if workers > 1 else 2
 
 
 def without_transform(dataset):
@@ -233,7 +266,7 @@ def time_warmup(dataset, batch, forks=5):
 
 def sample_bytes(dataset):
     """Mean file size when the dataset lists files (torchvision's ImageFolder: .samples), else None."""
-    entries = getattr(dataset, "samples", None) or getattr(dataset, "files", None)
+    entries = getattr(dataset, "samples", None) or getattr(dataset, "files", None) or getattr(dataset, "paths", None)
     if not entries:
         return None
     paths = [e[0] if isinstance(e, (tuple, list)) else e for e in entries[:1000]]
@@ -258,7 +291,19 @@ def probe(args):
     rates = {}
     progress("device_cached")
     on_device = to_device(one_batch, device, False)
-    rates["device-cached"] = timed_loop(repeat(on_device), step, args.steps, args.warmup, device, False)
+    device_cpu = {}
+    rates["device-cached"] = timed_loop(repeat(on_device), step, args.steps, args.warmup, device, False,
+                                        cpu=device_cpu)
+    # The loop thread's CPU per step at a small batch, where the least of it spins while the
+    # accelerator computes: what launching the step's work costs (pipeline.launch_time).
+    small = max(1, args.batch_size // 8)
+    launch = None
+    if args.model and small < args.batch_size:
+        progress(f"device_cached at batch {small}")
+        small_cpu = {}
+        first = mapped(on_device, lambda t: t[:small])
+        timed_loop(repeat(first), step, args.steps, args.warmup, device, False, cpu=small_cpu)
+        launch = small_cpu["thread"]
     progress("host_cached")
     # Pinned as the DataLoader's pin_memory would leave it, so that only the copy is added.
     host = mapped(one_batch, lambda t: t.pin_memory()) if args.pin_memory and device.type == "cuda" else one_batch
@@ -277,7 +322,18 @@ def probe(args):
     if len(dataset) < needed:
         sys.exit(f"pipesim-probe: the dataset has {len(dataset)} samples; --steps and --warmup need {needed} "
                  f"at batch {args.batch_size}")
-    rates["full"] = timed_loop(loader(dataset, args), step, args.steps, args.warmup, device, nb)
+    stats, full_cpu = [], {}
+    if args.num_workers > 0:
+        rates["full"] = timed_loop(loader(Timed(dataset), args, collate=timed_collate), step, args.steps,
+                                   args.warmup, device, nb, cpu=full_cpu, stats=stats)
+    else:
+        rates["full"] = timed_loop(loader(dataset, args), step, args.steps, args.warmup, device, nb, cpu=full_cpu)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    other = None
+    if args.num_workers > 0:
+        count = other_count(args.num_workers, cpus)
+        progress(f"full with {count} workers")
+        other = (count, timed_loop(loader(dataset, args, workers=count), step, args.steps, args.warmup, device, nb))
 
     progress("single samples")
     per_sample, faults = time_samples(dataset, args.samples, args.num_workers)
@@ -296,9 +352,14 @@ def probe(args):
     if args.num_workers > 0 and args.scaling_samples > 0:
         progress("how the transform scales across processes")
         n = len(dataset)
-        scales = scaling(dataset, [(i * 4099 + 7) % n for i in range(min(args.scaling_samples, n))],
-                         len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
+        scales = scaling(dataset, [(i * 4099 + 7) % n for i in range(min(args.scaling_samples, n))], cpus)
     return {
+        "cpus": cpus,
+        "inside": inside(stats, args.batch_size, tensor_bytes(dataset[0])),
+        "full_cpu": full_cpu,
+        "device_cpu": device_cpu,
+        "launch": launch,
+        "other": other,
         "scaling": scales,
         "rates": rates,
         "per_sample": per_sample,
@@ -354,6 +415,95 @@ def fault_comment(m):
             "# MALLOC_TRIM_THRESHOLD_=67108864 set (glibc's own ceiling for them), and compare."], True
 
 
+def loader_preset(args, m):
+    """The loader preset the TOML builds on: the one measured on a GPU node with pin_memory, else
+    the one measured on a 2-CPU machine."""
+    return "pytorch-dataloader-gpu-node" if m["device"].startswith("cuda") and args.pin_memory else "pytorch-dataloader"
+
+
+def measured_keys(args, m, single):
+    """Every scenario key this run measured, by section: {section: [(key, value, comment)]}. One set:
+    the caching experiments' figures are in it (compute, the copy), and what the DataLoader's
+    insides showed replaces what attribute would infer from the rates."""
+    B, D = args.batch_size, m["device_sample_bytes"]
+    keys = {"model": [], "pipeline": [], "workload": [], "cpu": [], "link": [], "transform": []}
+    device_step = 1 / m["rates"]["device-cached"]
+    keys["model"].append(("measured_per_sample", f'"{fmt_time(device_step / B)}"',
+                          f"the step with the batch on the device, {fmt_time(device_step)}, over the batch"))
+    keys["pipeline"] += [("batch_size", str(B), ""), ("workers", str(args.num_workers), ""),
+                         ("prefetch_factor", str(args.prefetch_factor), "")]
+    if m.get("warmup") is not None:
+        keys["pipeline"].append(("worker_warmup_time", f'"{fmt_time(m["warmup"])}"',
+                                 "a new worker's first batch over the same samples again (a forked process)"))
+    thread = m["device_cpu"].get("thread")
+    if thread is not None and args.model:
+        keys["pipeline"].append(("loop_cpu_share", f"{min(1.0, thread / device_step):.3f}",
+                                 "the loop thread's CPU over the step, batch on the device"))
+    if m.get("launch") is not None:
+        keys["pipeline"].append(("launch_time", f'"{fmt_time(m["launch"])}"',
+                                 f"the loop thread's CPU per step at batch {max(1, B // 8)}"))
+    ins = m.get("inside")
+    if ins:
+        keys["pipeline"].append(("worker_sample_overhead", f'"{fmt_time(max(0.0, ins["sample_cpu"] - single))}"',
+                                 "a worker's CPU per sample inside the DataLoader less one process's"))
+    keys["workload"].append(("transform_cost", f'"{fmt_time(single)}"', "dataset[i] in one process: load and transform"))
+    keys["workload"].append(("device_sample_size", f'"{D} B"', ""))
+    if m["sample_bytes"]:
+        keys["workload"].append(("sample_size", f'"{m["sample_bytes"]:.0f} B"', "mean file size"))
+    else:
+        keys["workload"].append(("sample_size", f'"{D} B"', "not found in the dataset (no .samples, .files or "
+                                 ".paths): the sample on the device stands in; set the stored size to model storage"))
+    keys["cpu"].append(("cores", str(m["cpus"]), "the logical CPUs this process may use"))
+    sc = m.get("scaling")
+    if sc:
+        if sc["scaling_contention"] is not None:
+            keys["cpu"].append(("scaling_contention", f"{sc['scaling_contention']:.4f}", ""))
+        keys["cpu"].append(("oversubscription_cost", f"{sc['oversubscription_cost']:.4f}", ""))
+    if ins and ins["collate_cpu"] > 0:
+        keys["cpu"].append(("collate_bandwidth", f'"{ins["batch_bytes"] / ins["collate_cpu"] / 1e9:.4g} GB/s"',
+                            "default_collate's CPU per batch inside the DataLoader"))
+    others = m["full_cpu"].get("process", 0) - m["full_cpu"].get("thread", 0)
+    if ins and args.pin_memory and others > 0:
+        keys["cpu"].append(("pin_bandwidth", f'"{B * D / others / 1e9:.4g} GB/s"',
+                            "the training process's threads but the loop, CPU per step"))
+    copy = 1 / m["rates"]["host-cached"] - device_step if "host-cached" in m["rates"] else 0
+    if m["device"].startswith("cuda") and copy > 0:
+        keys["link"] += [("bandwidth", f'"{B * D / copy / 1e9:.4g} GB/s"', "host_cached less device_cached"),
+                         ("pinned", "true" if args.pin_memory else "false", "")]
+    per = m["per_sample"]
+    mean = statistics.mean(per)
+    cv = statistics.pstdev(per) / mean if len(per) > 1 and mean > 0 else 0.0
+    keys["transform"].append(("cv", f"{cv:.3f}", ""))
+    return keys
+
+
+def inside_comment(args, m, single):
+    """What the DataLoader's insides showed, in words (the replay reads the first line)."""
+    ins, cpu = m.get("inside"), m["full_cpu"]
+    lines = []
+    if ins:
+        lines += [f"# Inside the DataLoader ({args.num_workers} worker{'s' if args.num_workers != 1 else ''}, "
+                  f"{ins['batches']} batches): a worker's samples "
+                  f"took {ins['sample_cpu'] * 1e3:.4g} ms of CPU per sample",
+                  f"# ({ins['sample_wall'] * 1e3:.4g} ms wall; {(ins['sample_cpu'] - single) * 1e3:+.3g} ms against one "
+                  f"process), its collate {fmt_time(ins['collate_cpu'])} of CPU per batch of "
+                  f"{ins['batch_bytes'] / 1e6:.4g} MB ({fmt_time(ins['collate_wall'])} wall)."]
+    if cpu:
+        lines.append(f"# The training process per step of the full pipeline: its loop thread {fmt_time(cpu['thread'])} "
+                     f"of CPU, its other threads {fmt_time(max(0.0, cpu['process'] - cpu['thread']))}"
+                     + (" (the pin thread among them)." if args.pin_memory else "."))
+    if m["device_cpu"].get("thread") is not None:
+        lines.append(f"# With the batch on the device its loop thread took {fmt_time(m['device_cpu']['thread'])} of CPU "
+                     f"per {fmt_time(1 / m['rates']['device-cached'])} step"
+                     + (f"; at batch {max(1, args.batch_size // 8)} {fmt_time(m['launch'])} (launching the work)."
+                        if m.get("launch") is not None else "."))
+    if m.get("other"):
+        count, rate = m["other"]
+        lines.append(f"# The full pipeline with {count} workers: {rate:.4g} steps/s (with {args.num_workers}: "
+                     f"{m['rates']['full']:.4g}).")
+    return lines
+
+
 def report(args, m):
     per = m["per_sample"]
     mean = statistics.mean(per)
@@ -371,34 +521,25 @@ def report(args, m):
         + (f"; without the transform {fmt_time(statistics.mean(m['load_only']))}." if m["load_only"] else "."),
         *fault_comment(m)[0],
         "# Caching experiments (steps/s): " + ", ".join(f"{k} {v:.4g}" for k, v in m["rates"].items()) + ".",
+        *inside_comment(args, m, mean),
         *scaling_comment(m.get("scaling")),
+        f"# The DataLoader's other costs are the preset's {loader_preset(args, m)} (measured on another machine).",
         "",
-        "[pipeline]",
-        f"batch_size = {args.batch_size}",
-        f"workers = {args.num_workers}",
-        f"prefetch_factor = {args.prefetch_factor}",
-        *([f'worker_warmup_time = "{fmt_time(m["warmup"])}"   # a new worker\'s first batch over the same '
-           "samples again (a forked process); paid at every epoch's start unless persistent_workers"]
-          if m.get("warmup") is not None else []),
-        "",
-        "[workload]",
-        f'transform_cost = "{fmt_time(mean)}"   # dataset[i] in one process: load and transform',
-        f'device_sample_size = "{m["device_sample_bytes"]} B"',
+        f'use = ["{loader_preset(args, m)}"]',
     ]
-    if m["sample_bytes"]:
-        lines.append(f'sample_size = "{m["sample_bytes"]:.0f} B"   # mean file size')
-    sc = m.get("scaling")
-    if sc:
-        lines += ["", "[cpu]"]
-        if sc["scaling_contention"] is not None:
-            lines.append(f"scaling_contention = {sc['scaling_contention']:.4f}")
-        lines.append(f"oversubscription_cost = {sc['oversubscription_cost']:.4f}")
-    lines += ["", "[transform]", f"cv = {cv:.3f}"]
+    for section, entries in measured_keys(args, m, mean).items():
+        if not entries:
+            continue
+        lines += ["", f"[{section}]"]
+        for key, value, comment in entries:
+            lines.append(f"{key} = {value}" + (f"   # {comment}" if comment else ""))
     toml = "\n".join(lines) + "\n"
 
     command = ["attribute", "--batch", str(args.batch_size), "--workers", str(args.num_workers)]
     for level, rate in m["rates"].items():
         command += [f"--{level}", f"{rate:.4g}"]
+    if m.get("other"):
+        command += ["--full-at", f"{m['other'][0]}={m['other'][1]:.4g}"]
     command += ["--device-sample-size", f"{m['device_sample_bytes']}B"]
     if m["sample_bytes"]:
         command += ["--sample-size", f"{m['sample_bytes']:.0f}B"]
@@ -440,12 +581,24 @@ def main(argv=None):
         print(f"pipesim-probe: warning: {m['faults_per_sample']:.0f} page faults per single sample; its time may be "
               "high (the TOML's comment says why and what to do)", file=sys.stderr)
     print(toml)
-    print("$ pipesim " + " ".join(command))
     if args.toml:
         with open(args.toml, "w") as f:
             f.write(toml)
+    print("$ pipesim " + " ".join(command))
     if args.pipesim:
         out = subprocess.run([args.pipesim] + command, capture_output=True, text=True)
+        if out.returncode != 0:
+            print(out.stdout + out.stderr, end="", file=sys.stderr)
+            return out.returncode
+        # The caching table and its verdict; attribute's own scenario keys are left out: the TOML
+        # above holds this run's, measured inside the DataLoader where attribute infers them.
+        print(out.stdout.split("\nScenario keys")[0].rstrip("\n"))
+        print("(attribute's scenario keys are left out: the TOML above has this run's.)")
+    diagnose = ["diagnose", args.toml or "probe.toml"]
+    print("\nNext, the whole pipeline with these keys" + ("" if args.toml else " (save the TOML above as probe.toml)")
+          + ":\n$ pipesim " + " ".join(diagnose))
+    if args.pipesim and args.toml:
+        out = subprocess.run([args.pipesim] + diagnose, capture_output=True, text=True)
         print(out.stdout, end="")
         if out.returncode != 0:
             print(out.stderr, end="", file=sys.stderr)

@@ -14,7 +14,6 @@ import json
 import math
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -167,7 +166,8 @@ def sample_times(run, preset):
             preset.get("pipeline.worker_batch_overhead", 0.0)
         if batch_s > 0:
             sigma = probe.get("scaling_contention", 0.0)
-            inside, source = batch_s / b / (1 + sigma * (w - 1)), f"the probe's full pipeline ({w} workers, batch {b})"
+            inside = batch_s / b / (1 + sigma * (w - 1))
+            source = f"the probe's full pipeline ({w} worker{'s' if w != 1 else ''}, batch {b})"
     if inside is None:
         return single, None, f"one process; inside the loader + the preset's {LOADER_PRESET}"
     return single, max(0.0, inside - single), f"one process; inside the loader from {source}"
@@ -336,8 +336,9 @@ def main(argv=None):
           f"device sample {user['device_bytes']:.0f} B ({user['device_from']})")
     print(f"  loop launch {user['launch_s'] * 1e3:.2f} ms per step (its thread's CPU at the smallest batch)"
           if user.get("launch_s") else "  loop launch: not in the compute records")
-    print(f"  preset {LOADER_PRESET}; link {(user['link'] or 0) / 1e9:.1f} GB/s pinned; copy into fresh memory "
-          f"{(user['memcpy'] or 0) / 1e9:.2f} GB/s")
+    link = f"link {user['link'] / 1e9:.1f} GB/s pinned" if user.get("link") else "link not measured (not modelled)"
+    copy = f"{user['memcpy'] / 1e9:.2f} GB/s" if user.get("memcpy") else "not measured"
+    print(f"  preset {LOADER_PRESET}; {link}; copy into fresh memory {copy}")
     print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'pipesim':>8} {'error':>7}  binding (pipesim)")
     for r in rows:
         measured = f"{r['measured']:.3f}" if r["measured"] is not None else "-"

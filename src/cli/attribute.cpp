@@ -27,6 +27,7 @@ struct AttributeOptions {
   double batch = 0;
   double workers = -1;
   std::array<std::string, kCacheLevels> rates;  // by CacheLevel, as typed
+  std::string full_at;                          // WORKERS=RATE
   std::string sample_size;
   std::string device_sample_size;
   std::string format = "table";
@@ -135,6 +136,10 @@ void setup_attribute(CLI::App& app) {
       "Rate of the full pipeline; required"};
   for (std::size_t i = 0; i < kCacheLevels; ++i)
     cmd->add_option(level_option(static_cast<CacheLevel>(i)), o->rates[i], help[i])->type_name("RATE");
+  cmd->add_option("--full-at", o->full_at,
+                  "Rate of the full pipeline with another number of workers (e.g. 6=4.2): whether the workers' "
+                  "count moves the rate")
+      ->type_name("WORKERS=RATE");
   cmd->add_option("--sample-size", o->sample_size, "Bytes stored per sample, for the scenario keys (e.g. 110KB)")
       ->type_name("SIZE");
   cmd->add_option("--device-sample-size", o->device_sample_size,
@@ -175,6 +180,17 @@ void setup_attribute(CLI::App& app) {
       if (o->rates[i].empty()) continue;
       e.steps_per_s[i] = located(level_option(static_cast<CacheLevel>(i)),
                                  [&] { return parse_step_rate(o->rates[i], o->batch > 0 ? o->batch : 1); });
+    }
+    if (!o->full_at.empty()) {
+      const auto eq = o->full_at.find('=');
+      if (eq == std::string::npos)
+        throw Error(Origin{"--full-at"}, fmt::format("expected WORKERS=RATE, got \"{}\"", echo(o->full_at)));
+      e.other_workers = located("--full-at", [&] {
+        return parse_quantity_as(std::string_view(o->full_at).substr(0, eq), dims(Dim::Number)).value;
+      });
+      e.other_full = located("--full-at", [&] {
+        return parse_step_rate(std::string_view(o->full_at).substr(eq + 1), o->batch > 0 ? o->batch : 1);
+      });
     }
     e.sample_bytes = size_option(o->sample_size, "--sample-size");
     e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");

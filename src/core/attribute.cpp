@@ -33,6 +33,15 @@ void check(const CachingExperiments& e) {
   for (CacheLevel l : kLevels)
     if (const auto r = e.rate(l); r && !(*r >= 1e-6 && *r <= 1e6))
       throw Error(Origin{level_option(l)}, "a measured rate must be between 1e-6 and 1e6 steps per second");
+  if (e.other_workers || e.other_full) {
+    if (!e.other_workers || !e.other_full || !(*e.other_full >= 1e-6 && *e.other_full <= 1e6))
+      throw Error(Origin{"--full-at"}, "expected WORKERS=RATE, the rate between 1e-6 and 1e6 steps per second");
+    if (!(*e.other_workers >= 1 && *e.other_workers <= 1e6) || *e.other_workers != std::floor(*e.other_workers) ||
+        *e.other_workers == e.workers || e.workers < 1)
+      throw Error(Origin{"--full-at"},
+                  "the other worker count must be a whole number from 1 to 1e6 other than --workers, which must be "
+                  "1 or more");
+  }
 }
 
 // Where a loop row's time goes.
@@ -117,6 +126,20 @@ std::string_view added_stage_key(CacheLevel l) {
   return "load";
 }
 
+std::string_view evidence_key(WorkerEvidence e) {
+  switch (e) {
+    case WorkerEvidence::None:
+      return "none";
+    case WorkerEvidence::Slack:
+      return "slack";
+    case WorkerEvidence::Moves:
+      return "moves";
+    case WorkerEvidence::Partial:
+      break;
+  }
+  return "partial";
+}
+
 bool in_loop(CacheLevel l, double workers) { return workers < 1 || index(l) <= index(CacheLevel::Sample); }
 
 double parse_step_rate(std::string_view text, double batch) {
@@ -198,6 +221,29 @@ Attribution attribute(const CachingExperiments& e) {
   a.worker_budget_s = W * loop_step;
   if (a.workers_bind) a.workers_needed = std::ceil(worker.low / loop_step);
 
+  if (e.other_full && e.other_workers) {
+    // The rate at the other count against this one's. More workers running faster (beyond the
+    // noise) says the workers bound at this count. Fewer running slower says they bind at that
+    // count; at this one only when this rate followed the count, at least half of the way from
+    // that rate to its proportion (W / other x that rate): less, and something else caps it here.
+    const double full = *e.rate(CacheLevel::Full);
+    const double other = *e.other_full;
+    const double ratio = other / full;
+    const bool more = *e.other_workers > W;
+    a.proportional_steps_per_s = full * *e.other_workers / W;
+    if (more)
+      a.evidence = ratio > 1 + kSameRate ? WorkerEvidence::Moves : WorkerEvidence::Slack;
+    else if (ratio > 1 - kSameRate)
+      a.evidence = WorkerEvidence::Slack;
+    else
+      a.evidence = full - other >= 0.5 * (other * W / *e.other_workers - other) ? WorkerEvidence::Moves
+                                                                                : WorkerEvidence::Partial;
+    if (more ? ratio < 1 - kSameRate : ratio > 1 + kSameRate)
+      a.notes.push_back(
+          fmt::format("the full pipeline ran {} with {:g} workers than with {:g}: past some count more "
+                      "workers cost (the cores they share), so the count is best kept near {:g}",
+                      more ? "slower" : "faster", *e.other_workers, W, more ? W : *e.other_workers));
+  }
   if (!e.rate(CacheLevel::Host) && e.rate(CacheLevel::Sample))
     a.notes.emplace_back(
         "without --host-cached the copy to the device is not told apart from taking batches from the workers: "

@@ -50,9 +50,24 @@ struct CachingExperiments {
   std::array<std::optional<double>, kCacheLevels> steps_per_s;  // by CacheLevel; device and full required
   std::optional<double> device_sample_bytes;                    // to express the copy as a link bandwidth
   std::optional<double> sample_bytes;                           // bytes stored per sample, copied into the fragment
+  // The full pipeline again at another worker count (--full-at W=RATE): whether the workers'
+  // count moves the rate, the evidence for or against the workers binding.
+  std::optional<double> other_workers;
+  std::optional<double> other_full;
 
   [[nodiscard]] std::optional<double> rate(CacheLevel l) const { return steps_per_s[static_cast<std::size_t>(l)]; }
 };
+
+// What the full pipeline at another worker count says of the workers at the experiments' count.
+enum class WorkerEvidence : std::uint8_t {
+  None,     // no second count measured: only the caching levels speak
+  Slack,    // the rate did not move with the count (within kSameRate): the workers are not what binds
+  Moves,    // the rate moved with the count: the workers bind at the experiments' count
+  Partial,  // fewer workers ran slower, but this count less than in proportion: near the balance
+};
+
+// Stable keys (JSON): "none", "slack", "moves", "partial".
+std::string_view evidence_key(WorkerEvidence e);
 
 // A cost in seconds per batch known exactly or only within [low, high].
 struct Cost {
@@ -89,6 +104,10 @@ struct Attribution {
   // With the workers binding: workers of the measured speed needed to keep up with the loop
   // (cores permitting: their time was measured with W sharing the node).
   std::optional<double> workers_needed;
+  // The full pipeline at another worker count: what it says, and the rate W workers would give if
+  // it moved in proportion to the count.
+  WorkerEvidence evidence = WorkerEvidence::None;
+  double proportional_steps_per_s = 0;
   // Things the user should know: rates that rose going up the pipeline, stages not separable.
   std::vector<std::string> notes;
 };

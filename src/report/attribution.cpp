@@ -45,21 +45,67 @@ std::string verdict(const Attribution& a) {
     std::string parts;
     for (const LevelCost& r : a.levels)
       if (!r.in_loop) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", stages(r), cost(r.added));
-    return fmt::format(
-        "The workers bind: one worker takes {} per batch ({}), so {} deliver a batch every {} while the "
-        "training loop needs {}. The accelerator computes {:.1f}% of the time.\n"
-        "To keep up, one worker's batch must take at most {} ({:g} x the loop's {}), or the node needs {} of "
-        "this speed if it has the cores for them (the times were measured with {} sharing this node).\n",
-        time(a.worker_batch.low), parts, workers_text(W), time(full.step_s), time(a.loop_step_s), 100 * a.utilization,
-        time(a.worker_budget_s), W, time(a.loop_step_s), workers_text(*a.workers_needed), workers_text(W));
+    std::string evidence;
+    if (a.evidence == WorkerEvidence::Moves)
+      evidence = fmt::format(
+          "With {} the full pipeline ran {:.3g} steps/s, and {:.3g} here follows the count: the workers bind.\n",
+          workers_text(*a.in.other_workers), *a.in.other_full, full.measured_steps_per_s);
+    else if (a.evidence == WorkerEvidence::Partial)
+      evidence = fmt::format(
+          "With {} the full pipeline ran {:.3g} steps/s, and {:.3g} here follows the count only in part (in "
+          "proportion {} would run {:.3g}): the cores they share with the training process, or the loop near its "
+          "limit, take the rest.\n",
+          workers_text(*a.in.other_workers), *a.in.other_full, full.measured_steps_per_s,
+          workers_text(*a.in.other_workers), a.proportional_steps_per_s);
+    else if (a.evidence == WorkerEvidence::Slack)
+      evidence = fmt::format(
+          "But with {} the full pipeline ran {:.3g} steps/s, as fast: the count does not move the rate, so what sets "
+          "it is not how many workers there are (the training process, or the cores they share).\n",
+          workers_text(*a.in.other_workers), *a.in.other_full);
+    return evidence +
+           fmt::format(
+               "The workers bind: one worker takes {} per batch ({}), so {} {} a batch every {} while the "
+               "training loop needs {}. The accelerator computes {:.1f}% of the time.\n"
+               "To keep up, one worker's batch must take at most {} ({:g} x the loop's {}), or the node needs {} of "
+               "this speed if it has the cores for them (the times were measured with {} sharing this node).\n",
+               time(a.worker_batch.low), parts, workers_text(W), W == 1 ? "delivers" : "deliver", time(full.step_s),
+               time(a.loop_step_s), 100 * a.utilization, time(a.worker_budget_s), W, time(a.loop_step_s),
+               workers_text(*a.workers_needed), workers_text(W));
   }
   std::string t = fmt::format(
       "The training loop binds: compute {}, copy {} and receiving the batch {} per step. The accelerator "
       "computes {:.1f}% of the time; the rest is the loop's own work.\n",
       time(a.compute_s), time(a.copy_s), time(a.receive_s), 100 * a.utilization);
-  if (W >= 1)
-    t += fmt::format("The workers keep up (one worker's batch takes {}): they are not what to speed up.\n",
-                     cost(a.worker_batch));
+  if (W < 1) return t;
+  const std::string other = a.in.other_workers ? workers_text(*a.in.other_workers) : std::string();
+  switch (a.evidence) {
+    case WorkerEvidence::None:
+      t += fmt::format(
+          "The workers keep up by these rates (one worker's batch takes {}), but one count of workers does not "
+          "show it: run the full pipeline with another count (--full-at) before taking them off the list.\n",
+          cost(a.worker_batch));
+      break;
+    case WorkerEvidence::Slack:
+      t += fmt::format(
+          "The workers keep up (one worker's batch takes {}): with {} the full pipeline ran {:.3g} steps/s against "
+          "{:.3g} here, so their count is not what to change.\n",
+          cost(a.worker_batch), other, *a.in.other_full, full.measured_steps_per_s);
+      break;
+    case WorkerEvidence::Moves:
+      t += fmt::format(
+          "But the workers' count moves the rate: with {} the full pipeline ran {:.3g} steps/s against {:.3g} "
+          "here (in proportion {:.3g}), so the workers bind with the loop and more of them, or cheaper samples, "
+          "still help.\n",
+          other, *a.in.other_full, full.measured_steps_per_s, a.proportional_steps_per_s);
+      break;
+    case WorkerEvidence::Partial:
+      t += fmt::format(
+          "With {} the full pipeline ran {:.3g} steps/s against {:.3g} here (in proportion {:.3g}): fewer "
+          "workers bind, this many are near the balance with the loop, so a few more help little and a faster "
+          "loop helps more.\n",
+          other, *a.in.other_full, full.measured_steps_per_s, a.proportional_steps_per_s);
+      break;
+  }
   return t;
 }
 
@@ -217,6 +263,13 @@ std::string attribution_json(const Attribution& a) {
     j.kv("loop_step_s", a.loop_step_s);
     cost_json("worker_batch", a.worker_batch);
     j.kv_str("binding", a.workers_bind ? "workers" : "loop").kv("utilization", a.utilization);
+    if (a.in.other_workers) {
+      j.key("other_count").object();
+      j.kv("workers", *a.in.other_workers).kv("full_steps_per_s", *a.in.other_full);
+      j.kv("proportional_steps_per_s", a.proportional_steps_per_s);
+      j.kv_str("evidence", evidence_key(a.evidence));
+      j.end();
+    }
     j.kv("worker_budget_s", a.worker_budget_s);
     if (a.workers_needed) j.kv("workers_needed", *a.workers_needed);
     j.key("notes").array();

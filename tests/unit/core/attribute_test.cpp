@@ -164,3 +164,39 @@ TEST_CASE("attribute: refuses experiments it cannot read") {
   e.batch = 0;
   CHECK_THROWS_AS(attribute(e), Error);
 }
+
+TEST_CASE("attribute: the full pipeline at another worker count is the evidence on the workers") {
+  // The loop binds at 4 workers (the full pipeline runs as fast as the sample-cached loop, 3.23
+  // steps/s). Nothing else measured: no evidence either way.
+  CachingExperiments e = published(3.22, 3.22);
+  CHECK(attribute(e).evidence == WorkerEvidence::None);
+  // 8 workers just as fast (within 2%): their count is not what sets the rate.
+  e.other_workers = 8;
+  e.other_full = 3.20;
+  Attribution a = attribute(e);
+  CHECK(a.evidence == WorkerEvidence::Slack);
+  CHECK(a.proportional_steps_per_s == doctest::Approx(6.44));  // 3.22 x 8 / 4
+  // 8 workers faster: the workers bound at 4, whatever the caching levels said.
+  e.other_full = 3.6;
+  CHECK(attribute(e).evidence == WorkerEvidence::Moves);
+  // 2 workers at 1.7: from 1.7 the rate at 4 would be 3.4 in proportion; 3.22 is more than half
+  // of the way (2.55), so the workers bind at 4 too.
+  e.other_workers = 2;
+  e.other_full = 1.7;
+  CHECK(attribute(e).evidence == WorkerEvidence::Moves);
+  // 2 workers at 2.9: 3.22 is less than half of the way to 5.8 (4.35): near the balance.
+  e.other_full = 2.9;
+  CHECK(attribute(e).evidence == WorkerEvidence::Partial);
+  // More workers running slower: a note that the count is best kept low.
+  e.other_workers = 8;
+  e.other_full = 2.5;
+  a = attribute(e);
+  CHECK(a.evidence == WorkerEvidence::Slack);
+  CHECK(a.notes.size() == 1);
+  // The other count must differ from --workers, with a rate.
+  e.other_workers = 4;
+  CHECK_THROWS_AS(attribute(e), Error);
+  e.other_workers = 8;
+  e.other_full.reset();
+  CHECK_THROWS_AS(attribute(e), Error);
+}

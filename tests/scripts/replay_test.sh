@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# scripts/validate --replay on the measured runs the repository holds, and on bad input; with
+# COLLECT=1 also a dry run of --collect on this machine's CPU (a tiny model, two points and the
+# probe) replayed in turn: the format it writes is the one the replay reads.
+# Usage: replay_test.sh REPO PIPESIM
+set -euo pipefail
+repo=$1
+pipesim=$2
+validate="$repo/scripts/validate"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "replay_test: $*" >&2
+  exit 1
+}
+
+# Every point of a shipped run gets a row and a prediction in (0, 1]; the summary line ends it;
+# the exit status is the verdict (0 or 1), never 2.
+for run in resnet50 resnet18; do
+  dir="$repo/validation/h100-node/$run"
+  points=$(grep -c '"kind": "point"' "$dir/results.jsonl")
+  set +e
+  "$validate" --replay "$dir" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  set -e
+  [ "$rc" -le 1 ] || fail "$run: exit $rc: $(cat "$tmp/err")"
+  rows=$(grep -cE '^ +[0-9]+ +[0-9]+ +0\.[0-9]{3} +[01]\.[0-9]{3} +[-+]0\.[0-9]{3}  ' "$tmp/out" || true)
+  [ "$rows" -eq "$points" ] || fail "$run: $rows rows for $points points"
+  tail -n 1 "$tmp/out" | grep -qE "^mean absolute utilization error 0\.[0-9]{3}, max [01]\.[0-9]{3} over $points points \((within|OUTSIDE) the target" ||
+    fail "$run: no summary line: $(tail -n 1 "$tmp/out")"
+  if [ "$rc" -eq 0 ]; then grep -q "(within the target" "$tmp/out" || fail "$run: exit 0 outside the target"; fi
+  if [ "$rc" -eq 1 ]; then grep -q "(OUTSIDE the target" "$tmp/out" || fail "$run: exit 1 within the target"; fi
+  set +e
+  "$validate" --replay "$dir" --json --pipesim "$pipesim" >"$tmp/json" 2>"$tmp/err"
+  jrc=$?
+  set -e
+  [ "$jrc" -eq "$rc" ] || fail "$run: --json exits $jrc, the table $rc"
+  /usr/bin/python3 - "$tmp/json" "$points" <<'PY' || fail "$run: --json lines"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == int(sys.argv[2]), len(lines)
+for line in lines:
+    o = json.loads(line)
+    assert set(o) == {"batch", "workers", "utilization"}, o
+    assert 0 < o["utilization"] <= 1 and o["batch"] >= 1 and o["workers"] >= 0, o
+PY
+done
+
+# Bad input: one line on stderr, exit 2.
+expect_bad() {
+  local what=$1 pattern=$2
+  shift 2
+  set +e
+  "$validate" --replay "$@" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || fail "$what: exit $rc, not 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: not one line: $(cat "$tmp/err")"
+  grep -q -- "$pattern" "$tmp/err" || fail "$what: '$pattern' not in: $(cat "$tmp/err")"
+}
+expect_bad "no folder" "not a folder" "$tmp/none"
+mkdir "$tmp/empty"
+expect_bad "no records" "results.jsonl: no such file" "$tmp/empty"
+mkdir "$tmp/badjson"
+printf '{"kind": "env", "cpus": 16}\n{"kind": "point", "batch": 8\n' >"$tmp/badjson/results.jsonl"
+expect_bad "bad JSON" "results.jsonl:2:" "$tmp/badjson"
+mkdir "$tmp/nocompute"
+grep -v '"kind": "compute"' "$repo/validation/h100-node/resnet50/results.jsonl" >"$tmp/nocompute/results.jsonl"
+expect_bad "no compute record" "no compute record at batch" "$tmp/nocompute"
+mkdir "$tmp/fifo"
+mkfifo "$tmp/fifo/results.jsonl"
+expect_bad "a FIFO" "no such file" "$tmp/fifo"
+
+if [ "${COLLECT:-0}" = 1 ]; then
+  set +e
+  "$validate" --collect "$tmp/run" --model tiny --batches 8 --workers 1,2 --seconds 0.5 --files 16 --device cpu \
+    --probe 8,1 >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  set -e
+  [ "$rc" -le 1 ] || fail "collect: exit $rc: $(tail -n 5 "$tmp/err")"
+  for kind in env dataset per_sample scaling memcpy compute point probe done; do
+    grep -q "\"kind\": \"$kind\"" "$tmp/run/results.jsonl" || fail "collect: no $kind record"
+  done
+  [ "$(grep -c '"kind": "point"' "$tmp/run/results.jsonl")" -eq 2 ] || fail "collect: not two points"
+  grep -q '"rc": 0' <(grep '"kind": "probe"' "$tmp/run/results.jsonl") || fail "collect: the probe failed"
+  [ -s "$tmp/run/probe.toml" ] && grep -q "^# Inside the DataLoader" "$tmp/run/probe.toml" ||
+    fail "collect: no probe.toml measured inside the loader"
+  "$pipesim" diagnose "$tmp/run/probe.toml" >/dev/null || fail "collect: pipesim refuses the probe's TOML"
+  grep -q "with the probe's files" "$tmp/out" || fail "collect: the replay did not read the probe's files"
+  tail -n 1 "$tmp/out" | grep -q "over 2 points" || fail "collect: no replay summary: $(tail -n 1 "$tmp/out")"
+fi
+echo "replay_test: passed"
