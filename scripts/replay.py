@@ -328,7 +328,7 @@ def main(argv=None):
         if verdict:
             print(verdict[0], file=sys.stderr)
         return 0 if verdict is None or verdict[1] else 1
-    print(f"replay of {os.path.abspath(args.replay)}: {model_name(run)} on {user['cores']} logical CPUs"
+    print(f"replay of {args.replay}: {model_name(run)} on {user['cores']} logical CPUs"
           + (f", {run['env'].get('gpu')}" if run.get("env", {}).get("gpu") else "")
           + (", with the probe's files" if probe else ""))
     print(f"  time per sample: {user['sample_s'] * 1e3:.3f} ms, a worker inside the loader "

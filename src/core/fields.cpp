@@ -207,8 +207,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "time slicing: n tasks on C logical CPUs (n > C) each spend 1 + o (n - C) / C times the CPU on their work "
      "(switches, caches refilled); calibrate decode measures it"},
     {Field::MemcpyBandwidth, "cpu.memcpy_bandwidth", kRate, C::Positive, false, "",
-     "one thread's copy rate into newly allocated shared memory, page faults included (a worker's collate; "
-     "also charged for the pin thread); omit: batch assembly not modelled"},
+     "one thread's copy rate into newly allocated shared memory, page faults included: a worker's collate and "
+     "the pin thread's work unless cpu.collate_bandwidth and cpu.pin_bandwidth say otherwise; omit both: batch "
+     "assembly not modelled"},
     {Field::CollateBandwidth, "cpu.collate_bandwidth", kRate, C::Positive, false, "cpu.memcpy_bandwidth",
      "a worker's collate rate into new shared memory (bytes on the device per second of its CPU), when it differs "
      "from cpu.memcpy_bandwidth"},
