@@ -425,7 +425,7 @@ Result evaluate(const Inputs& in) {
       transfer.limit = Limit::PinThread;
     }
     r.lock_s = lock_time(in, B);
-    if (r.lock_s > transfer.time_s && r.lock_s > pin) {
+    if (r.lock_s > transfer.time_s) {
       transfer.time_s = r.lock_s;
       transfer.limit = Limit::InterpreterLock;
     }

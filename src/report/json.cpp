@@ -136,12 +136,14 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d) {
         .kv("workers_start_s", *r.workers_start_s)
         .kv("epoch_utilization", *r.epoch_utilization);
   j.kv("loop_overhead_s", r.loop_overhead_s);
+  if (r.lock_s > 0) j.kv("lock_s", r.lock_s);
   if (r.shared_cores > 0)
     j.kv("shared_cpu_s", r.shared_cpu_s)
         .kv("shared_cores", r.shared_cores)
         .kv("shared_wait_s", r.shared_wait_s)
         .kv("busy_workers", r.busy_workers)
-        .kv("receive_busy_workers", r.receive_busy_workers);
+        .kv("receive_busy_workers", r.receive_busy_workers)
+        .kv("thread_rate", r.thread_rate);
   if (r.samples_per_usd) j.kv("price_per_hour_usd", *r.price_per_hour).kv("samples_per_usd", *r.samples_per_usd);
   if (r.cost_per_epoch)
     j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);

@@ -85,6 +85,24 @@ TEST_CASE("every figure the table shows is in the JSON diagnosis") {
   CHECK(j["storage_capacity"]["accelerators_sharing"] == d.storage_capacity->have);
 }
 
+TEST_CASE("the training process's figures the wall sentence shows are in the JSON diagnosis") {
+  // The README's GPU node at batch 256 with 12 workers: the loop's launch and the pin thread take
+  // turns on the interpreter lock; on cores shared by time each thread's share of a CPU.
+  LoadedScenario s = load_scenario("pytorch-dataloader-gpu-node");
+  for (const char* a :
+       {"model.measured_overhead=65.9 ms", "model.measured_per_sample=0 s", "workload.sample_size=44 KB",
+        "workload.device_sample_size=602112 B", "workload.transform_cost=3.2 ms", "pipeline.batch_size=256",
+        "pipeline.workers=12", "pipeline.loop_cpu_share=0.81", "pipeline.launch_time=26.7 ms", "cpu.cores=16",
+        "link.bandwidth=53.7 GB/s"})
+    apply_assignment(s, a);
+  const Diagnosis d = diagnose(s.scenario);
+  const json j = diagnose_json(s);
+  REQUIRE(d.result.stage(Stage::Transfer).limit == Limit::InterpreterLock);
+  CHECK(j["stages"][2]["limit"] == "interpreter_lock");
+  CHECK(j["lock_s"] == d.result.lock_s);
+  CHECK(j["thread_rate"] == d.result.thread_rate);
+}
+
 TEST_CASE("crossovers carry the batch where the wall crosses and the last whole batch before it") {
   const LoadedScenario s = load_scenario("reference");
   const Diagnosis d = diagnose(s.scenario);
