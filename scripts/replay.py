@@ -117,7 +117,7 @@ def read_probe(folder):
         m = re.match(r"scaling_contention = ([\d.eE+-]+)", line)
         if m and "scaling_contention" not in out:
             out["scaling_contention"] = float(m.group(1))
-        m = re.match(r"# Inside the DataLoader: .* (\d+(?:\.\d+)?) ms of CPU per sample", line)
+        m = re.match(r"# Inside the DataLoader .*?took (\d+(?:\.\d+)?) ms of CPU per sample", line)
         if m and "loader_sample_s" not in out:
             out["loader_sample_s"] = float(m.group(1)) / 1e3
     return out if out else None
@@ -160,16 +160,19 @@ def sample_times(run, preset):
         inside, source = probe["loader_sample_s"], "the probe, inside the DataLoader"
     rates = probe.get("rates") or {}
     full, cached = rates.get("full"), rates.get("sample-cached")
-    if inside is None and full and probe.get("workers") and probe.get("batch") and (not cached or full < 0.8 * cached):
-        b, w = probe["batch"], probe["workers"]
+    b, w = probe.get("batch"), probe.get("workers")
+    if inside is None and full and w and b and (not cached or full < 0.8 * cached):
         batch_s = w / full - b * device_sample_bytes(run)[0] / preset["cpu.collate_bandwidth"] - \
             preset.get("pipeline.worker_batch_overhead", 0.0)
         if batch_s > 0:
-            sigma = probe.get("scaling_contention", 0.0)
-            inside = batch_s / b / (1 + sigma * (w - 1))
+            inside = batch_s / b
             source = f"the probe's full pipeline ({w} worker{'s' if w != 1 else ''}, batch {b})"
     if inside is None:
         return single, None, f"one process; inside the loader + the preset's {LOADER_PRESET}"
+    # Timed with W workers at once: the contention the probe's scaling law gives W workers is in
+    # it already, and pipesim applies it again, so one worker alone is that much faster.
+    if w:
+        inside /= 1 + probe.get("scaling_contention", 0.0) * (w - 1)
     return single, max(0.0, inside - single), f"one process; inside the loader from {source}"
 
 
@@ -205,6 +208,8 @@ def scenario(run, batch, workers, user):
     if user.get("launch_s"):
         lines.append(f'launch_time = "{user["launch_s"]!r} s"')
     lines += ["[cpu]", f"cores = {user['cores']}"]
+    if user.get("sigma") is not None:
+        lines.append(f"scaling_contention = {user['sigma']!r}")
     if user.get("memcpy"):
         lines.append(f'memcpy_bandwidth = "{user["memcpy"]!r} B/s"')
     if user.get("link"):
@@ -214,6 +219,20 @@ def scenario(run, batch, workers, user):
     if user.get("cv") is not None and not user["probe_cv"]:
         lines += ["[transform]", f"cv = {user['cv']!r}"]
     return "\n".join(lines) + "\n"
+
+
+def contention(run, cores, probe):
+    """cpu.scaling_contention from the scaling record when the probe gives none: C processes
+    forked at once (the most up to the logical CPUs) delivering S times one's rate, the
+    Universal Scalability Law with no coherency term: sigma = (C / S - 1) / (C - 1), at least 0."""
+    if probe and "scaling_contention" in probe:
+        return None
+    rows = {r.get("k"): r.get("rate") for r in run.get("scaling", {}).get("rows", [])
+            if isinstance(r.get("k"), int) and _positive(r.get("rate"))}
+    many = max((k for k in rows if 1 < k <= cores), default=None)
+    if 1 not in rows or many is None:
+        return None
+    return max(0.0, (many / (rows[many] / rows[1]) - 1) / (many - 1))
 
 
 def user_inputs(run, pipesim):
@@ -232,6 +251,7 @@ def user_inputs(run, pipesim):
                if _positive(r.get("main_thread_cpu_per_step"))]
     user = {
         "cores": cores,
+        "sigma": contention(run, cores, probe),
         "use": use,
         "sample_s": sample_s,
         "sample_extra_s": sample_extra_s,

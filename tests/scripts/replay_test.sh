@@ -86,7 +86,7 @@ if [ "${COLLECT:-0}" = 1 ]; then
   [ -s "$tmp/run/probe.toml" ] && grep -q "^# Inside the DataLoader" "$tmp/run/probe.toml" ||
     fail "collect: no probe.toml measured inside the loader"
   "$pipesim" diagnose "$tmp/run/probe.toml" >/dev/null || fail "collect: pipesim refuses the probe's TOML"
-  grep -q "with the probe's files" "$tmp/out" || fail "collect: the replay did not read the probe's files"
+  grep -q "inside the loader from the probe, inside the DataLoader" "$tmp/out" || fail "collect: the replay did not read the probe's timing inside the loader"
   tail -n 1 "$tmp/out" | grep -q "over 2 points" || fail "collect: no replay summary: $(tail -n 1 "$tmp/out")"
 fi
 echo "replay_test: passed"
