@@ -260,8 +260,8 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
     waits, stats = [], []
     thread, process, switches = time.thread_time(), time.process_time(), involuntary_switches()
     t0 = time.perf_counter()
-    n = 0
-    while n == 0 or n % rounds or time.perf_counter() - t0 < seconds:
+    n, last = 0, len(loader) - 1  # the batches after the first
+    while n < last and (n == 0 or n % rounds or time.perf_counter() - t0 < seconds):
         w = time.perf_counter()
         x, figures = next(it)
         waits.append(time.perf_counter() - w)
