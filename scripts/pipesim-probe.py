@@ -421,7 +421,7 @@ def loader_preset(args, m):
     return "pytorch-dataloader-gpu-node" if m["device"].startswith("cuda") and args.pin_memory else "pytorch-dataloader"
 
 
-def measured_keys(args, m, single):
+def measured_keys(args, m, single, cv):
     """Every scenario key this run measured, by section: {section: [(key, value, comment)]}. One set:
     the caching experiments' figures are in it (compute, the copy), and what the DataLoader's
     insides showed replaces what attribute would infer from the rates."""
@@ -470,9 +470,6 @@ def measured_keys(args, m, single):
     if m["device"].startswith("cuda") and copy > 0:
         keys["link"] += [("bandwidth", f'"{B * D / copy / 1e9:.4g} GB/s"', "host_cached less device_cached"),
                          ("pinned", "true" if args.pin_memory else "false", "")]
-    per = m["per_sample"]
-    mean = statistics.mean(per)
-    cv = statistics.pstdev(per) / mean if len(per) > 1 and mean > 0 else 0.0
     keys["transform"].append(("cv", f"{cv:.3f}", ""))
     return keys
 
@@ -527,7 +524,7 @@ def report(args, m):
         "",
         f'use = ["{loader_preset(args, m)}"]',
     ]
-    for section, entries in measured_keys(args, m, mean).items():
+    for section, entries in measured_keys(args, m, mean, cv).items():
         if not entries:
             continue
         lines += ["", f"[{section}]"]
