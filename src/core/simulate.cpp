@@ -214,7 +214,6 @@ struct Costs {
   // work take turns on it (lock_time in model.cpp); 0: no lock modelled.
   double launch = 0;
   double pin_locked = 0;
-  bool lock = false;
   bool link = false;
   double link_time = 0;
   double transfer_stage = 0;  // the analytic transfer stage (serial: the loop waits for it)
@@ -249,8 +248,7 @@ Costs costs(const Inputs& in, const Result& r) {
       c.link_time = transfer_time(in.transfer, in.batch);
       c.pin_work = pin_time(in, in.batch);
       c.pin = c.pin_work > 0;
-      c.lock = lock_time(in, in.batch) > 0;
-      if (c.lock) {
+      if (lock_time(in, in.batch) > 0) {
         c.launch = in.launch_time;
         c.pin_locked = in.pin_lock_share * c.pin_work;
       }

@@ -70,7 +70,7 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
   in.collate_bandwidth = s.has(Field::CollateBandwidth) ? s.opt(Field::CollateBandwidth) : in.memcpy_bandwidth;
   in.pin_bandwidth = s.has(Field::PinBandwidth) ? s.opt(Field::PinBandwidth) : in.memcpy_bandwidth;
-  if (in.memcpy_bandwidth || in.collate_bandwidth)
+  if (in.collate_bandwidth)  // set whenever the copy rate is: it falls back to that
     in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
   in.worker_batch_overhead = s.opt(Field::WorkerBatchOverhead).value_or(0);
   if (s.has(Field::Cores)) {

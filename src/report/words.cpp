@@ -161,13 +161,12 @@ std::string loss_remedy(const Diagnosis& d, LossKind k) {
       return "the training process holds a core while the accelerator computes (pipeline.loop_cpu_share); a loop "
              "that sleeps until the accelerator is done (a blocking synchronize) leaves it to the workers";
     case LossKind::Lock:
-      return has_fix(d, FixKind::Uint8Samples)
-                 ? "the loop's launch and the pin thread's work take turns on the training process's interpreter "
-                   "lock (pipeline.launch_time, pipeline.pin_lock_share); uint8 samples shorten the pin thread's part "
-                   "(above)"
-                 : "the loop's launch and the pin thread's work take turns on the training process's interpreter "
-                   "lock (pipeline.launch_time, pipeline.pin_lock_share); fewer bytes per sample on the device "
-                   "(uint8 until the accelerator converts) shorten the pin thread's part";
+      return std::string(
+                 "the loop's launch and the pin thread's work take turns on the training process's interpreter "
+                 "lock (pipeline.launch_time, pipeline.pin_lock_share); ") +
+             (has_fix(d, FixKind::Uint8Samples) ? "uint8 samples shorten the pin thread's part (above)"
+                                                : "fewer bytes per sample on the device (uint8 until the "
+                                                  "accelerator converts) shorten the pin thread's part");
     case LossKind::Variance:
       return fmt::format(
           "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
