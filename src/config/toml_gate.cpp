@@ -24,6 +24,9 @@ void gate_toml_text(std::string_view s, const std::string& source) {
   bool in_bare = false;        // inside a bare key or bare value token
   bool bare_is_value = false;
   std::string nesting;  // '[' for arrays, '{' for inline tables
+  // Dotted parts of the key being read (a [table] header's or a key's): toml++ builds one
+  // nested table per part, recursively, so a key of 200,000 parts overflows the stack.
+  int key_parts = 1;
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = decode_utf8(s, i).second;
     if (n == 0) fail("the file is not valid UTF-8 here");
@@ -44,6 +47,9 @@ void gate_toml_text(std::string_view s, const std::string& source) {
           if (!ends) break;
           in_bare = false;
         }
+        if (c == '.' && !value_context && ++key_parts > kMaxKeyParts)
+          fail(fmt::format("a key of more than {} dotted parts (pipesim's keys have two or three)", kMaxKeyParts));
+        if (c == '\n' || c == '=' || c == '{' || c == ',' || (c == '[' && !value_context)) key_parts = 1;
         if (c == '#') {
           state = State::Comment;
         } else if (c == '\n') {

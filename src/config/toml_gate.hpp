@@ -14,7 +14,10 @@ namespace pipesim {
 // Throws Error at source:line:column for: malformed UTF-8; a non-ASCII character outside
 // strings and comments (never valid TOML 1.0); a non-ASCII character first after a
 // line-ending backslash in a multi-line basic string (valid TOML that toml++ 3.3
-// mishandles). Columns count code points, as toml++ does.
+// mishandles); a key or [table] header of more than kMaxKeyParts dotted parts (toml++
+// nests a table per part, recursively: 200,000 parts overflow the stack). Columns count
+// code points, as toml++ does.
+inline constexpr int kMaxKeyParts = 32;
 void gate_toml_text(std::string_view text, const std::string& source);
 
 }  // namespace pipesim

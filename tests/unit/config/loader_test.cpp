@@ -73,6 +73,24 @@ TEST_CASE("bad files get one line with file:line:col") {
         std::string::npos);
 }
 
+TEST_CASE("keys of more dotted parts than a scenario can use are refused before parsing") {
+  // toml++ nests a table per part, recursively: 200,000 parts overflowed the stack.
+  std::string header = "[a";
+  for (int i = 0; i < 200000; ++i) header += ".a";
+  CHECK(load_error(header + "]\n") ==
+        "s.toml:1:65: error: a key of more than 32 dotted parts (pipesim's keys have two or three)");
+  std::string dotted = "x";
+  for (int i = 0; i < 40; ++i) dotted += ".x";
+  CHECK(load_error(dotted + " = 1\n") ==
+        "s.toml:1:64: error: a key of more than 32 dotted parts (pipesim's keys have two or three)");
+  // Dots inside values and quoted keys are not parts; 32 parts are read (and named unknown).
+  CHECK(load_error("use = \"reference\"\n[pipeline]\nbatch_size = 1.0e2\n\"a.b.c.d\" = 1\n").find("parts") ==
+        std::string::npos);
+  std::string most = "[a";
+  for (int i = 1; i < 32; ++i) most += ".a";
+  CHECK(load_error(most + "]\n").find("unknown key") != std::string::npos);
+}
+
 TEST_CASE("every unknown key and bad value of a file is reported at once, in file order") {
   // toml++ iterates keys sorted ([cpux] before [pipeline]); the report follows the file.
   CHECK(load_error("[pipeline]\nbatch_sise = 8\nworkers = \"2 GB\"\n[workload]\nsampel_size = \"1 MB\"\n"
