@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -156,6 +157,11 @@ int main(int argc, char** argv) {
     return finish(e.code);
   } catch (const pipesim::Error& e) {
     fmt::print(stderr, "{}\n", e.line());
+    return pipesim::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    // A limit on memory (ulimit -v, a container's), not a bug: said as an error of the input.
+    fmt::print(stderr,
+               "pipesim: error: out of memory (a limit on this process's memory, or the input asks for too much)\n");
     return pipesim::kExitUsage;
   } catch (const std::exception& e) {
     fmt::print(stderr, "pipesim: internal error: {}\n", e.what());

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "util/thread_group.hpp"
 
 namespace pipesim {
 
@@ -95,9 +96,10 @@ CopyRate one_thread(const MemoryOptions& o, bool fresh) {
 // Every thread copying at once: the sum of each thread's bytes over its loop's time.
 CopyRate all_threads(const MemoryOptions& o, bool fresh, unsigned threads) {
   std::vector<Loop> per(threads);
-  std::vector<std::thread> pool;
-  for (unsigned i = 0; i < threads; ++i) pool.emplace_back([&, i] { per[i] = copy_loop(o, fresh, o.seconds); });
-  for (auto& t : pool) t.join();
+  std::string why;
+  if (!run_together(
+          threads, [&](unsigned i) { per[i] = copy_loop(o, fresh, o.seconds); }, &why))
+    throw Error(too_few_threads("calibrate memory", threads, why, "--threads"));
   CopyRate c;
   for (const auto& l : per) {
     c.copies += l.rates.size();

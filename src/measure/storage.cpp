@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -13,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "util/thread_group.hpp"
 
 namespace pipesim {
 
@@ -23,22 +27,36 @@ struct File {
   std::uint64_t bytes = 0;
 };
 
-// Reads one whole file (open, read to the end, close) into `buf`; the bytes read, or -1.
-double read_whole(const std::string& path, std::vector<char>& buf) {
+struct Read {
+  double bytes = 0;    // read, whole file or not
+  bool whole = false;  // to its end before the deadline
+  int error = 0;       // errno of a failed open or read
+};
+
+// Reads one file (open, read to the end, close) into `buf`, stopping at `deadline` (a file of
+// 50 GB is not read for minutes past a measurement of 0.05 s).
+Read read_whole(const std::string& path, std::vector<char>& buf, double deadline) {
+  Read r;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  double total = 0;
+  if (fd < 0) {
+    r.error = errno;
+    return r;
+  }
   for (;;) {
     const ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0) {
-      ::close(fd);
-      return -1;
+      r.error = errno;
+      break;
     }
-    if (n == 0) break;
-    total += static_cast<double>(n);
+    if (n == 0) {
+      r.whole = true;
+      break;
+    }
+    r.bytes += static_cast<double>(n);
+    if (now_s() >= deadline) break;
   }
   ::close(fd);
-  return total;
+  return r;
 }
 
 // Asks the kernel to drop the files' cached pages; false when it refused any.
@@ -69,23 +87,28 @@ ReadLevel read_level(const std::vector<File>& files, unsigned n, double seconds,
   std::atomic<std::size_t> next{0};
   std::vector<std::vector<double>> latencies(n);
   std::vector<double> bytes(n, 0);
-  std::vector<std::thread> pool;
-  const double start = now_s();
-  for (unsigned t = 0; t < n; ++t)
-    pool.emplace_back([&, t] {
-      std::vector<char> buf(std::size_t{1} << 20);
-      for (;;) {
-        if (now_s() >= start + seconds) break;
-        const std::size_t i = next.fetch_add(1);
-        if (cold && i >= files.size()) break;
-        const double t0 = now_s();
-        const double got = read_whole(files[i % files.size()].path, buf);
-        if (got < 0) continue;  // a file that went away: not a read
-        latencies[t].push_back(now_s() - t0);
-        bytes[t] += got;
-      }
-    });
-  for (auto& t : pool) t.join();
+  std::vector<int> errors(n, 0);
+  double start = 0;
+  std::once_flag started;
+  std::string why;
+  const bool together = run_together(
+      n,
+      [&](unsigned t) {
+        std::call_once(started, [&] { start = now_s(); });
+        std::vector<char> buf(std::size_t{1} << 20);
+        for (;;) {
+          if (now_s() >= start + seconds) break;
+          const std::size_t i = next.fetch_add(1);
+          if (cold && i >= files.size()) break;
+          const double t0 = now_s();
+          const Read got = read_whole(files[i % files.size()].path, buf, start + seconds);
+          bytes[t] += got.bytes;
+          if (got.error) errors[t] = got.error;
+          if (got.whole) latencies[t].push_back(now_s() - t0);  // a file read whole is a request
+        }
+      },
+      &why);
+  if (!together) throw Error(too_few_threads("calibrate storage", n, why, "--concurrency"));
   ReadLevel l;
   l.concurrency = n;
   l.seconds = std::max(now_s() - start, 1e-9);
@@ -93,6 +116,7 @@ ReadLevel read_level(const std::vector<File>& files, unsigned n, double seconds,
   for (unsigned t = 0; t < n; ++t) {
     all.insert(all.end(), latencies[t].begin(), latencies[t].end());
     l.bytes += bytes[t];
+    if (errors[t]) l.error = errors[t];
   }
   l.requests = all.size();
   l.requests_per_s = static_cast<double>(l.requests) / l.seconds;
@@ -144,13 +168,29 @@ StorageCalibration calibrate_storage(const std::string& folder, const StorageOpt
     c.cold_dropped &= drop_cached(files);
     c.cold.push_back(read_level(files, n, o.seconds, true));
   }
-  // Bring the files in once (8 readers, every file at most, bounded in time), then measure.
-  if (progress) progress("warm-up", 8);
-  read_level(files, 8, 5 * o.seconds, true);
+  // Bring the files in once (8 readers, or the most asked for if fewer; every file at most,
+  // bounded in time), then measure.
+  const unsigned warmers = std::min(8u, *std::max_element(c.options.concurrency.begin(), c.options.concurrency.end()));
+  if (progress) progress("warm-up", warmers);
+  read_level(files, warmers, 5 * o.seconds, true);
   for (unsigned n : c.options.concurrency) {
     if (progress) progress("warm", n);
     c.warm.push_back(read_level(files, n, o.seconds, false));
   }
+  // Nothing read is no measurement: a rate of 0 B/s is not a figure pipesim could use.
+  const auto nothing = [&](const std::vector<ReadLevel>& levels) {
+    return std::all_of(levels.begin(), levels.end(), [](const ReadLevel& l) { return l.bytes <= 0; });
+  };
+  if (nothing(c.cold) || nothing(c.warm)) {
+    int error = 0;
+    for (const auto& l : c.cold) error = error ? error : l.error;
+    throw Error(Origin{folder}, error ? fmt::format("cannot read the files: {}", std::strerror(error))
+                                      : std::string("no bytes could be read from the files"));
+  }
+  if (c.cold.front().requests == 0)
+    throw Error(Origin{folder}, fmt::format("no file was read to its end in {} s by one reader, so a read's latency "
+                                            "cannot be measured: give it more time (--time) or smaller files",
+                                            o.seconds));
   for (const auto& l : c.cold) {
     c.read_bandwidth = std::max(c.read_bandwidth, l.bytes_per_s);
     c.iops = std::max(c.iops, l.requests_per_s);

@@ -28,6 +28,7 @@ struct ReadLevel {
   double latency_mean_s = 0;  // one whole-file read: open, read, close
   double latency_p50_s = 0;
   double latency_p99_s = 0;
+  int error = 0;  // errno of a failed open or read, if any
 };
 
 struct StorageCalibration {

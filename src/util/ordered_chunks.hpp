@@ -7,26 +7,30 @@
 #include <exception>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "util/thread_group.hpp"
 
 namespace pipesim {
 
 // Calls produce(i, text) for every i in [0, n) (text starts empty) on `jobs` threads, and
 // consume(text) on the calling thread in order of i. At most 2 x jobs chunks are held, each in
 // a buffer that is reused (no allocation per chunk once the buffers have grown). An exception
-// from produce stops the work and is rethrown here; consume runs on this thread.
+// from produce stops the work and is rethrown here; consume runs on this thread. When fewer
+// threads can start than asked (a limit on processes or threads), those that did do the work;
+// when none can, this thread does it alone. Returns the threads that worked (1: this one).
 template <class Produce, class Consume>
-void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& consume) {
-  if (jobs <= 1 || n <= 1) {
+unsigned ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& consume) {
+  const auto serial = [&] {
     std::string text;
     for (std::size_t i = 0; i < n; ++i) {
       text.clear();
       produce(i, text);
       consume(text);
     }
-    return;
-  }
+    return 1u;
+  };
+  if (jobs <= 1 || n <= 1) return serial();
   const std::size_t window = 2 * static_cast<std::size_t>(jobs);
   struct Slot {
     std::string text;
@@ -42,7 +46,7 @@ void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& c
   std::exception_ptr error;
 
   const auto worker = [&] {
-    while (true) {
+    for (;;) {
       std::size_t i = 0;
       {
         std::unique_lock lock(m);
@@ -68,8 +72,10 @@ void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& c
       if (i == consumed) ready_cv.notify_one();
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  ThreadGroup threads(jobs);
+  for (unsigned t = 0; t < jobs && threads.start(worker); ++t) {
+  }
+  if (threads.size() == 0) return serial();
   const auto finish = [&] {
     {
       std::lock_guard lock(m);
@@ -77,7 +83,7 @@ void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& c
     }
     free_cv.notify_all();
     ready_cv.notify_all();
-    for (auto& t : threads) t.join();
+    threads.join();
   };
   try {
     while (consumed < n) {
@@ -102,6 +108,7 @@ void ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume&& c
   }
   finish();
   if (error) std::rethrow_exception(error);
+  return static_cast<unsigned>(threads.size());
 }
 
 }  // namespace pipesim
