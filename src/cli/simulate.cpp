@@ -1,10 +1,11 @@
 // `pipesim simulate [SCENARIO]`: the scenario event by event with the DataLoader's rules, the
 // analytic figures beside; --trace writes what a profiler would show.
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "cli/common.hpp"
+#include "config/input_file.hpp"
 #include "core/diagnosis.hpp"
 #include "core/error.hpp"
 #include "core/simulate.hpp"
@@ -30,8 +31,7 @@ struct SimulateOptions : CommonOptions {
 // One per-sample time per line ("3.2 ms", or a bare number of seconds); blank lines and lines
 // starting with # are skipped. An error names the file, line and column.
 std::vector<double> read_sample_times(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Error(Origin{"--sample-times " + path}, fmt::format("cannot read {}", echo(path)));
+  std::istringstream f(read_input_file(path, std::size_t{16} << 20, "the file"));
   std::vector<double> times;
   std::string line;
   for (int n = 1; std::getline(f, line); ++n) {
@@ -79,8 +79,11 @@ void setup_simulate(CLI::App& app) {
   cmd->callback([opts] {
     const auto renderer = make_renderer(opts->format, Output::Simulation);  // a bad format fails before any work
     LoadedScenario loaded = load_with_sets(*opts);
-    if (!opts->trace.empty()) refuse_input_as_output(opts->trace, loaded.files, "--trace");
-    check_plot(opts->plot, loaded);
+    // The per-sample times are an input too: never written over.
+    std::vector<std::string> inputs = loaded.files;
+    if (!opts->sample_times.empty()) inputs.push_back(opts->sample_times);
+    if (!opts->trace.empty()) refuse_input_as_output(opts->trace, inputs, "--trace");
+    check_plot(opts->plot, loaded, {inputs.begin() + static_cast<std::ptrdiff_t>(loaded.files.size()), inputs.end()});
     SimOptions o;
     o.seed = opts->seed;
     o.batches = opts->batches;

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "config/input_file.hpp"
 #include "config/presets.hpp"
 #include "config/toml_gate.hpp"
 #include "core/range.hpp"
@@ -54,20 +55,7 @@ std::string read_to_end(std::istream& in, const Origin& where, std::string_view 
   return text;
 }
 
-std::string read_file(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) throw Error(Origin{path}, "cannot read the file: it does not exist");
-  if (std::filesystem::is_directory(status)) throw Error(Origin{path}, "cannot read the file: it is a directory");
-  // Devices and pipes (/dev/zero, /dev/stdin) could be endless: regular files only.
-  if (!std::filesystem::is_regular_file(status))
-    throw Error(Origin{path}, "cannot read the file: it is not a regular file");
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxFileBytes) throw Error(Origin{path}, "the file is larger than 16 MiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Origin{path}, "cannot open the file for reading");
-  return read_to_end(in, Origin{path}, "the file");
-}
+std::string read_file(const std::string& path) { return read_input_file(path, kMaxFileBytes, "the file"); }
 
 // The scenario on standard input (`-`), read to its end: at most 16 MiB, like a file.
 std::string read_stdin() {

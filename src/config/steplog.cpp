@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "config/input_file.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 
@@ -103,10 +104,23 @@ struct Reader {
       if (trim(raw).empty()) return;
       std::vector<std::string_view> cells;
       std::vector<int> columns;
+      // Cells split at commas outside quotes: a quoted cell ("lr, group 0") may hold commas, and
+      // "" inside it is a quote (RFC 4180); the cell is what lies between its quotes.
       std::size_t start = 0;
       while (true) {
-        const std::size_t comma = raw.find(',', start);
-        cells.push_back(trim(raw.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+        std::size_t at = start;
+        while (at < raw.size() && (raw[at] == ' ' || raw[at] == '\t')) ++at;
+        std::size_t comma = 0;
+        if (at < raw.size() && raw[at] == '"') {
+          std::size_t close = at + 1;
+          while (close < raw.size() && (raw[close] != '"' || (close + 1 < raw.size() && raw[close + 1] == '"')))
+            close += raw[close] == '"' ? std::size_t{2} : std::size_t{1};
+          comma = raw.find(',', close);
+          cells.push_back(raw.substr(at + 1, std::min(close, raw.size()) - at - 1));
+        } else {
+          comma = raw.find(',', start);
+          cells.push_back(trim(raw.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+        }
         columns.push_back(static_cast<int>(start) + 1);
         if (comma == std::string_view::npos) break;
         start = comma + 1;
@@ -114,8 +128,7 @@ struct Reader {
       if (header) {
         header = false;
         for (std::size_t i = 0; i < cells.size(); ++i) {
-          std::string_view name = cells[i];
-          if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+          const std::string_view name = cells[i];
           const auto is = [&](std::string_view want) {
             return name == want ||
                    (name.size() > want.size() && name.ends_with(want) && name[name.size() - want.size() - 1] == '/');
@@ -227,20 +240,9 @@ StepLog parse_step_log(std::string_view text, const std::string& source, StepLog
 }
 
 StepLog read_step_log(const std::string& path, StepLogFormat format) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(Origin{path}, "is a folder, not a log file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Origin{path}, fmt::format("cannot read the log: {}", std::strerror(errno)));
-  // Bounded, so that a device that never ends (/dev/zero) is refused rather than read forever.
-  constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
-  std::string text;
-  std::array<char, 1 << 16> chunk{};
-  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxBytes)
-      throw Error(Origin{path}, "the log is larger than 64 MiB: give pipesim a part of it (e.g. tail -n 100000)");
-  }
-  return parse_step_log(text, path, format);
+  return parse_step_log(
+      read_input_file(path, std::size_t{64} << 20, "the log", ": give pipesim a part of it (e.g. tail -n 100000)"),
+      path, format);
 }
 
 }  // namespace pipesim

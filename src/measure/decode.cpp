@@ -1,10 +1,14 @@
 #include "measure/decode.hpp"
 
+#include <fcntl.h>
 #include <turbojpeg.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -15,6 +19,7 @@
 
 #include "core/error.hpp"
 #include "core/transform.hpp"
+#include "util/thread_group.hpp"
 
 #ifndef PIPESIM_TURBOJPEG_VERSION
 #define PIPESIM_TURBOJPEG_VERSION "2"
@@ -162,12 +167,21 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
   s.source = folder;
   const Handle h = decompressor();
   std::vector<unsigned char> scratch;
-  std::size_t total = 0;
+  std::size_t total = 0, oversized = 0;
   for (const auto& p : paths) {
     if (s.files.size() >= max_files || total >= max_bytes) break;
+    // Sized first, read in one go: a file past what is left of max_bytes is not read at all
+    // (an 8 GB file once took minutes to reach the cap a byte at a time).
+    std::error_code size_ec;
+    const std::uintmax_t size = fs::file_size(p, size_ec);
+    if (size_ec || size > max_bytes - total) {
+      ++s.skipped;
+      ++oversized;
+      continue;
+    }
+    std::vector<unsigned char> f(static_cast<std::size_t>(size));
     std::ifstream in(p, std::ios::binary);
-    std::vector<unsigned char> f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) {
+    if (!in.read(reinterpret_cast<char*>(f.data()), static_cast<std::streamsize>(f.size()))) {
       ++s.skipped;
       continue;
     }
@@ -179,18 +193,47 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
     s.files.push_back(std::move(f));
   }
   if (s.files.empty())
-    throw Error(Origin{folder}, paths.empty() ? "no JPEG files (*.jpg, *.jpeg) in the folder"
-                                              : fmt::format("none of its {} JPEG files decodes", paths.size()));
+    throw Error(Origin{folder}, paths.empty()
+                                    ? "no JPEG files (*.jpg, *.jpeg) in the folder"
+                                    : fmt::format("none of its {} JPEG files decodes{}", paths.size(),
+                                                  oversized ? fmt::format(" ({} larger than the {} MiB read at most)",
+                                                                          oversized, max_bytes >> 20)
+                                                            : std::string()));
   summarise(s);
   return s;
 }
 
 void write_jpegs(const JpegSet& set, const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec))
+    throw Error(Origin{folder}, "not a folder (--save-synthetic writes into one that exists)");
+  // New files only: none of the names may exist (checked for all before the first is written,
+  // so that a refusal leaves nothing behind), and each is created exclusively, which neither
+  // replaces a file that appeared since nor follows a link out of the folder.
+  const auto name = [&](std::size_t i) { return fmt::format("{}/{:05d}.jpg", folder, i); };
+  for (std::size_t i = 0; i < set.files.size(); ++i)
+    if (fs::symlink_status(name(i), ec).type() != fs::file_type::not_found)
+      throw Error(Origin{name(i)}, fmt::format("exists: --save-synthetic writes {} new files (00000.jpg to {:05d}.jpg) "
+                                               "and replaces none; give an empty folder",
+                                               set.files.size(), set.files.size() - 1));
   for (std::size_t i = 0; i < set.files.size(); ++i) {
-    const std::string path = fmt::format("{}/{:05d}.jpg", folder, i);
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(set.files[i].data()), static_cast<std::streamsize>(set.files[i].size()));
-    if (!out) throw Error(Origin{path}, "cannot write the file");
+    const std::string path = name(i);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) throw Error(Origin{path}, fmt::format("cannot create the file: {}", std::strerror(errno)));
+    const auto& bytes = set.files[i];
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int err = errno;
+        ::close(fd);
+        throw Error(Origin{path}, fmt::format("cannot write the file: {}", std::strerror(err)));
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) throw Error(Origin{path}, fmt::format("cannot write the file: {}", std::strerror(errno)));
   }
 }
 
@@ -232,31 +275,33 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
       bool failed = false;
     };
     std::vector<Tally> tally(n);
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < n; ++t)
-      pool.emplace_back([&, t] {
-        Tally& my = tally[t];
-        const Handle h(tjInitDecompress());
-        if (!h) {
-          my.failed = true;
-          return;
-        }
-        std::vector<unsigned char> out;
-        // Each thread starts at its own place in the set; a warm-up pass of a few files first.
-        std::size_t i = t * set.files.size() / n;
-        for (std::size_t k = 0; k < std::min<std::size_t>(4, set.files.size()); ++k)
-          decode(h.get(), set.files[(i + k) % set.files.size()], out);
-        const double start = now_s(), cpu = thread_cpu_s();
-        do {
-          const auto& f = set.files[i++ % set.files.size()];
-          if (!decode(h.get(), f, out)) my.failed = true;
-          ++my.images;
-          my.bytes += f.size();
-        } while (now_s() < start + o.seconds);
-        my.seconds = now_s() - start;
-        my.cpu = thread_cpu_s() - cpu;
-      });
-    for (auto& t : pool) t.join();
+    std::string why;
+    const bool together = run_together(
+        n,
+        [&](unsigned t) {
+          Tally& my = tally[t];
+          const Handle h(tjInitDecompress());
+          if (!h) {
+            my.failed = true;
+            return;
+          }
+          std::vector<unsigned char> out;
+          // Each thread starts at its own place in the set; a warm-up pass of a few files first.
+          std::size_t i = t * set.files.size() / n;
+          for (std::size_t k = 0; k < std::min<std::size_t>(4, set.files.size()); ++k)
+            decode(h.get(), set.files[(i + k) % set.files.size()], out);
+          const double start = now_s(), cpu = thread_cpu_s();
+          do {
+            const auto& f = set.files[i++ % set.files.size()];
+            if (!decode(h.get(), f, out)) my.failed = true;
+            ++my.images;
+            my.bytes += f.size();
+          } while (now_s() < start + o.seconds);
+          my.seconds = now_s() - start;
+          my.cpu = thread_cpu_s() - cpu;
+        },
+        &why);
+    if (!together) throw Error(too_few_threads("calibrate decode", n, why, "--threads"));
     DecodePoint p;
     p.threads = n;
     for (const auto& my : tally) {

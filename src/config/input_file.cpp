@@ -1,0 +1,68 @@
+#include "config/input_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace pipesim {
+
+namespace {
+
+// Closes a descriptor however the read ends.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string limit_text(std::size_t bytes) {
+  return bytes % (std::size_t{1} << 20) == 0 ? fmt::format("{} MiB", bytes >> 20) : fmt::format("{} bytes", bytes);
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::size_t max_bytes, std::string_view what,
+                            std::string_view too_large_hint) {
+  const Origin where{path};
+  const auto too_large = [&] {
+    return Error(where, fmt::format("{} is larger than {}{}", what, limit_text(max_bytes), too_large_hint));
+  };
+  // O_NONBLOCK: opening a FIFO with no writer returns at once (and is refused below) instead of
+  // waiting for one; it changes nothing for a regular file.
+  const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (f.fd < 0) {
+    if (errno == ENOENT) throw Error(where, fmt::format("cannot read {}: it does not exist", what));
+    throw Error(where, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) throw Error(where, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw Error(where, fmt::format("cannot read {}: it is a directory", what));
+  if (!S_ISREG(st.st_mode))
+    throw Error(where,
+                fmt::format("cannot read {}: it is not a regular file (a device or a pipe could be endless)", what));
+  if (st.st_size < 0 || static_cast<std::size_t>(st.st_size) > max_bytes) throw too_large();
+  std::string text;
+  text.reserve(static_cast<std::size_t>(st.st_size));
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(f.fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(where, fmt::format("cannot read {}: {}", what, std::strerror(errno)));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) throw too_large();
+  }
+  return text;
+}
+
+}  // namespace pipesim
