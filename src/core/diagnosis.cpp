@@ -34,21 +34,43 @@ Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes) {
 
 // The smallest value of `field` in [from, to] at which the accelerator binds, or the one of
 // highest throughput when none does (nullopt when none raises it). For variance, where the
-// closed forms give no count directly.
+// closed forms give no count directly. A few values are tried one by one; a wider range (a
+// need of 10^6 workers and more) by bisection, the model being evaluated a few dozen times:
+// more of the field never lowers throughput, so once it binds it binds above too.
 std::optional<double> smallest_that_binds(const Scenario& base, Field field, double from, double to,
                                           double throughput) {
-  std::optional<double> best;
-  for (double v = from; v <= to; ++v) {
+  const auto at = [&](double v) {
     Scenario s = base;
     s.set(field, v);
-    const Result r = evaluate(resolve(s));
-    if (r.compute_bound()) return v;
-    if (r.throughput > throughput * (1 + 1e-9)) {
-      best = v;
-      throughput = r.throughput;
+    return evaluate(resolve(s));
+  };
+  if (to - from <= 256) {
+    std::optional<double> best;
+    for (double v = from; v <= to; ++v) {
+      const Result r = at(v);
+      if (r.compute_bound()) return v;
+      if (r.throughput > throughput * (1 + 1e-9)) {
+        best = v;
+        throughput = r.throughput;
+      }
     }
+    return best;
   }
-  return best;
+  // The smallest value that binds, or (none does) that reaches the throughput of `to`.
+  const Result top = at(to);
+  if (!top.compute_bound() && !(top.throughput > throughput * (1 + 1e-9))) return std::nullopt;
+  const auto good = [&](double v) {
+    const Result r = at(v);
+    return top.compute_bound() ? r.compute_bound() : r.throughput * (1 + 1e-9) >= top.throughput;
+  };
+  if (good(from)) return from;
+  double below = from, above = to;  // not good at `below`, good at `above`
+  for (int i = 0; i < 200; ++i) {
+    const double mid = std::floor(0.5 * (below + above));
+    if (mid <= below || mid >= above) break;
+    (good(mid) ? above : below) = mid;
+  }
+  return above;
 }
 
 }  // namespace

@@ -231,10 +231,29 @@ double receive_busy(double workers, double build, double step, double receive) {
   // got their last batches 0, 1, ..., W-1 steps before this take; the one that got it j steps
   // ago still builds it for build - j x step, which covers that share of the receive.
   if (workers < 1 || build <= 0 || step <= 0) return 0;
-  const auto count = static_cast<int>(std::ceil(workers));
-  double n = 0;
-  for (int j = 0; j < count; ++j)
-    n += receive > 0 ? std::clamp((build - j * step) / receive, 0.0, 1.0) : (build > j * step ? 1.0 : 0.0);
+  const double count = std::ceil(workers);
+  const auto term = [&](double j) {
+    return receive > 0 ? std::clamp((build - j * step) / receive, 0.0, 1.0) : (build > j * step ? 1.0 : 0.0);
+  };
+  // The terms fall as j grows: 1 below `full`, fractions up to `none`, 0 from there. Both ends
+  // come in closed form (W may be 10^9: no loop per worker), then are moved to where the terms
+  // themselves change, so that a rounding at the edge counts as the term says.
+  const auto settle = [&](double at, auto inside) {
+    for (int k = 0; k < 4 && at > 0 && !inside(at - 1); ++k) --at;
+    for (int k = 0; k < 4 && at < count && inside(at); ++k) ++at;
+    return at;
+  };
+  const double full =
+      settle(std::clamp(std::floor((build - receive) / step) + 1, 0.0, count), [&](double j) { return term(j) >= 1; });
+  const double none =
+      std::max(full, settle(std::clamp(std::ceil(build / step), 0.0, count), [&](double j) { return term(j) > 0; }));
+  double n = full;
+  const double m = none - full;
+  if (m <= 64) {
+    for (double j = full; j < none; ++j) n += term(j);
+  } else {  // many fractions (a receive of many steps): their sum as a series
+    n += m * build / receive - step / receive * (full + none - 1) * m / 2;
+  }
   return std::min(workers, n);
 }
 

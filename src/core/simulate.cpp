@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <numbers>
 #include <queue>
 #include <utility>
@@ -883,6 +884,25 @@ std::size_t min_batches(const Inputs& in) {
 
 std::size_t default_batches(const Inputs& in) { return std::max<std::size_t>(2000, 10 * min_batches(in)); }
 
+namespace {
+
+// The engine's clock is absolute seconds from the run's start. Where a run lasts so long that
+// the clock's last digit is more than a ten-thousandth of a step (an epoch_overhead of 1e17 s: 16 s
+// a digit against steps of 0.1 s), it cannot tell the steps apart and every figure would be
+// wrong (a step of 0 s, utilization inf): refused, with what to change.
+void check_clock(double end, double step) {
+  if (!(end > 0) || !(step > 0)) return;
+  const double digit = std::nextafter(end, std::numeric_limits<double>::infinity()) - end;
+  if (digit <= 1e-4 * step) return;
+  throw Error(fmt::format(
+      "simulate: the run lasts {:.4g} s, too long beside steps of {:.4g} s for its clock (16 digits) to tell "
+      "them apart; lower the longest times (pipeline.epoch_overhead, pipeline.worker_start_time, "
+      "pipeline.worker_warmup_time) or simulate fewer epochs (the closed forms of `pipesim diagnose` hold)",
+      end, step));
+}
+
+}  // namespace
+
 Simulation simulate(const Inputs& in, const SimOptions& o) {
   Simulation s;
   s.inputs = in;
@@ -911,6 +931,7 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
   {
     Engine e(in, c, o, rng, o.trace_steps > 0);
     e.run(1, steps);
+    check_clock(e.step_end_.back(), s.analytic.stage(Stage::Compute).time_s);
     const Window w = window(in, steps);
     s.steps = steps;
     s.window_steps = w.k2 - w.k1;
@@ -962,6 +983,7 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
   }
   Engine e(in, c, o, rng, false);
   e.run(epochs, n);
+  check_clock(e.step_end_.back(), s.analytic.stage(Stage::Compute).time_s);
   s.epochs = epochs;
   double compute = 0, time = 0;
   for (std::size_t ep = 0; ep < epochs; ++ep) {

@@ -184,3 +184,25 @@ TEST_CASE("a measured compute time carries the accelerator it was measured on") 
   s.set(Field::AcceleratorType, name("h100-sxm"));
   CHECK(texts(s).empty());
 }
+
+TEST_CASE("the workers that beat variance: searched one by one when few, by bisection when many") {
+  // With transform.cv the closed forms give no count: the diagnosis searches for the smallest
+  // count at which the accelerator binds. A transform of 1e12 s a sample needs about 2e16
+  // workers; the search takes a few dozen evaluations (it once counted up one by one, and past
+  // 2^53, where one more is the same double, never ended), and its answer is the least count
+  // that binds (checked where one fewer is another number).
+  for (const double cost : {0.5, 1e9, 1e12}) {
+    Scenario s = reference_preset();
+    s.set(Field::TransformCost, {cost, Dim::Duration});
+    s.set(Field::TransformCv, 0.5);
+    const Diagnosis d = diagnose(s);
+    const Fix* f = find(d, FixKind::Workers);
+    REQUIRE(f);
+    const double w = f->changes.at(0).value.value;
+    CAPTURE(w);
+    CHECK(f->result.compute_bound());
+    if (w - 1 == w) continue;
+    s.set(Field::Workers, w - 1);
+    CHECK(!evaluate(resolve(s)).compute_bound());
+  }
+}

@@ -423,6 +423,34 @@ TEST_CASE("the workers busy while the training loop receives a batch") {
   CHECK(receive_busy(3, 0.020, 0.012, 0) == doctest::Approx(2));
 }
 
+TEST_CASE("the workers busy at a receive come in closed form, equal to the sum term by term") {
+  // The sum over workers, one term at a time, as the definition reads.
+  const auto by_terms = [](double workers, double build, double step, double receive) {
+    double n = 0;
+    for (double j = 0; j < std::ceil(workers); ++j)
+      n += receive > 0 ? std::clamp((build - j * step) / receive, 0.0, 1.0) : (build > j * step ? 1.0 : 0.0);
+    return std::min(workers, n);
+  };
+  for (double workers : {1.0, 2.5, 7.0, 64.0, 3000.0})
+    for (double build : {0.001, 0.020, 0.35, 12.0})
+      for (double step : {0.0005, 0.004, 0.01, 0.1})
+        for (double receive : {0.0, 0.0001, 0.002, 0.05, 3.0}) {
+          CAPTURE(workers);
+          CAPTURE(build);
+          CAPTURE(step);
+          CAPTURE(receive);
+          CHECK(receive_busy(workers, build, step, receive) ==
+                doctest::Approx(by_terms(workers, build, step, receive)).epsilon(1e-12));
+        }
+  // 10^9 workers: no loop per worker. Batches of 1 s taken every 10 ms with a 1 ms receive:
+  // the 100 workers sent one in the last 0.99 s are busy through the receive, the one sent
+  // 1 s ago is done: 100 (by hand).
+  CHECK(receive_busy(1e9, 1.0, 0.01, 0.001) == doctest::Approx(100));
+  // A receive of 5 s with 1 s batches every 10 ms: worker j adds (1 - 0.01 j) / 5 for j < 100,
+  // (100 - 0.01 x 4950) / 5 = 10.1.
+  CHECK(receive_busy(1e9, 1.0, 0.01, 5.0) == doctest::Approx(10.1));
+}
+
 TEST_CASE("cores shared by time under the scaling law: the work contends, the loop's hold does not") {
   // 2 workers at 2 ms per sample, batch 10: 20 ms of worker CPU per batch; 10 ms of compute
   // through which the training process holds a core (loop_cpu_share 1), 2 cores, sigma 0.5.
