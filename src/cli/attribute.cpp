@@ -24,8 +24,9 @@ struct AttributeOptions {
   std::string log_format = "auto";
   std::size_t skip = 1;
   std::string solve;
-  double batch = 0;
+  double batch = 0;  // 0: not given
   double workers = -1;
+  CLI::Option *batch_opt = nullptr, *workers_opt = nullptr;
   std::array<std::string, kCacheLevels> rates;  // by CacheLevel, as typed
   std::string full_at;                          // WORKERS=RATE
   std::string sample_size;
@@ -92,7 +93,7 @@ std::string step_log(const AttributeOptions& o) {
                 "a log gives figures, not scenario keys: use table or json, then "
                 "--observed with your scenario");
   const StepLogFormat format = located("--log-format", [&] { return parse_step_log_format(o.log_format); });
-  if (o.batch < 0 || !std::isfinite(o.batch)) throw Error(Origin{"--batch"}, "a batch size is a positive number");
+  if (!o.output.empty()) refuse_input_as_output(o.output, {o.log}, "--output", true);
   const StepLog log = read_step_log(o.log, format);
   const StepLogSummary s = located(o.log, [&] {
     return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
@@ -126,8 +127,9 @@ void setup_attribute(CLI::App& app) {
   cmd->add_option("--log-format", o->log_format, "With --log: auto, jsonl, csv or text")->capture_default_str();
   cmd->add_option("--skip", o->skip, "With --log: records left out at the start (the loader's start)")
       ->capture_default_str();
-  cmd->add_option("--batch", o->batch, "Samples per step in the experiments (with --log: for samples/s)");
-  cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments");
+  o->batch_opt =
+      cmd->add_option("--batch", o->batch, "Samples per step in the experiments (with --log: for samples/s)");
+  o->workers_opt = cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments");
   const std::array<const char*, kCacheLevels> help = {
       "Rate with one batch kept on the device (compute alone); required",
       "Rate with one batch kept on the host and copied to the device each step",
@@ -156,6 +158,12 @@ void setup_attribute(CLI::App& app) {
   cmd->callback([o] {
     if (o->format != "table" && o->format != "toml" && o->format != "json")
       throw Error(Origin{"--format " + o->format}, "attribute writes table, toml or json");
+    // Held to the rules of pipeline.batch_size and pipeline.workers when given (0 and 1e308
+    // are not batches).
+    if (o->batch_opt->count() > 0)
+      located("--batch", [&] { check_value(spec(Field::BatchSize), {o->batch, Dim::Number}); });
+    if (o->workers_opt->count() > 0)
+      located("--workers", [&] { check_value(spec(Field::Workers), {o->workers, Dim::Number}); });
     if (!o->observed.empty()) {
       emit(*o, observed(*o));
       return;

@@ -8,6 +8,7 @@
 
 #include "cli/common.hpp"
 #include "core/error.hpp"
+#include "core/simulate.hpp"
 #include "core/sweep.hpp"
 #include "report/html.hpp"
 #include "report/plot.hpp"
@@ -29,6 +30,34 @@ struct SweepOptions : CommonOptions {
   // Given on the command line (an empty range is an error, not "not given").
   CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
 };
+
+// The least value a range holds (a list may be in any order; a stepped range rises).
+double least(const Range& r) {
+  if (r.size() > 100000) return std::min(r.at(0), r.at(r.size() - 1));
+  double v = r.at(0);
+  for (std::size_t i = 1; i < r.size(); ++i) v = std::min(v, r.at(i));
+  return v;
+}
+
+// --batches below what the steady state needs at the grid's fewest workers and least prefetch
+// would refuse every simulated point: said before any row, as bad usage.
+void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axes, std::size_t batches) {
+  Scenario s = first;
+  for (const Axis& a : axes)
+    if (a.field == Field::Workers || a.field == Field::PrefetchFactor) s.set(a.field, {least(a.range), Dim::Number});
+  Inputs in;
+  try {
+    in = resolve(s);
+  } catch (const Error&) {
+    return;  // that point is refused by the model; its row says why
+  }
+  const std::size_t need = min_batches(in);
+  if (batches < need)
+    throw Error(Origin{"--batches"},
+                fmt::format("{} is too few for any point of the sweep: with {} workers (its fewest) and prefetch "
+                            "factor {} the steady state needs at least {} steps",
+                            batches, in.workers, in.prefetch_factor, need));
+}
 
 void run_sweep(const SweepOptions& o) {
   const auto renderer = make_renderer(o.format, Output::Sweep);
@@ -77,6 +106,7 @@ void run_sweep(const SweepOptions& o) {
     throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}",
                                         point_label(axes, first), e.what()));
   }
+  if (o.simulate && o.batches > 0) check_simulated_batches(first, axes, o.batches);
   const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
   if (o.cost && !columns.priced)
     throw Error(Origin{loaded.source}, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");

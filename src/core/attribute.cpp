@@ -268,6 +268,13 @@ Attribution attribute(const CachingExperiments& e) {
   return a;
 }
 
+namespace {
+
+// Whether pipesim reads back a figure of this magnitude (1e-21 to 1e21 in base units).
+bool inputs_accept(double v) { return v >= kMinMagnitude && v <= kMaxMagnitude; }
+
+}  // namespace
+
 Scenario attributed_scenario(const Attribution& a, CacheLevel upto) {
   const CachingExperiments& e = a.in;
   const double B = e.batch;
@@ -283,7 +290,10 @@ Scenario attributed_scenario(const Attribution& a, CacheLevel upto) {
 
   double loop_overhead = 0;
   const bool with_copy = index(upto) >= index(CacheLevel::Host) && a.copy_s > 0;
-  if (with_copy && e.device_sample_bytes) {
+  if (with_copy && e.device_sample_bytes && !inputs_accept(B * *e.device_sample_bytes / a.copy_s)) {
+    // A copy too quick to tell from the rates' rounding (a bandwidth past 1e21 B/s): no link
+    // figure, which pipesim would refuse to read back; the copy is then not modelled.
+  } else if (with_copy && e.device_sample_bytes) {
     const double bandwidth = B * *e.device_sample_bytes / a.copy_s;
     s.set(Field::DeviceSampleSize, Quantity{*e.device_sample_bytes, Dim::Size});
     s.set(Field::LinkBandwidth, Quantity{bandwidth, Dim::Rate});
@@ -293,13 +303,16 @@ Scenario attributed_scenario(const Attribution& a, CacheLevel upto) {
     loop_overhead += a.copy_s;
   }
   if (index(upto) >= index(CacheLevel::Sample) && a.receive_s > 0) {
-    if (e.workers >= 1)
-      s.set(Field::ReceiveTime, Quantity{a.receive_s, Dim::Duration});
-    else
+    if (e.workers >= 1) {
+      if (inputs_accept(a.receive_s)) s.set(Field::ReceiveTime, Quantity{a.receive_s, Dim::Duration});
+    } else {
       loop_overhead += a.receive_s;
+    }
   }
-  if (loop_overhead > 0) s.set(Field::LoopOverhead, Quantity{loop_overhead, Dim::Duration});
-  if (top && top->worker_batch.exact() && top->worker_batch.low > 0)
+  // Times below the accepted range (1e-21 s) are no cost measured: not written.
+  if (loop_overhead > 0 && inputs_accept(loop_overhead))
+    s.set(Field::LoopOverhead, Quantity{loop_overhead, Dim::Duration});
+  if (top && top->worker_batch.exact() && top->worker_batch.low > 0 && inputs_accept(top->worker_batch.low / B))
     s.set(Field::TransformCost, Quantity{top->worker_batch.low / B, Dim::Duration});
   return s;
 }
