@@ -3,7 +3,8 @@
 
     hostile.py PIPESIM CLASS [--seed N] [--scale K]
 
-CLASS is 1..7 (the classes of README "Errors, limits and exit codes"). Each class builds
+CLASS is 1..8 (the classes of README "Errors, limits and exit codes"; 8: the measurement
+commands and values at the model's extremes). Each class builds
 its inputs from a seeded generator (sizes, fan-out, encodings, output targets, numbers at
 their limits) and runs the real binary on them. Every run is held to the contract:
 
@@ -70,7 +71,7 @@ class Suite:
         self.tmp = tempfile.mkdtemp(prefix="pipesim-hostile-")
 
     # --- running -------------------------------------------------------------------
-    def run(self, args, cwd=None, stdout=None, stdin=subprocess.DEVNULL, pass_fds=()):
+    def run(self, args, cwd=None, stdout=None, stdin=subprocess.DEVNULL, pass_fds=(), preexec_fn=None):
         argv = [self.binary] + list(args)
         start = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.monotonic()
@@ -78,7 +79,7 @@ class Suite:
             p = subprocess.run(argv, cwd=cwd or self.tmp, stdin=stdin,
                                stdout=stdout if stdout is not None else subprocess.PIPE,
                                stderr=subprocess.PIPE, timeout=TIME_LIMIT, pass_fds=pass_fds,
-                               close_fds=True)
+                               close_fds=True, preexec_fn=preexec_fn)
         except subprocess.TimeoutExpired:
             raise Failure(f"did not finish in {TIME_LIMIT:.0f} s: {Run(argv, 0, b'', b'', 0).describe()}")
         seconds = time.monotonic() - t0
@@ -495,11 +496,131 @@ class Suite:
                     raise Failure(f"{path} was not read: {r.err!r}")
         self.attempt("special files", special_files)
 
+    # --- class 8: the measurement commands and values at the model's extremes ---------------
+    def class8(self):
+        def quick(r, limit=5.0):
+            # Searches are logarithmic and reads bounded: far under TIME_LIMIT, even sanitized.
+            if r.seconds > limit:
+                raise Failure(f"took {r.seconds:.1f} s (at most {limit:.0f}): {r.describe()}")
+            return r
+
+        def deep_keys():
+            parts = self.rng.choice([40, 20_000, 200_000])
+            header = self.file("deep_header.toml", "[" + ".".join(["a"] * parts) + "]\n")
+            dotted = self.file("deep_dotted.toml", ".".join(["a"] * parts) + " = 1\n")
+            self.file("uses_deep.toml", 'use = "deep_header.toml"\n')
+            for args in (["diagnose", header], ["diagnose", dotted], ["diagnose", "uses_deep.toml"]):
+                r = self.check(self.run(args), codes=(2,))
+                if b"dotted parts" not in r.err:
+                    raise Failure(f"deep key not named: {r.err[:300]!r}")
+            with open(header, "rb") as f:
+                self.check(self.run(["diagnose", "-"], stdin=f), codes=(2,))
+            # check goes on with the other plans: the deep one is reported beside them.
+            self.check(self.run(["check", "p4d-resnet50-nvme", header]), codes=(2,), stdout_checked=False)
+        self.attempt("deep dotted keys", deep_keys)
+
+        def no_threads():
+            # A thread stack larger than the address space can hold: every new thread fails to
+            # start (as under a pids limit); the main thread runs on. Nothing may abort.
+            def limit():
+                resource.setrlimit(resource.RLIMIT_STACK, (1 << 40, resource.RLIM_INFINITY))
+            os.makedirs(os.path.join(self.tmp, "files"), exist_ok=True)
+            for i in range(4):
+                self.file(f"files/f{i}", os.urandom(4096))
+            self.check(self.run(["sweep", "--jobs", "64", "--workers", "1..3000:+1", "--format", "csv"],
+                                preexec_fn=limit), "csv", codes=(0,))
+            for args in (["calibrate", "storage", "files", "--time", "0.02", "--concurrency", "1,64"],
+                         ["calibrate", "decode", "--threads", "1,64", "--time", "0.02", "--images", "4"],
+                         ["calibrate", "memory", "--threads", "16", "--time", "0.01"]):
+                self.check(self.run(args, preexec_fn=limit), "toml", codes=(0, 2))
+        self.attempt("threads that cannot start", no_threads)
+
+        def searches():
+            for args in (["diagnose", "--set", "workload.transform_cost=1e12s", "--set", "transform.cv=0.5",
+                          "--set", "storage.read_bandwidth=1GB/s"],
+                         ["diagnose", "p4d-resnet50-nvme", "--set", "pipeline.worker_batch_overhead=1e6s",
+                          "--set", "transform.cv=1"],
+                         ["diagnose", "p4d-resnet50-nvme", "--set", "pipeline.workers=1e9", "--set",
+                          "pipeline.loop_cpu_share=0.5", "--set", "pipeline.receive_time=1ms"],
+                         ["diagnose", "p4d-resnet50-nvme", "--set", "pipeline.workers=1e15", "--set",
+                          "pipeline.loop_cpu_share=0.5", "--set", "pipeline.receive_time=1e6s"]):
+                quick(self.check(self.run(args + ["--format", "json"]), "json", codes=(0,)))
+        self.attempt("searches bounded in the model's extremes", searches)
+
+        def endless_inputs():
+            fifo = os.path.join(self.tmp, "fifo")
+            if not os.path.exists(fifo):
+                os.mkfifo(fifo)
+            for path in ("/dev/zero", fifo):
+                quick(self.check(self.run(["simulate", "--sample-times", path]), codes=(2,)))
+                quick(self.check(self.run(["attribute", "--log", path]), codes=(2,)))
+            with open(os.path.join(self.tmp, "files", "sparse"), "wb") as f:
+                f.truncate(50 << 30)
+            quick(self.check(self.run(["calibrate", "storage", "files", "--time", "0.05", "--concurrency", "1,2"]),
+                             "toml", codes=(0, 2)), 20.0)
+            os.makedirs(os.path.join(self.tmp, "jpegs"), exist_ok=True)
+            with open(os.path.join(self.tmp, "jpegs", "big.jpg"), "wb") as f:
+                f.truncate(8 << 30)
+            quick(self.check(self.run(["calibrate", "decode", "jpegs", "--time", "0.02", "--threads", "1"]),
+                             codes=(2,)))
+        self.attempt("inputs that never end", endless_inputs)
+
+        def extremes():
+            for kv in ("pipeline.epoch_overhead=1e17 s", "pipeline.worker_warmup_time=1e21 s",
+                       "pipeline.worker_start_time=1e15 s", "cpu.scaling_contention=1e15",
+                       "cpu.scaling_coherency=1e15"):
+                for fmt in ("json", "table"):
+                    self.check(self.run(["simulate", "p4d-resnet50-nvme", "--set", kv, "--format", fmt]), fmt)
+            log = self.file("steps.jsonl", "".join(f'{{"data_time": 0.01, "time": 0.1{i % 3}}}\n' for i in range(20)))
+            for batch in ("1e308", "0", "-1", "2.5"):
+                self.check(self.run(["attribute", "--log", log, "--batch", batch]), codes=(2,))
+        self.attempt("values past what a clock or a batch holds", extremes)
+
+        def clobbering():
+            os.makedirs(os.path.join(self.tmp, "save"), exist_ok=True)
+            kept = self.file("save/00001.jpg", b"mine")
+            outside = os.path.join(self.tmp, "outside.jpg")
+            link = os.path.join(self.tmp, "save", "00002.jpg")
+            if not os.path.lexists(link):
+                os.symlink(outside, link)
+            self.check(self.run(["calibrate", "decode", "--save-synthetic", "save", "--images", "4", "--time", "0.02",
+                                 "--threads", "1"]), codes=(2,))
+            if open(kept, "rb").read() != b"mine" or os.path.exists(outside) or os.path.exists(
+                    os.path.join(self.tmp, "save", "00000.jpg")):
+                raise Failure("--save-synthetic wrote over a file, through a link, or a part of its set")
+            log = self.file("keep.jsonl", '{"data_time": 0.01, "time": 0.1}\n' * 5)
+            times = self.file("times.svg", "3 ms\n4 ms\n")
+            for args in (["attribute", "--log", log, "-o", log],
+                         ["simulate", "--sample-times", times, "--plot", times],
+                         ["simulate", "--sample-times", times, "--trace", times]):
+                self.check(self.run(args), codes=(2,))
+            if open(log).read() != '{"data_time": 0.01, "time": 0.1}\n' * 5 or open(times).read() != "3 ms\n4 ms\n":
+                raise Failure("an input was written over")
+        self.attempt("outputs never replace inputs", clobbering)
+
+        def wrong_figures():
+            csv_log = self.file("quoted.csv", 'epoch,"lr, group 0",data_time,time\n' +
+                                "".join(f"1,0.5,0.01,0.{i % 2 + 1}\n" for i in range(10)))
+            r = self.check(self.run(["attribute", "--log", csv_log, "--skip", "0", "--format", "json"]), "json",
+                           codes=(0,))
+            mean = json.loads(r.out)["time_s"]["mean"]
+            if abs(mean - 0.15) > 1e-9:
+                raise Failure(f"a quoted header cell with a comma shifted the columns: time mean {mean}")
+            self.check(self.run(["sweep", "p4d-resnet50-nvme", "--simulate", "--batches", "5", "--workers", "4,8"]),
+                       codes=(2,))
+            toml = self.run(["attribute", "--batch", "256", "--workers", "8", "--device-cached", "10",
+                             "--host-cached", "9.99999999999999", "--sample-cached", "9.8", "--full", "5",
+                             "--sample-size", "100kB", "--device-sample-size", "600000GB", "--format", "toml"])
+            self.check(toml, "toml", codes=(0,))
+            path = self.file("attributed.toml", toml.out)
+            self.check(self.run(["diagnose", path]), codes=(0,))
+        self.attempt("figures that are right or refused", wrong_figures)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("binary")
-    ap.add_argument("cls", type=int, choices=range(1, 8), metavar="CLASS")
+    ap.add_argument("cls", type=int, choices=range(1, 9), metavar="CLASS")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("PIPESIM_HOSTILE_SEED", "10")))
     ap.add_argument("--scale", type=int, default=1, help="more generated cases per class")
     a = ap.parse_args()
