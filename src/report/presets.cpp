@@ -341,6 +341,10 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
       std::string example = describe_dims(f.accepts);
       const std::size_t eg = example.find("(e.g. ");
       example = eg == std::string::npos ? std::string() : example.substr(eg + 6, example.find(')', eg) - eg - 6);
+      // One value, the first quoted one: a unit may give several examples ("1200 samples/s",
+      // "3.45 it/s"; 8, "$32.77/h").
+      if (const std::size_t open = example.find('"'); open != std::string::npos)
+        example = example.substr(open, example.find('"', open + 1) - open + 1);
       if (example.find('"') == std::string::npos) {
         const bool fraction = f.constraint == Constraint::UnitInterval || f.constraint == Constraint::Share ||
                               f.constraint == Constraint::HitRatio;
