@@ -16,4 +16,9 @@ namespace pipesim {
 std::string read_input_file(const std::string& path, std::size_t max_bytes, std::string_view what,
                             std::string_view too_large_hint = "");
 
+// An open descriptor (standard input: a pipe, a file, a terminal) read to its end, at most
+// max_bytes; errors at `source`, calling it `what`.
+std::string read_input_fd(int fd, const std::string& source, std::size_t max_bytes, std::string_view what,
+                          std::string_view too_large_hint = "");
+
 }  // namespace pipesim

@@ -7,10 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <map>
-#include <sstream>
 #include <vector>
 
 #include "config/input_file.hpp"
@@ -40,28 +37,13 @@ Origin at(const std::string& source, const toml::source_region& r) {
   return Origin{source, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
 }
 
-// A stream read to its end, at most kMaxFileBytes; `what` names it in errors ("the file").
-// Read to the end rather than trust a size: files under /proc and /sys say 0 bytes and hold
-// more, a file may grow while it is read, and a pipe has none. One byte past the limit tells.
-std::string read_to_end(std::istream& in, const Origin& where, std::string_view what) {
-  std::string text;
-  char buffer[65536];
-  while (in && text.size() <= kMaxFileBytes) {
-    in.read(buffer, sizeof buffer);
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) throw Error(where, fmt::format("cannot read {}: a read failed", what));
-  if (text.size() > kMaxFileBytes) throw Error(where, fmt::format("{} is larger than 16 MiB", what));
-  return text;
-}
-
 std::string read_file(const std::string& path) { return read_input_file(path, kMaxFileBytes, "the file"); }
 
 // The scenario on standard input (`-`), read to its end: at most 16 MiB, like a file.
 std::string read_stdin() {
   if (isatty(STDIN_FILENO))
     std::fputs("pipesim: reading the scenario from standard input; end it with Ctrl-D\n", stderr);
-  return read_to_end(std::cin, Origin{std::string(kStdinSource)}, "standard input");
+  return read_input_fd(STDIN_FILENO, std::string(kStdinSource), kMaxFileBytes, "standard input");
 }
 
 Quantity node_value(const FieldSpec& field, const toml::node& node, const std::string& source) {
