@@ -129,12 +129,10 @@ void add_plot_option(CLI::App& cmd, std::string& path) {
       ->type_name("FILE");
 }
 
-void check_plot(const std::string& path, const LoadedScenario& loaded, const std::vector<std::string>& more_inputs) {
+void check_plot(const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) return;
   if (!path.ends_with(".svg") && !path.ends_with(".html"))
     throw Error(Origin{"--plot " + path}, "name the file FILE.svg (the figure) or FILE.html (the report)");
-  std::vector<std::string> inputs = loaded.files;
-  inputs.insert(inputs.end(), more_inputs.begin(), more_inputs.end());
   refuse_input_as_output(path, inputs, "--plot");
 }
 

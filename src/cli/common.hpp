@@ -47,8 +47,7 @@ void refuse_input_as_output(const std::string& path, const std::vector<std::stri
 // any work); FILE.svg is the figure, FILE.html the report (`plot_is_html`); `write_plot` writes
 // it whole.
 void add_plot_option(CLI::App& cmd, std::string& path);
-void check_plot(const std::string& path, const LoadedScenario& loaded,
-                const std::vector<std::string>& more_inputs = {});
+void check_plot(const std::string& path, const std::vector<std::string>& inputs);
 bool plot_is_html(const std::string& path);
 void write_plot(const std::string& path, const std::string& text);
 // The words of an HTML report: the output as the table renderer prints it, which is `text` when

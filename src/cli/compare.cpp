@@ -23,7 +23,7 @@ void setup_compare(CLI::App& app) {
     const auto renderer = make_renderer(opts->format, Output::Compare);
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
-    for (const auto& s : loaded) check_plot(*plot, s);
+    for (const auto& s : loaded) check_plot(*plot, s.files);
     std::vector<PlanReport> reports;
     std::vector<Result> results;
     for (const auto& s : loaded) {

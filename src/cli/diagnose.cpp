@@ -17,7 +17,7 @@ void setup_diagnose(CLI::App& app) {
   cmd->callback([opts, plot] {
     make_renderer(opts->format, Output::Diagnosis);  // an unknown format fails before any work
     const LoadedScenario loaded = load_with_sets(*opts);
-    check_plot(*plot, loaded);
+    check_plot(*plot, loaded.files);
     const Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
     const std::string text = render_diagnosis(opts->format, loaded, d, output_columns());
     if (!plot->empty()) {

@@ -83,7 +83,7 @@ void setup_simulate(CLI::App& app) {
     std::vector<std::string> inputs = loaded.files;
     if (!opts->sample_times.empty()) inputs.push_back(opts->sample_times);
     if (!opts->trace.empty()) refuse_input_as_output(opts->trace, inputs, "--trace");
-    check_plot(opts->plot, loaded, {inputs.begin() + static_cast<std::ptrdiff_t>(loaded.files.size()), inputs.end()});
+    check_plot(opts->plot, inputs);
     SimOptions o;
     o.seed = opts->seed;
     o.batches = opts->batches;

@@ -62,7 +62,7 @@ void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axe
 void run_sweep(const SweepOptions& o) {
   const auto renderer = make_renderer(o.format, Output::Sweep);
   LoadedScenario loaded = load_with_sets(o);
-  check_plot(o.plot, loaded);
+  check_plot(o.plot, loaded.files);
 
   // Outer to inner: --vary in the order given, then sample size, workers, batch.
   std::vector<Axis> axes;

@@ -290,15 +290,16 @@ Scenario attributed_scenario(const Attribution& a, CacheLevel upto) {
 
   double loop_overhead = 0;
   const bool with_copy = index(upto) >= index(CacheLevel::Host) && a.copy_s > 0;
-  if (with_copy && e.device_sample_bytes && !inputs_accept(B * *e.device_sample_bytes / a.copy_s)) {
-    // A copy too quick to tell from the rates' rounding (a bandwidth past 1e21 B/s): no link
-    // figure, which pipesim would refuse to read back; the copy is then not modelled.
-  } else if (with_copy && e.device_sample_bytes) {
+  if (with_copy && e.device_sample_bytes) {
+    // A copy too quick to tell from the rates' rounding (a bandwidth past 1e21 B/s) gives no
+    // link figure, which pipesim would refuse to read back: the copy is then not modelled.
     const double bandwidth = B * *e.device_sample_bytes / a.copy_s;
-    s.set(Field::DeviceSampleSize, Quantity{*e.device_sample_bytes, Dim::Size});
-    s.set(Field::LinkBandwidth, Quantity{bandwidth, Dim::Rate});
-    s.set(Field::PageableBandwidth, Quantity{bandwidth, Dim::Rate});
-    s.set(Field::LinkPinned, Quantity{0, Dim::Bool});
+    if (inputs_accept(bandwidth)) {
+      s.set(Field::DeviceSampleSize, Quantity{*e.device_sample_bytes, Dim::Size});
+      s.set(Field::LinkBandwidth, Quantity{bandwidth, Dim::Rate});
+      s.set(Field::PageableBandwidth, Quantity{bandwidth, Dim::Rate});
+      s.set(Field::LinkPinned, Quantity{0, Dim::Bool});
+    }
   } else if (with_copy) {
     loop_overhead += a.copy_s;
   }
@@ -310,9 +311,8 @@ Scenario attributed_scenario(const Attribution& a, CacheLevel upto) {
     }
   }
   // Times below the accepted range (1e-21 s) are no cost measured: not written.
-  if (loop_overhead > 0 && inputs_accept(loop_overhead))
-    s.set(Field::LoopOverhead, Quantity{loop_overhead, Dim::Duration});
-  if (top && top->worker_batch.exact() && top->worker_batch.low > 0 && inputs_accept(top->worker_batch.low / B))
+  if (inputs_accept(loop_overhead)) s.set(Field::LoopOverhead, Quantity{loop_overhead, Dim::Duration});
+  if (top && top->worker_batch.exact() && inputs_accept(top->worker_batch.low / B))
     s.set(Field::TransformCost, Quantity{top->worker_batch.low / B, Dim::Duration});
   return s;
 }
