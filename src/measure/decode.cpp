@@ -13,13 +13,12 @@
 #include <fstream>
 #include <memory>
 #include <random>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/transform.hpp"
-#include "util/thread_group.hpp"
+#include "measure/together.hpp"
 
 #ifndef PIPESIM_TURBOJPEG_VERSION
 #define PIPESIM_TURBOJPEG_VERSION "2"
@@ -275,8 +274,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
       bool failed = false;
     };
     std::vector<Tally> tally(n);
-    std::string why;
-    const bool together = run_together(
+    measure_together(
         n,
         [&](unsigned t) {
           Tally& my = tally[t];
@@ -300,8 +298,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
           my.seconds = now_s() - start;
           my.cpu = thread_cpu_s() - cpu;
         },
-        &why);
-    if (!together) throw Error(too_few_threads("calibrate decode", n, why, "--threads"));
+        "calibrate decode", "--threads");
     DecodePoint p;
     p.threads = n;
     for (const auto& my : tally) {

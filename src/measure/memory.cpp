@@ -6,13 +6,12 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "util/thread_group.hpp"
+#include "measure/together.hpp"
 
 namespace pipesim {
 
@@ -96,10 +95,8 @@ CopyRate one_thread(const MemoryOptions& o, bool fresh) {
 // Every thread copying at once: the sum of each thread's bytes over its loop's time.
 CopyRate all_threads(const MemoryOptions& o, bool fresh, unsigned threads) {
   std::vector<Loop> per(threads);
-  std::string why;
-  if (!run_together(
-          threads, [&](unsigned i) { per[i] = copy_loop(o, fresh, o.seconds); }, &why))
-    throw Error(too_few_threads("calibrate memory", threads, why, "--threads"));
+  measure_together(
+      threads, [&](unsigned i) { per[i] = copy_loop(o, fresh, o.seconds); }, "calibrate memory", "--threads");
   CopyRate c;
   for (const auto& l : per) {
     c.copies += l.rates.size();

@@ -11,12 +11,11 @@
 #include <mutex>
 #include <numeric>
 #include <random>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "util/thread_group.hpp"
+#include "measure/together.hpp"
 
 namespace pipesim {
 
@@ -90,8 +89,7 @@ ReadLevel read_level(const std::vector<File>& files, unsigned n, double seconds,
   std::vector<int> errors(n, 0);
   double start = 0;
   std::once_flag started;
-  std::string why;
-  const bool together = run_together(
+  measure_together(
       n,
       [&](unsigned t) {
         std::call_once(started, [&] { start = now_s(); });
@@ -107,8 +105,7 @@ ReadLevel read_level(const std::vector<File>& files, unsigned n, double seconds,
           if (got.whole) latencies[t].push_back(now_s() - t0);  // a file read whole is a request
         }
       },
-      &why);
-  if (!together) throw Error(too_few_threads("calibrate storage", n, why, "--concurrency"));
+      "calibrate storage", "--concurrency");
   ReadLevel l;
   l.concurrency = n;
   l.seconds = std::max(now_s() - start, 1e-9);

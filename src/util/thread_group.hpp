@@ -104,13 +104,4 @@ bool run_together(unsigned n, Body&& body, std::string* why = nullptr) {
   return started == n;
 }
 
-// What a command says when run_together could not start its n threads.
-inline std::string too_few_threads(const std::string& command, unsigned n, const std::string& why,
-                                   const std::string& option) {
-  return command + ": cannot start " + std::to_string(n) + " threads at once (" + why +
-         ": a limit on processes, threads or memory, such as ulimit -u, ulimit -s or a container's pids "
-         "limit); measure with fewer (" +
-         option + ")";
-}
-
 }  // namespace pipesim
