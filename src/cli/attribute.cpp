@@ -31,7 +31,7 @@ struct AttributeOptions {
   std::string full_at;                          // WORKERS=RATE
   std::string sample_size;
   std::string device_sample_size;
-  std::string format = "table";
+  Format format = Format::Table;
   std::string output;
 };
 
@@ -79,16 +79,16 @@ std::string observed(const AttributeOptions& o) {
   const Solution sol = located("--observed " + echo(o.observed), [&] {
     return with_origins(loaded, [&] { return solve_observed(loaded.scenario, unknown, seen); });
   });
-  return o.format == "json"   ? solution_json(loaded, sol, seen)
-         : o.format == "toml" ? solution_toml(loaded, sol, seen)
-                              : solution_table(loaded, sol, seen);
+  return o.format == Format::Json   ? solution_json(loaded, sol, seen)
+         : o.format == Format::Toml ? solution_toml(loaded, sol, seen)
+                                    : solution_table(loaded, sol, seen);
 }
 
 // --log: what a per-step log says.
 std::string step_log(const AttributeOptions& o) {
   for (const std::string& rate : o.rates)
     if (!rate.empty()) throw Error(Origin{"--log"}, "give either --log or the caching experiments' rates");
-  if (o.format == "toml")
+  if (o.format == Format::Toml)
     throw Error(Origin{"--format toml"},
                 "a log gives figures, not scenario keys: use table or json, then "
                 "--observed with your scenario");
@@ -98,7 +98,7 @@ std::string step_log(const AttributeOptions& o) {
   const StepLogSummary s = located(o.log, [&] {
     return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
   });
-  return o.format == "json" ? step_log_json(o.log, log, s) : step_log_table(o.log, log, s);
+  return o.format == Format::Json ? step_log_json(o.log, log, s) : step_log_table(o.log, log, s);
 }
 
 }  // namespace
@@ -148,16 +148,13 @@ void setup_attribute(CLI::App& app) {
                   "Bytes per sample copied to the device (e.g. 602KB for 3x224x224 fp32): the copy becomes a link "
                   "bandwidth")
       ->type_name("SIZE");
-  cmd->add_option("--format", o->format, "Output format: table, toml (the scenario keys alone) or json")
-      ->capture_default_str();
+  add_format_option(*cmd, o->format, Output::Attribution, {}, "toml gives the scenario keys alone");
   cmd->add_option("-o,--output", o->output, "Write to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE");
   cmd->footer(
       "Rates are steps/s (\"3.45\", \"3.45 it/s\") or samples/s (\"880 samples/s\"), each measured over a few "
       "hundred steps after a warm-up.");
   cmd->callback([o] {
-    if (o->format != "table" && o->format != "toml" && o->format != "json")
-      throw Error(Origin{"--format " + o->format}, "attribute writes table, toml or json");
     // Held to the rules of pipeline.batch_size and pipeline.workers when given (0 and 1e308
     // are not batches).
     if (o->batch_opt->count() > 0)
@@ -203,9 +200,9 @@ void setup_attribute(CLI::App& app) {
     e.sample_bytes = size_option(o->sample_size, "--sample-size");
     e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");
     const Attribution a = attribute(e);
-    emit(*o, o->format == "json"   ? attribution_json(a)
-             : o->format == "toml" ? attribution_toml(a)
-                                   : attribution_table(a));
+    emit(*o, o->format == Format::Json   ? attribution_json(a)
+             : o->format == Format::Toml ? attribution_toml(a)
+                                         : attribution_table(a));
   });
 }
 

@@ -21,7 +21,7 @@ namespace pipesim {
 namespace {
 
 struct CalibrateOptions {
-  std::string format = "toml";
+  Format format = Format::Toml;
   std::string output;  // -o FILE; stdout when empty
   double seconds = 0.5;
   unsigned threads = 0;
@@ -46,15 +46,9 @@ void decode_progress(unsigned threads) {
 }
 
 void add_output_options(CLI::App& cmd, CalibrateOptions& o) {
-  cmd.add_option("--format", o.format, "Output format: toml (a fragment a scenario can use) or json")
-      ->capture_default_str();
+  add_format_option(cmd, o.format, Output::Calibration, "calibrate", "toml is a fragment a scenario can use");
   cmd.add_option("-o,--output", o.output, "Write to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE");
-}
-
-void check_format(const CalibrateOptions& o) {
-  if (o.format != "toml" && o.format != "json")
-    throw Error(Origin{"--format " + o.format}, "calibrate writes toml or json");
 }
 
 void emit(const CalibrateOptions& o, const std::string& text) {
@@ -91,7 +85,6 @@ void setup_calibrate(CLI::App& app) {
   decode->add_option("--save-synthetic", dec->save, "Also write the synthetic set to this folder (it must exist)")
       ->type_name("DIR");
   decode->callback([dec] {
-    check_format(*dec);
     if (!dec->save.empty() && !dec->folder.empty())
       throw Error(Origin{"--save-synthetic"}, "there is no synthetic set when a folder of files is given");
     const JpegSet set = dec->folder.empty() ? synthetic_jpegs(dec->images)
@@ -101,7 +94,7 @@ void setup_calibrate(CLI::App& app) {
     o.seconds = dec->seconds;
     o.threads = dec->thread_counts;
     const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
-    emit(*dec, dec->format == "json" ? decode_json(c) : decode_toml(c));
+    emit(*dec, dec->format == Format::Json ? decode_json(c) : decode_toml(c));
   });
 
   auto sto = std::make_shared<CalibrateOptions>();
@@ -120,13 +113,12 @@ void setup_calibrate(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   storage->callback([sto] {
-    check_format(*sto);
     StorageOptions o;
     o.seconds = sto->seconds;
     o.concurrency = sto->concurrency;
     o.max_files = sto->files;
     const StorageCalibration c = calibrate_storage(sto->folder, o, storage_progress);
-    emit(*sto, sto->format == "json" ? storage_json(c) : storage_toml(c));
+    emit(*sto, sto->format == Format::Json ? storage_json(c) : storage_toml(c));
   });
 
   auto mem = std::make_shared<CalibrateOptions>();
@@ -139,12 +131,11 @@ void setup_calibrate(CLI::App& app) {
   memory->add_option("--threads", mem->threads, "Threads for the all-threads figures (default: every logical CPU)")
       ->check(CLI::Range(1u, 4096u));
   memory->callback([mem] {
-    check_format(*mem);
     MemoryOptions o;
     o.seconds = mem->seconds;
     o.threads = mem->threads;
     const MemoryCalibration c = calibrate_memory(o);
-    emit(*mem, mem->format == "json" ? memory_json(c) : memory_toml(c));
+    emit(*mem, mem->format == Format::Json ? memory_json(c) : memory_toml(c));
   });
 }
 

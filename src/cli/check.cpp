@@ -10,7 +10,7 @@ namespace pipesim {
 namespace {
 
 void run_check(const PlanOptions& o) {
-  const auto renderer = make_renderer(o.format, Output::Check);
+  const auto renderer = check_renderer(o.format);
   check_stdin_once(o);
   // Every plan is evaluated: one with bad input is reported as an error beside the others.
   std::deque<LoadedScenario> loaded;
@@ -48,7 +48,7 @@ void run_check(const PlanOptions& o) {
     std::string xml;
     {
       Out out(xml);
-      make_renderer("junit", Output::Check)->check(out, reports);
+      check_renderer(Format::Junit)->check(out, reports);
     }
     write_file(o.junit, xml, "--junit");
   }

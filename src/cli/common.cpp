@@ -16,8 +16,16 @@
 
 namespace pipesim {
 
-void add_format_option(CLI::App& cmd, std::string& format, Output what) {
-  cmd.add_option("--format", format, "Output format: " + format_names(what))->capture_default_str();
+void add_format_option(CLI::App& cmd, Format& format, Output what, std::string_view command, std::string_view note) {
+  std::string help = "Output format: " + format_names(what);
+  if (!note.empty()) help += fmt::format(" ({})", note);
+  cmd.add_option_function<std::string>(
+         "--format",
+         [&format, what, name = std::string(command.empty() ? cmd.get_name() : command)](const std::string& text) {
+           format = parse_format(text, what, name);
+         },
+         help)
+      ->default_str(std::string(format_name(format)));
 }
 
 void add_common_options(CLI::App& cmd, CommonOptions& o, Output what) {
@@ -50,8 +58,8 @@ std::size_t output_columns() {
   return 80;
 }
 
-void write_table_stdout(const std::string& text, const std::string& format) {
-  write_stdout(format == "table" && colour_wanted() ? coloured(text) : text);
+void write_table_stdout(const std::string& text, Format format) {
+  write_stdout(format == Format::Table && colour_wanted() ? coloured(text) : text);
 }
 
 void write_stdout(const std::string& text) {

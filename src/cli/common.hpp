@@ -14,13 +14,17 @@ namespace pipesim {
 struct CommonOptions {
   std::string scenario;           // file or preset; empty = default
   std::vector<std::string> sets;  // --set KEY=VALUE
-  std::string format = "table";
+  Format format = Format::Table;
 };
 
 // Registers [SCENARIO], --set and --format on a subcommand.
 void add_common_options(CLI::App& cmd, CommonOptions& o, Output what);
-// Registers --format alone.
-void add_format_option(CLI::App& cmd, std::string& format, Output what);
+// Registers --format alone: its value is parsed as it is read, against the formats `what` is
+// written in (an error names them, and `command`, the subcommand's name when empty); `note`
+// follows the list in help, in parentheses, without ": " (completions read the choices after
+// the last one). `format` holds the default.
+void add_format_option(CLI::App& cmd, Format& format, Output what, std::string_view command = {},
+                       std::string_view note = {});
 
 // Loads the scenario and applies --set in order.
 LoadedScenario load_with_sets(const CommonOptions& o);
@@ -28,7 +32,7 @@ LoadedScenario load_with_sets(const CommonOptions& o);
 // Writes a finished result to stdout in one piece; throws Error when it cannot be written.
 void write_stdout(const std::string& text);
 // As write_stdout, for the `table` format: coloured when colour is wanted on stdout.
-void write_table_stdout(const std::string& text, const std::string& format);
+void write_table_stdout(const std::string& text, Format format);
 // Whether stdout gets colour: never with NO_COLOR set (non-empty); always with CLICOLOR_FORCE
 // set and not "0"; otherwise when stdout is a terminal and TERM is not "dumb".
 bool colour_wanted();
@@ -51,13 +55,13 @@ void check_plot(const std::string& path, const std::vector<std::string>& inputs)
 bool plot_is_html(const std::string& path);
 void write_plot(const std::string& path, const std::string& text);
 // The words of an HTML report: the output as the table renderer prints it, which is `text` when
-// the format is "table" and is rendered again with `render(renderer, out)` otherwise.
+// the format is the table and is rendered again with `render(out)` otherwise.
 template <class Render>
-std::string table_words(const std::string& format, const std::string& text, Output output, Render render) {
-  if (format == "table") return text;
+std::string table_words(Format format, const std::string& text, Render render) {
+  if (format == Format::Table) return text;
   std::string words;
   Out out(words);
-  render(*make_renderer("table", output), out);
+  render(out);
   return words;
 }
 

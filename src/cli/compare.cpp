@@ -20,7 +20,7 @@ void setup_compare(CLI::App& app) {
                   "one page with the figure, the table, and each plan's inputs with their origins and assumptions")
       ->type_name("FILE");
   cmd->callback([opts, plot] {
-    const auto renderer = make_renderer(opts->format, Output::Compare);
+    const auto renderer = compare_renderer(opts->format);
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
     for (const auto& s : loaded) check_plot(*plot, s.files);
@@ -42,8 +42,8 @@ void setup_compare(CLI::App& app) {
       for (const PlanReport& r : reports) labels.push_back(r.label);
       const std::string svg = compare_svg(labels, rows);
       if (plot_is_html(*plot)) {
-        const std::string words = table_words(opts->format, text, Output::Compare,
-                                              [&](Renderer& r, Out& out) { r.compare(out, reports, rows); });
+        const std::string words = table_words(
+            opts->format, text, [&](Out& out) { compare_renderer(Format::Table)->compare(out, reports, rows); });
         write_plot(*plot, compare_html(reports, words, svg));
       } else {
         write_plot(*plot, svg);

@@ -15,7 +15,6 @@ void setup_diagnose(CLI::App& app) {
   add_common_options(*cmd, *opts, Output::Diagnosis);
   add_plot_option(*cmd, *plot);
   cmd->callback([opts, plot] {
-    make_renderer(opts->format, Output::Diagnosis);  // an unknown format fails before any work
     const LoadedScenario loaded = load_with_sets(*opts);
     check_plot(*plot, loaded.files);
     const Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
@@ -23,8 +22,8 @@ void setup_diagnose(CLI::App& app) {
     if (!plot->empty()) {
       const std::string svg = diagnosis_svg(loaded, d);
       if (plot_is_html(*plot)) {
-        const std::string words = table_words(opts->format, text, Output::Diagnosis,
-                                              [&](Renderer& r, Out& out) { r.diagnosis(out, loaded, d); });
+        const std::string words = table_words(
+            opts->format, text, [&](Out& out) { diagnosis_renderer(Format::Table)->diagnosis(out, loaded, d); });
         write_plot(*plot, diagnosis_html(loaded, d, words, svg));
       } else {
         write_plot(*plot, svg);

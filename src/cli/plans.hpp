@@ -10,7 +10,7 @@ struct PlanOptions {
   std::vector<std::string> plans;
   std::vector<std::string> sets;
   std::vector<std::string> requires_;
-  std::string format = "table";
+  Format format = Format::Table;
   std::string junit;
 };
 

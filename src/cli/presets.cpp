@@ -18,7 +18,7 @@ struct PresetsOptions {
   std::string name;
   bool keys = false;
   bool schema = false;
-  std::string format = "table";
+  Format format = Format::Table;
 };
 
 // The kind of a preset, from its folder: configs/accelerators/a100.toml is an accelerator.
@@ -58,14 +58,12 @@ void setup_presets(CLI::App& app) {
   cmd->add_flag("--keys", opts->keys, "List every scenario field with its kind, default and meaning");
   cmd->add_flag("--schema", opts->schema,
                 "Print a JSON Schema of scenario files, for editors that complete and check TOML (e.g. Taplo)");
-  cmd->add_option("--format", opts->format, "Output format: table, markdown or json")->capture_default_str();
+  add_format_option(*cmd, opts->format, Output::PresetList);
   cmd->callback([opts] {
-    if (opts->format != "table" && opts->format != "markdown" && opts->format != "json")
-      throw Error(Origin{"--format " + opts->format}, "presets prints table, markdown or json");
     if (opts->schema && (opts->keys || !opts->name.empty()))
       throw Error("--schema describes every key: it takes no NAME and no --keys");
-    const bool md = opts->format == "markdown";
-    const bool json = opts->format == "json";
+    const bool md = opts->format == Format::Markdown;
+    const bool json = opts->format == Format::Json;
     std::string text;
     {
       Out o(text);

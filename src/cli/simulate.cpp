@@ -77,7 +77,7 @@ void setup_simulate(CLI::App& app) {
                   "Per-sample transform times to draw from, one per line (\"3.2 ms\"), instead of the lognormal")
       ->type_name("FILE");
   cmd->callback([opts] {
-    const auto renderer = make_renderer(opts->format, Output::Simulation);  // a bad format fails before any work
+    const auto renderer = simulation_renderer(opts->format);
     LoadedScenario loaded = load_with_sets(*opts);
     // The per-sample times are an input too: never written over.
     std::vector<std::string> inputs = loaded.files;
@@ -106,8 +106,8 @@ void setup_simulate(CLI::App& app) {
     if (!opts->plot.empty()) {
       const std::string svg = simulation_svg(loaded, s, opts->trace_steps);
       if (plot_is_html(opts->plot)) {
-        const std::string words = table_words(opts->format, text, Output::Simulation,
-                                              [&](Renderer& r, Out& out) { r.simulation(out, loaded, s); });
+        const std::string words = table_words(
+            opts->format, text, [&](Out& out) { simulation_renderer(Format::Table)->simulation(out, loaded, s); });
         write_plot(opts->plot, simulation_html(loaded, words, svg, assumptions(loaded.scenario, s.inputs)));
       } else {
         write_plot(opts->plot, svg);

@@ -60,7 +60,7 @@ void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axe
 }
 
 void run_sweep(const SweepOptions& o) {
-  const auto renderer = make_renderer(o.format, Output::Sweep);
+  const auto renderer = sweep_renderer(o.format);
   LoadedScenario loaded = load_with_sets(o);
   check_plot(o.plot, loaded.files);
 

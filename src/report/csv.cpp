@@ -53,10 +53,14 @@ std::string figure_columns(const SweepLayout& layout) {
   return h;
 }
 
-class CsvRenderer final : public Renderer {
+class CsvRenderer final : public DiagnosisRenderer,
+                          public SweepRenderer,
+                          public CheckRenderer,
+                          public CompareRenderer,
+                          public SimulationRenderer {
  public:
   // One row per figure: the simulated value beside the analytic one where the model has it.
-  void simulation(Out& o, const LoadedScenario&, const Simulation& s) override {
+  void simulation(Out& o, const LoadedScenario&, const Simulation& s) const override {
     const Result& a = s.analytic;
     o.write("metric,simulated,analytic\n");
     const auto row = [&](std::string_view k, double sim, std::optional<double> ana) {
@@ -89,7 +93,7 @@ class CsvRenderer final : public Renderer {
     if (s.busy.link) row("busy_link", *s.busy.link, std::nullopt);
   }
 
-  void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) override {
+  void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) const override {
     o.write("stage,modelled,limit,time_s,samples_per_s,share_of_step,binding\n");
     for (Stage st : kStages) {
       const auto& sr = d.result.stage(st);
@@ -103,7 +107,8 @@ class CsvRenderer final : public Renderer {
     }
   }
 
-  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
+  void begin(const SweepLayout&) override {}  // the header is the first row's
+  void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     const Scenario& s = p.scenario;
     const Result& r = p.result;
     if (first) {
@@ -183,9 +188,9 @@ class CsvRenderer final : public Renderer {
     o.write(",\n");
   }
 
-  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
+  void end(Out&, const SweepLayout&, std::size_t) const override {}  // no footer
 
-  void check(Out& o, const std::vector<PlanReport>& plans) override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const override {
     o.write("plan,requirement,pass,value,threshold,at_batch_size,unmodelled,error,unit\n");
     for (const auto& p : plans) {
       if (p.error) o.print("{},,false,,,,,{},\n", csv_field(p.label), csv_field(p.error->line()));
@@ -200,7 +205,7 @@ class CsvRenderer final : public Renderer {
     }
   }
 
-  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
     o.write("plan,binding");
     for (const auto& row : rows) o.print(",{}", compare_key(row.metric));
     o.put('\n');
@@ -217,6 +222,6 @@ class CsvRenderer final : public Renderer {
 
 }  // namespace
 
-std::unique_ptr<Renderer> make_csv_renderer() { return std::make_unique<CsvRenderer>(); }
+FormatRenderers csv_renderers() { return renderers_of<CsvRenderer>(); }
 
 }  // namespace pipesim

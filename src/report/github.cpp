@@ -42,16 +42,9 @@ void annotate(Out& o, const Origin& at, std::string_view title, std::string_view
   o.print("::error {}title={}::{}\n", location(at), escape(title, true), escape(message, false));
 }
 
-class GithubRenderer final : public Renderer {
+class GithubRenderer final : public CheckRenderer {
  public:
-  [[nodiscard]] bool renders(Output what) const override { return what == Output::Check; }
-  void diagnosis(Out&, const LoadedScenario&, const Diagnosis&) override {}
-  void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) const override {}
-  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
-  void compare(Out&, const std::vector<PlanReport>&, const std::vector<CompareRow>&) override {}
-  void simulation(Out&, const LoadedScenario&, const Simulation&) override {}
-
-  void check(Out& o, const std::vector<PlanReport>& plans) override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const override {
     for (const auto& p : plans) {
       if (p.error) {
         annotate(o, p.error->origin(), fmt::format("pipesim check {}: the plan could not be evaluated", p.label),
@@ -77,6 +70,6 @@ class GithubRenderer final : public Renderer {
 
 }  // namespace
 
-std::unique_ptr<Renderer> make_github_renderer() { return std::make_unique<GithubRenderer>(); }
+FormatRenderers github_renderers() { return renderers_of<GithubRenderer>(); }
 
 }  // namespace pipesim

@@ -215,10 +215,14 @@ void write_assumptions(JsonWriter& j, const std::vector<Assumption>& list) {
   j.end();
 }
 
-class JsonRenderer final : public Renderer {
+class JsonRenderer final : public DiagnosisRenderer,
+                           public SweepRenderer,
+                           public CheckRenderer,
+                           public CompareRenderer,
+                           public SimulationRenderer {
  public:
-  [[nodiscard]] bool sweep_recommendations() const override { return true; }
-  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
+  [[nodiscard]] bool recommendations() const override { return true; }
+  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const override {
     JsonWriter j(o);
     j.object().stamp().kv_str("scenario", loaded.name);
     point(j, loaded.scenario, d.result, &d);
@@ -275,7 +279,7 @@ class JsonRenderer final : public Renderer {
     j.end().end().finish();
   }
 
-  void sweep_begin(const SweepLayout& layout) override {
+  void begin(const SweepLayout& layout) override {
     // Which inputs are the same at every point: set at the first point, not swept, and not an
     // alternative of a swept field (those are unset at every point). Each one's text...
     const auto fields = all_fields();
@@ -300,7 +304,7 @@ class JsonRenderer final : public Renderer {
     inputs_ = input_runs(one, varies);
   }
 
-  void sweep_row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) const override {
+  void row(Out& o, const SweepLayout&, const SweepPoint& p, bool first) const override {
     // Rows stream out one by one: the writer holds one row; the document's frame is by hand.
     if (first) {
       JsonWriter frame(o);
@@ -323,7 +327,7 @@ class JsonRenderer final : public Renderer {
     j.end();
   }
 
-  void sweep_end(Out& o, const SweepLayout&, std::size_t rows) const override {
+  void end(Out& o, const SweepLayout&, std::size_t rows) const override {
     if (rows) {
       o.write("\n]}\n");
       return;
@@ -332,7 +336,7 @@ class JsonRenderer final : public Renderer {
     frame.object().stamp().key("rows").array().end().end().finish();
   }
 
-  void check(Out& o, const std::vector<PlanReport>& plans) override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const override {
     bool pass = true;
     for (const auto& p : plans) pass &= p.outcome.pass && !p.error;
     JsonWriter j(o);
@@ -382,7 +386,7 @@ class JsonRenderer final : public Renderer {
     j.end().end().finish();
   }
 
-  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
     JsonWriter j(o);
     j.object().stamp().key("plans").array(true);
     for (const auto& p : plans) {
@@ -419,7 +423,7 @@ class JsonRenderer final : public Renderer {
     j.end().end().finish();
   }
 
-  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) override {
+  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const override {
     JsonWriter j(o);
     j.object().stamp().kv_str("scenario", loaded.name);
     inputs(j, loaded.scenario, nullptr);
@@ -454,6 +458,6 @@ class JsonRenderer final : public Renderer {
 
 void json_inputs(JsonWriter& j, const Scenario& s) { inputs(j, s, nullptr); }
 
-std::unique_ptr<Renderer> make_json_renderer() { return std::make_unique<JsonRenderer>(); }
+FormatRenderers json_renderers() { return renderers_of<JsonRenderer>(); }
 
 }  // namespace pipesim

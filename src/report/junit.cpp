@@ -9,16 +9,9 @@ namespace pipesim {
 
 namespace {
 
-class JunitRenderer final : public Renderer {
+class JunitRenderer final : public CheckRenderer {
  public:
-  void simulation(Out&, const LoadedScenario&, const Simulation&) override {}
-  [[nodiscard]] bool renders(Output what) const override { return what == Output::Check; }
-  void diagnosis(Out&, const LoadedScenario&, const Diagnosis&) override {}
-  void sweep_row(Out&, const SweepLayout&, const SweepPoint&, bool) const override {}
-  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
-  void compare(Out&, const std::vector<PlanReport>&, const std::vector<CompareRow>&) override {}
-
-  void check(Out& o, const std::vector<PlanReport>& plans) override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const override {
     std::size_t tests = 0, failures = 0, errors = 0;
     for (const auto& p : plans) {
       tests += p.error ? 1 : p.outcome.outcomes.size();
@@ -61,6 +54,6 @@ class JunitRenderer final : public Renderer {
 
 }  // namespace
 
-std::unique_ptr<Renderer> make_junit_renderer() { return std::make_unique<JunitRenderer>(); }
+FormatRenderers junit_renderers() { return renderers_of<JunitRenderer>(); }
 
 }  // namespace pipesim

@@ -4,6 +4,6 @@
 
 namespace pipesim {
 
-std::unique_ptr<Renderer> make_markdown_renderer() { return std::make_unique<TextRenderer>(true); }
+FormatRenderers markdown_renderers() { return renderers_of<TextRenderer<true>>(); }
 
 }  // namespace pipesim

@@ -1,11 +1,13 @@
-// One interface for every output format. Each format is one file (table.cpp, markdown.cpp,
-// json.cpp, csv.cpp, junit.cpp) and formats.cpp is the one place that picks it by name.
+// The renderers: one interface per kind of result. Each format is one file (table.cpp,
+// markdown.cpp, json.cpp, csv.cpp, junit.cpp, github.cpp) and formats.cpp is the one place that
+// names formats and picks their renderers.
 // Renderers compute nothing: every number they print is a member of a core result.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "config/loader.hpp"
@@ -14,12 +16,10 @@
 #include "core/diagnosis.hpp"
 #include "core/simulate.hpp"
 #include "core/sweep.hpp"
+#include "report/format.hpp"
 #include "report/out.hpp"
 
 namespace pipesim {
-
-// What a command renders.
-enum class Output : std::uint8_t { Diagnosis, Sweep, Check, Compare, Simulation };
 
 // The columns of a sweep, decided before its first row is written.
 struct SweepLayout {
@@ -48,29 +48,81 @@ struct PlanReport {
   std::optional<Error> error;
 };
 
-class Renderer {
+// One interface per kind of result: a format implements those it writes (formats.cpp says
+// which), so no format has a body for a result it does not write.
+class DiagnosisRenderer {
  public:
-  virtual ~Renderer() = default;
-  [[nodiscard]] virtual bool renders(Output) const { return true; }
-  // Sweep rows carry each point's recommendations (so each point is diagnosed).
-  [[nodiscard]] virtual bool sweep_recommendations() const { return false; }
-  // The text formats wrap a diagnosis's prose to this many columns (0: one line per sentence).
-  virtual void wrap_to(std::size_t /*columns*/) {}
-  virtual void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) = 0;
-  // A sweep: sweep_begin once, then sweep_row for every point in order (rows may be rendered on
-  // several threads at once, each into its own Out, so sweep_row keeps no state), then
-  // sweep_end. `first`: the grid's first row.
-  virtual void sweep_begin(const SweepLayout&) {}
-  virtual void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const = 0;
-  virtual void sweep_end(Out& o, const SweepLayout& layout, std::size_t rows) const = 0;
-  virtual void check(Out& o, const std::vector<PlanReport>& plans) = 0;
-  virtual void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) = 0;
-  virtual void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) = 0;
+  virtual ~DiagnosisRenderer() = default;
+  virtual void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const = 0;
+};
+// A sweep: begin once, then row for every point in order (rows may be rendered on several
+// threads at once, each into its own Out, so row keeps no state), then end. `first`: the grid's
+// first row.
+class SweepRenderer {
+ public:
+  virtual ~SweepRenderer() = default;
+  // Rows carry each point's recommendations (so each point is diagnosed).
+  [[nodiscard]] virtual bool recommendations() const { return false; }
+  virtual void begin(const SweepLayout& layout) = 0;
+  virtual void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const = 0;
+  virtual void end(Out& o, const SweepLayout& layout, std::size_t rows) const = 0;
+};
+class CheckRenderer {
+ public:
+  virtual ~CheckRenderer() = default;
+  virtual void check(Out& o, const std::vector<PlanReport>& plans) const = 0;
+};
+class CompareRenderer {
+ public:
+  virtual ~CompareRenderer() = default;
+  virtual void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const = 0;
+};
+class SimulationRenderer {
+ public:
+  virtual ~SimulationRenderer() = default;
+  virtual void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const = 0;
 };
 
-// The renderer for a format name ("table", "markdown", "json", "csv", "junit"); throws Error
-// for an unknown name or a format that does not render `what`.
-std::unique_ptr<Renderer> make_renderer(std::string_view format, Output what);
+// The renderer of a format for one kind of result. The format was parsed for that kind
+// (parse_format), so it writes it; `columns`: the width a text format wraps a diagnosis's
+// prose to (0: one line per sentence).
+std::unique_ptr<DiagnosisRenderer> diagnosis_renderer(Format format, std::size_t columns = 0);
+std::unique_ptr<SweepRenderer> sweep_renderer(Format format);
+std::unique_ptr<CheckRenderer> check_renderer(Format format);
+std::unique_ptr<CompareRenderer> compare_renderer(Format format);
+std::unique_ptr<SimulationRenderer> simulation_renderer(Format format);
+
+// What one format renders: a maker for each kind of result it writes, null for the others.
+struct FormatRenderers {
+  std::unique_ptr<DiagnosisRenderer> (*diagnosis)(std::size_t columns) = nullptr;
+  std::unique_ptr<SweepRenderer> (*sweep)() = nullptr;
+  std::unique_ptr<CheckRenderer> (*check)() = nullptr;
+  std::unique_ptr<CompareRenderer> (*compare)() = nullptr;
+  std::unique_ptr<SimulationRenderer> (*simulation)() = nullptr;
+};
+// The makers for a renderer class R: one for each interface R implements. A class built from
+// the wrap width (the text formats) gets it.
+template <class R>
+FormatRenderers renderers_of() {
+  FormatRenderers f;
+  if constexpr (std::is_base_of_v<DiagnosisRenderer, R>)
+    f.diagnosis = [](std::size_t columns) -> std::unique_ptr<DiagnosisRenderer> {
+      if constexpr (std::is_constructible_v<R, std::size_t>)
+        return std::make_unique<R>(columns);
+      else
+        return std::make_unique<R>();
+    };
+  if constexpr (std::is_base_of_v<SweepRenderer, R>)
+    f.sweep = []() -> std::unique_ptr<SweepRenderer> { return std::make_unique<R>(); };
+  if constexpr (std::is_base_of_v<CheckRenderer, R>)
+    f.check = []() -> std::unique_ptr<CheckRenderer> { return std::make_unique<R>(); };
+  if constexpr (std::is_base_of_v<CompareRenderer, R>)
+    f.compare = []() -> std::unique_ptr<CompareRenderer> { return std::make_unique<R>(); };
+  if constexpr (std::is_base_of_v<SimulationRenderer, R>)
+    f.simulation = []() -> std::unique_ptr<SimulationRenderer> { return std::make_unique<R>(); };
+  return f;
+}
+
 // The points of a written sweep that the model refused (each is a row that says why).
 struct SweepSummary {
   std::size_t invalid = 0;
@@ -82,25 +134,20 @@ struct SweepSummary {
 // `jobs` threads (1: this thread alone); the output is the same for any number of jobs.
 // With `simulate`, every point is simulated too (layout.simulated must be set). With `progress`,
 // a line on it says how far the sweep is (for a terminal; erased at the end).
-SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
+SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr,
                          std::FILE* progress = nullptr);
 
 // A whole diagnosis in a format, as a string (nothing is written when something fails); the
-// table's prose wrapped to `columns` (0: not wrapped).
-inline std::string render_diagnosis(std::string_view format, const LoadedScenario& loaded, const Diagnosis& d,
+// text formats' prose wrapped to `columns` (0: not wrapped).
+inline std::string render_diagnosis(Format format, const LoadedScenario& loaded, const Diagnosis& d,
                                     std::size_t columns = 0) {
-  const auto renderer = make_renderer(format, Output::Diagnosis);
-  renderer->wrap_to(columns);
   std::string text;
   {
     Out o(text);
-    renderer->diagnosis(o, loaded, d);
+    diagnosis_renderer(format, columns)->diagnosis(o, loaded, d);
   }
   return text;
 }
-
-// The format names that render `what`: "table, markdown, json or csv".
-std::string format_names(Output what);
 
 }  // namespace pipesim

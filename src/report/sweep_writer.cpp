@@ -26,10 +26,10 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
   return l;
 }
 
-SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
+SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate, std::FILE* progress) {
   const std::size_t total = grid_size(axes);
-  const bool diagnose_points = renderer.sweep_recommendations();
+  const bool diagnose_points = renderer.recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
   const std::size_t chunk = simulate ? 1 : diagnose_points ? 64 : 128;
   const std::size_t chunks = (total + chunk - 1) / chunk;
@@ -39,8 +39,8 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
   // diagnosis allocate its words: there the threads contend for one arena, and two threads were
   // slower than one (1,000,000 JSON rows: 1.71 s against 1.63 s), so each keeps its own.
   if (jobs > 1 && !diagnose_points) mallopt(M_ARENA_MAX, 1);
-  renderer.sweep_begin(layout);
-  const Renderer& rows = renderer;
+  renderer.begin(layout);
+  const SweepRenderer& rows = renderer;
   Out out(file);
   SweepSummary summary;
   std::mutex m;  // guards summary: taken only at invalid points
@@ -72,7 +72,7 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
                   summary.first_reason = std::string(p.invalid);
                 }
               }
-              rows.sweep_row(o, layout, p, i++ == 0);
+              rows.row(o, layout, p, i++ == 0);
             },
             simulate);
       },
@@ -89,7 +89,7 @@ SweepSummary write_sweep(Renderer& renderer, std::FILE* file, const Scenario& ba
     fmt::print(progress, "\r\x1b[K");
     std::fflush(progress);
   }
-  rows.sweep_end(out, layout, total);
+  rows.end(out, layout, total);
   return summary;
 }
 

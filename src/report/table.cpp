@@ -3,6 +3,6 @@
 
 namespace pipesim {
 
-std::unique_ptr<Renderer> make_table_renderer() { return std::make_unique<TextRenderer>(false); }
+FormatRenderers table_renderers() { return renderers_of<TextRenderer<false>>(); }
 
 }  // namespace pipesim

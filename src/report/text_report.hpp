@@ -18,32 +18,36 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown);
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown);
 void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool markdown);
 
-// The renderer of both: table.cpp and markdown.cpp each make one.
-class TextRenderer final : public Renderer {
+// The renderer of both: table.cpp makes TextRenderer<false>, markdown.cpp TextRenderer<true>.
+// `columns`: the width plain text wraps a diagnosis's prose to.
+template <bool Markdown>
+class TextRenderer final : public DiagnosisRenderer,
+                           public SweepRenderer,
+                           public CheckRenderer,
+                           public CompareRenderer,
+                           public SimulationRenderer {
  public:
-  explicit TextRenderer(bool markdown) : markdown_(markdown) {}
-  void wrap_to(std::size_t columns) override { columns_ = columns; }
-  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) override {
-    text_diagnosis(o, loaded, d, markdown_, columns_);
+  explicit TextRenderer(std::size_t columns = 0) : columns_(columns) {}
+  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const override {
+    text_diagnosis(o, loaded, d, Markdown, columns_);
   }
-  void sweep_begin(const SweepLayout& layout) override {
-    table_ = std::make_unique<TextTable>(sweep_table(layout, markdown_));
+  void begin(const SweepLayout& layout) override {
+    table_ = std::make_unique<TextTable>(sweep_table(layout, Markdown));
   }
-  void sweep_row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
+  void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     text_sweep_row(o, *table_, layout, p, first);
   }
-  void sweep_end(Out&, const SweepLayout&, std::size_t) const override {}
-  void check(Out& o, const std::vector<PlanReport>& plans) override { text_check(o, plans, markdown_); }
-  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) override {
-    text_compare(o, plans, rows, markdown_);
+  void end(Out&, const SweepLayout&, std::size_t) const override {}  // a table has no footer
+  void check(Out& o, const std::vector<PlanReport>& plans) const override { text_check(o, plans, Markdown); }
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
+    text_compare(o, plans, rows, Markdown);
   }
-  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) override {
-    text_simulation(o, loaded, s, markdown_);
+  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const override {
+    text_simulation(o, loaded, s, Markdown);
   }
 
  private:
-  bool markdown_;
-  std::size_t columns_ = 0;
+  std::size_t columns_;
   std::unique_ptr<TextTable> table_;
 };
 

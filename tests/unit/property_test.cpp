@@ -263,9 +263,9 @@ TEST_CASE("properties: JSON parses with finite numbers, and table, CSV and JSON 
     }
     ++rendered;
     CAPTURE(i);
-    const std::string json = render_diagnosis("json", loaded, d);
-    const std::string csv = render_diagnosis("csv", loaded, d);
-    const std::string table = render_diagnosis("table", loaded, d);
+    const std::string json = render_diagnosis(Format::Json, loaded, d);
+    const std::string csv = render_diagnosis(Format::Csv, loaded, d);
+    const std::string table = render_diagnosis(Format::Table, loaded, d);
     test::JsonCheck check;
     REQUIRE_MESSAGE(check.parse(json), check.error);
     for (double v : check.numbers) CHECK(std::isfinite(v));

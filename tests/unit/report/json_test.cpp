@@ -19,7 +19,7 @@ namespace {
 
 json diagnose_json(const LoadedScenario& s) {
   const Diagnosis d = with_origins(s, [&] { return diagnose(s.scenario); });
-  return json::parse(render_diagnosis("json", s, d));
+  return json::parse(render_diagnosis(Format::Json, s, d));
 }
 
 }  // namespace
@@ -182,7 +182,7 @@ TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagn
   const Scenario first = first_point(loaded.scenario, axes);
   const SweepLayout layout =
       sweep_layout(axes, first, grid_columns(loaded.scenario, axes, first_valid_point(loaded.scenario, axes)), false);
-  const auto renderer = make_renderer("json", Output::Sweep);
+  const auto renderer = sweep_renderer(Format::Json);
   std::FILE* file = std::tmpfile();
   REQUIRE(file != nullptr);
   write_sweep(*renderer, file, loaded.scenario, axes, layout, 2);
@@ -199,7 +199,7 @@ TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagn
     LoadedScenario at = loaded;
     at.scenario = point;
     const Diagnosis d = with_origins(at, [&] { return diagnose(at.scenario); });
-    const ordered expected = ordered::parse(render_diagnosis("json", at, d))["inputs"];
+    const ordered expected = ordered::parse(render_diagnosis(Format::Json, at, d))["inputs"];
     CHECK(rows[i]["inputs"].dump() == expected.dump());
     CHECK(!rows[i]["inputs"].contains("cpu.worker_throughput"));
     ++i;

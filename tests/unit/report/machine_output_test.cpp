@@ -14,7 +14,7 @@ using namespace pipesim;
 
 namespace {
 
-std::string render_check(std::string_view format, const std::string& name) {
+std::string render_check(Format format, const std::string& name) {
   LoadedScenario s = load_scenario("p4d-resnet50-nvme");
   s.name = name;
   apply_requirement(s, "min_utilization=99%");
@@ -23,7 +23,7 @@ std::string render_check(std::string_view format, const std::string& name) {
   std::string text;
   {
     Out o(text);
-    make_renderer(format, Output::Check)->check(o, reports);
+    check_renderer(format)->check(o, reports);
   }
   return text;
 }
@@ -35,9 +35,9 @@ TEST_CASE("JUnit and CSV are well-formed whatever the names hold") {
                                   std::string("bad \xff\xfe bytes \xed\xa0\x80"), std::string("\xef\xbf\xbe\r\n,\"")}) {
     CAPTURE(name);
     test::XmlCheck x;
-    CHECK_MESSAGE(x.parse(render_check("junit", name)), x.error);
+    CHECK_MESSAGE(x.parse(render_check(Format::Junit, name)), x.error);
     test::CsvCheck c;
-    CHECK_MESSAGE(c.parse(render_check("csv", name)), c.error);
+    CHECK_MESSAGE(c.parse(render_check(Format::Csv, name)), c.error);
     CHECK(c.rows.size() >= 2);
   }
 }
