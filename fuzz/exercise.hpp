@@ -65,7 +65,7 @@ inline void expect_consistent(const PlanOutcome& outcome) {
           die("an unmodelled stage was held against fits_in_memory", std::to_string(o.unmodelled | o.accepted));
         break;
     }
-    // A stage not modelled and not accepted by the plan fails the requirement (DESIGN.md section 10).
+    // A stage not modelled and not accepted by the plan fails the requirement (README.md, "diagnose").
     if (o.unmodelled != 0) pass = false;
     if ((o.unmodelled & o.accepted) != 0) die("a stage both refused and accepted", std::to_string(o.unmodelled));
     if (pass != o.pass) die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));

@@ -1,4 +1,4 @@
-// `pipesim attribute`: stage costs from the caching experiments the user ran (DESIGN.md section 8).
+// `pipesim attribute`: stage costs from the caching experiments the user ran (README.md, "Measuring your machine").
 #include <cmath>
 #include <memory>
 

@@ -38,7 +38,7 @@ struct Plan {
   Origin batch_sizes_origin;
   // Stages the plan accepts not modelled (require.unmodelled, bit per Stage): a requirement
   // that such a stage could break passes on the model's upper bound, and the output says so.
-  // Any other unmodelled stage fails those requirements (DESIGN.md section 10).
+  // Any other unmodelled stage fails those requirements (README.md, "diagnose").
   unsigned accept_unmodelled = 0;
 };
 

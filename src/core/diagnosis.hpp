@@ -56,7 +56,7 @@ struct Crossover {
   bool input_binds_above;  // true: input binds for larger batches
 };
 
-// A default that decides the answer (DESIGN.md section 10): the field that would replace it,
+// A default that decides the answer (README.md, "diagnose"): the field that would replace it,
 // and what it assumes, in words.
 struct Assumption {
   Field field;
@@ -65,7 +65,7 @@ struct Assumption {
 // The defaults this scenario leaves in place that bear on its modelled stages.
 std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in);
 
-// What a real loader loses against the ideal of DESIGN.md section 1, one mechanism of section 6
+// What a real loader loses against the ideal of docs/model.md, one mechanism of section 6
 // at a time: the steady utilization with the mechanism alone taken away (its keys at their
 // ideal defaults; the training process's CPU share at 0), against the scenario's. The epoch's
 // start is the steady utilization against the whole epoch's.

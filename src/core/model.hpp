@@ -1,4 +1,4 @@
-// The stage model of DESIGN.md section 1: pure functions over plain values. Each stage lives in
+// The stage model of docs/model.md: pure functions over plain values. Each stage lives in
 // its own file (storage, transform, transfer, compute); this composes them: overlap or serial,
 // the binding wall, throughput, demand, epochs and cost.
 #pragma once
@@ -55,7 +55,7 @@ struct Result {
   double data_demand_per_cluster = 0;
   unsigned binding = 0;  // bit per Stage
   // Stages before compute that are not modelled (bit per Stage): each could bound the step, so
-  // utilization and throughput are upper bounds (DESIGN.md section 10). unmodelled_key names
+  // utilization and throughput are upper bounds (README.md, "diagnose"). unmodelled_key names
   // the field that models one.
   unsigned unmodelled = 0;
   bool serial = false;                          // workers == 0: stages run in turn
@@ -136,7 +136,7 @@ double cpu_tasks(const Inputs& in);
 // j steps ago still builds it for build - j x step of the receive.
 double receive_busy(double workers, double build, double step, double receive);
 
-// An epoch's start with W prefetching workers (DESIGN.md section 6): the W workers start
+// An epoch's start with W prefetching workers (docs/model.md, "What real loaders do"): the W workers start
 // together (after pipeline.worker_start_time unless persistent; their first batches take
 // pipeline.worker_warmup_time longer) and each builds a whole batch,
 // so the first W batches arrive together after one worker's batch time; steps: per accelerator.

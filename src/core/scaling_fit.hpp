@@ -1,4 +1,4 @@
-// Fitting the Universal Scalability Law (DESIGN.md section 6) to measured rates: what
+// Fitting the Universal Scalability Law (docs/model.md, "What real loaders do") to measured rates: what
 // `calibrate decode` reports as cpu.scaling_contention and cpu.scaling_coherency.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The four stages of DESIGN.md section 1, what bounds each, and one stage's result.
+// The four stages of docs/model.md, what bounds each, and one stage's result.
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// The loss from variance under the DataLoader's delivery (DESIGN.md section 6): W workers with
+// The loss from variance under the DataLoader's delivery (docs/model.md, "What real loaders do"): W workers with
 // prefetch_factor batches each feed a loop that takes them in order (or any ready one). A
 // closed form fitted against `pipesim simulate`: the worker pool is a producer whose rate the
 // in-order round-robin lowers (the loop waits for the slowest of W workers, less so with more

@@ -151,7 +151,7 @@ std::string decode_toml(const DecodeCalibration& c) {
                      format_human(p.cpu_per_image, Dim::Duration), p.fitted, 100 * p.residual,
                      p.oversubscribed ? "  past the CPUs" : "");
   }
-  t += fmt::format("# Scaling law (DESIGN.md section 6): sigma {:.4f}, largest residual {:.1f}%;\n# kappa {}.\n",
+  t += fmt::format("# Scaling law (Universal Scalability Law): sigma {:.4f}, largest residual {:.1f}%;\n# kappa {}.\n",
                    c.fit.sigma, 100 * c.fit.max_abs_residual,
                    c.fit.kappa_fitted ? fmt::format("{:.5f}", c.fit.kappa)
                                       : std::string("not determined (it needs three or more thread counts)"));

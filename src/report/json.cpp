@@ -1,4 +1,4 @@
-// JSON: for programs. SI base units, full precision, stable keys (DESIGN.md section 5).
+// JSON: for programs. SI base units, full precision, stable keys (README.md, "Output formats").
 #include <algorithm>
 
 #include "report/json_writer.hpp"

@@ -1,4 +1,4 @@
-// The DESIGN.md reference case built field by field (not from the preset file), for tests:
+// The reference case (docs/model.md) built field by field (not from the preset file), for tests:
 // compute 5.015 ms + B x 0.0262821 ms (fp16 weights, 2 bytes each), transform B x 0.25 ms.
 #pragma once
 

@@ -10,7 +10,7 @@
 
 namespace pipesim::test {
 
-// The DESIGN.md reference case built field by field: compute 5.015 ms + B x 0.0262821 ms,
+// The reference case (docs/model.md) built field by field: compute 5.015 ms + B x 0.0262821 ms,
 // transform B x 0.25 ms.
 inline Scenario reference(double batch = 256) { return reference_case(batch); }
 

@@ -81,7 +81,7 @@ Scenario random_scenario(Gen& g) {
     if (g.coin(0.3)) s.set(Field::ThreadsPerCore, g.whole(1, 4));
     if (g.coin(0.2)) s.set(Field::SmtYield, g.uniform(0.01, 1));
   }
-  // fidelity (DESIGN.md section 6)
+  // fidelity (docs/model.md, "What real loaders do")
   if (g.coin(0.3)) s.set(Field::ScalingContention, g.uniform(0, 0.5));
   if (g.coin(0.2)) s.set(Field::ScalingCoherency, g.log_uniform(1e-5, 0.1));
   if (g.coin(0.3)) s.set(Field::LoopOverhead, {g.log_uniform(1e-6, 0.1), Dim::Duration});

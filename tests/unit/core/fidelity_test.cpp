@@ -1,4 +1,4 @@
-// The mechanisms of DESIGN.md section 6 that real loaders have, each a closed form worked by
+// The mechanisms of docs/model.md, "What real loaders do" that real loaders have, each a closed form worked by
 // hand in the comments. With every key at its default the reference table stays exact
 // (model_test.cpp).
 #include <doctest/doctest.h>

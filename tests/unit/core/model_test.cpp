@@ -1,4 +1,4 @@
-// The model composing the stages: the DESIGN.md reference table, clusters, required fields.
+// The model composing the stages: the reference table (docs/model.md), clusters, required fields.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 using namespace pipesim;
 using namespace pipesim::test;
 
-TEST_CASE("the reference table of DESIGN.md section 1, to the printed digits") {
+TEST_CASE("the reference table of docs/model.md, to the printed digits") {
   struct Row {
     double batch, step_ms, transform_ms, util_pct;
   };
