@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto split = input.find("\n%%\n");
     const std::string_view text = input.substr(0, split);
     try {
-      plans.push_back(load_scenario_text(text, "plan" + std::to_string(n) + ".toml", "/nonexistent-pipesim-fuzz"));
+      plans.push_back(
+          load_scenario_text(text, Origin::file("plan" + std::to_string(n) + ".toml"), "/nonexistent-pipesim-fuzz"));
     } catch (const Error&) {
       return 0;
     }

@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     // A base folder that does not exist: `use` of relative paths finds nothing on disk.
-    const LoadedScenario s = load_scenario_text(text, "fuzz.toml", "/nonexistent-pipesim-fuzz");
+    const LoadedScenario s = load_scenario_text(text, Origin::file("fuzz.toml"), "/nonexistent-pipesim-fuzz");
     fuzz::exercise(s);
   } catch (const Error&) {
   }

@@ -16,7 +16,7 @@ namespace {
 void log_formats(const std::string& text) {
   for (StepLogFormat f : {StepLogFormat::Auto, StepLogFormat::JsonLines, StepLogFormat::Csv, StepLogFormat::Text}) {
     try {
-      const StepLog log = parse_step_log(text, "fuzz.log", f);
+      const StepLog log = parse_step_log(text, Origin::file("fuzz.log"), f);
       for (const std::size_t skip : {std::size_t{0}, std::size_t{1}}) {
         try {
           const StepLogSummary s = summarise_step_log(log.records, skip, 256.0);

@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool cost = false;
   std::size_t points = 0;
   try {
-    loaded = load_scenario_text(input.substr(0, split), "fuzz.toml", "/nonexistent-pipesim-fuzz");
+    loaded = load_scenario_text(input.substr(0, split), Origin::file("fuzz.toml"), "/nonexistent-pipesim-fuzz");
     std::string_view rest = input.substr(split + 4);
     for (int n = 0; n < 4 && !rest.empty(); ++n) {
       const auto nl = rest.find('\n');

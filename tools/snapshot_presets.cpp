@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   std::size_t index = 0;
   try {
     for (const auto& p : embedded_presets()) {
-      const LoadedScenario s = load_scenario_text(p.text, "preset:" + std::string(p.path), "");
+      const LoadedScenario s = load_scenario_text(p.text, Origin::preset(std::string(p.path)), "");
       if (!s.plan.requirements.empty() || s.plan.batch_sizes) continue;
       if (std::none_of(all_fields().begin(), all_fields().end(),
                        [&](const FieldSpec& f) { return s.scenario.has(f.field); }))
@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
       for (const auto& f : all_fields()) {
         if (!s.scenario.has(f.field)) continue;
         const Origin& o = s.origins[static_cast<std::size_t>(f.field)];
+        // A preset uses presets alone: every value's source is one, named by its file.
+        if (o.kind != SourceKind::Preset) throw Error(fmt::format("{}: a value set outside a preset", p.path));
         std::size_t src = 0;
         while (src < sources.size() && sources[src] != o.source) ++src;
         if (src == sources.size()) sources.push_back(o.source);

@@ -41,8 +41,8 @@ auto located(const std::string& where, Fn fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (const Error& e) {
-    if (!e.origin().source.empty()) throw;
-    throw Error(Origin{where}, e.what());
+    if (!e.origin().empty()) throw;
+    throw Error(Origin::argument(where), e.what());
   }
 }
 
@@ -66,14 +66,15 @@ void emit(const AttributeOptions& o, const std::string& text) {
 std::string observed(const AttributeOptions& o) {
   for (const std::string& rate : o.rates)
     if (!rate.empty())
-      throw Error(Origin{"--observed"}, "give either --observed with a scenario or the caching experiments' rates");
+      throw Error(Origin::argument("--observed"),
+                  "give either --observed with a scenario or the caching experiments' rates");
   const Observation seen = located("--observed", [&] { return parse_observation(o.observed); });
   LoadedScenario loaded = load_with_sets(o.common);
   if (!o.output.empty()) refuse_input_as_output(o.output, loaded.files, "--output", true);
   Field unknown = default_unknown(loaded.scenario);
   if (!o.solve.empty()) {
     const FieldSpec* f = find_field(o.solve);
-    if (!f) throw Error(Origin{"--solve"}, unknown_key_message(o.solve));
+    if (!f) throw Error(Origin::argument("--solve"), unknown_key_message(o.solve));
     unknown = f->field;
   }
   const Solution sol = located("--observed " + echo(o.observed), [&] {
@@ -87,9 +88,9 @@ std::string observed(const AttributeOptions& o) {
 // --log: what a per-step log says.
 std::string step_log(const AttributeOptions& o) {
   for (const std::string& rate : o.rates)
-    if (!rate.empty()) throw Error(Origin{"--log"}, "give either --log or the caching experiments' rates");
+    if (!rate.empty()) throw Error(Origin::argument("--log"), "give either --log or the caching experiments' rates");
   if (o.format == Format::Toml)
-    throw Error(Origin{"--format toml"},
+    throw Error(Origin::argument("--format toml"),
                 "a log gives figures, not scenario keys: use table or json, then "
                 "--observed with your scenario");
   const StepLogFormat format = located("--log-format", [&] { return parse_step_log_format(o.log_format); });
@@ -170,12 +171,12 @@ void setup_attribute(CLI::App& app) {
       return;
     }
     if (!o->common.scenario.empty() || !o->common.sets.empty() || !o->solve.empty())
-      throw Error(Origin{!o->solve.empty()         ? "--solve"
-                         : !o->common.sets.empty() ? "--set"
-                                                   : o->common.scenario},
+      throw Error(Origin::argument(!o->solve.empty()         ? "--solve"
+                                   : !o->common.sets.empty() ? "--set"
+                                                             : o->common.scenario),
                   "a scenario is solved only with --observed; the caching experiments need none");
     if (o->batch == 0 || o->workers < 0)
-      throw Error(Origin{o->batch == 0 ? "--batch" : "--workers"},
+      throw Error(Origin::argument(o->batch == 0 ? "--batch" : "--workers"),
                   "the caching experiments need --batch and --workers (the DataLoader's batch_size and "
                   "num_workers), or use --observed with a scenario");
     CachingExperiments e;
@@ -189,7 +190,7 @@ void setup_attribute(CLI::App& app) {
     if (!o->full_at.empty()) {
       const auto eq = o->full_at.find('=');
       if (eq == std::string::npos)
-        throw Error(Origin{"--full-at"}, fmt::format("expected WORKERS=RATE, got \"{}\"", echo(o->full_at)));
+        throw Error(Origin::argument("--full-at"), fmt::format("expected WORKERS=RATE, got \"{}\"", echo(o->full_at)));
       e.other_workers = located("--full-at", [&] {
         return parse_quantity_as(std::string_view(o->full_at).substr(0, eq), dims(Dim::Number)).value;
       });

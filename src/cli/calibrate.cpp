@@ -86,7 +86,7 @@ void setup_calibrate(CLI::App& app) {
       ->type_name("DIR");
   decode->callback([dec] {
     if (!dec->save.empty() && !dec->folder.empty())
-      throw Error(Origin{"--save-synthetic"}, "there is no synthetic set when a folder of files is given");
+      throw Error(Origin::argument("--save-synthetic"), "there is no synthetic set when a folder of files is given");
     const JpegSet set = dec->folder.empty() ? synthetic_jpegs(dec->images)
                                             : read_jpegs(dec->folder, dec->images, std::size_t{512} << 20);
     if (!dec->save.empty()) write_jpegs(set, dec->save);

@@ -21,7 +21,7 @@ void run_check(const PlanOptions& o) {
     try {
       const LoadedScenario& s = loaded.emplace_back(load_plan(o, arg));
       if (s.plan.requirements.empty())
-        throw Error(Origin{s.source},
+        throw Error(s.source,
                     "the plan has no requirements: add a [require] table (e.g. min_utilization = "
                     "\"90%\") or pass --require KEY=VALUE");
       PlanReport r = plan_report(s);

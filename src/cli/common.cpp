@@ -69,7 +69,7 @@ void write_stdout(const std::string& text) {
 }
 
 void write_file(const std::string& path, const std::string& text, std::string_view option) {
-  const Origin where{fmt::format("{} {}", option, path)};
+  const Origin where = Origin::argument(fmt::format("{} {}", option, path));
   const auto fail = [&](std::string_view what) {
     const int err = errno;
     return Error(where, fmt::format("cannot write {}: {}: {}", echo(path), what, std::strerror(err)));
@@ -118,7 +118,7 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
 
 void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
                             bool toml_output) {
-  const Origin where{fmt::format("{} {}", option, path)};
+  const Origin where = Origin::argument(fmt::format("{} {}", option, path));
   if (!toml_output && path.ends_with(".toml"))
     throw Error(where, fmt::format("{} names a TOML file: {} takes the report file to write (e.g. report.xml), "
                                    "not a plan",
@@ -140,7 +140,7 @@ void add_plot_option(CLI::App& cmd, std::string& path) {
 void check_plot(const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) return;
   if (!path.ends_with(".svg") && !path.ends_with(".html"))
-    throw Error(Origin{"--plot " + path}, "name the file FILE.svg (the figure) or FILE.html (the report)");
+    throw Error(Origin::argument("--plot " + path), "name the file FILE.svg (the figure) or FILE.html (the report)");
   refuse_input_as_output(path, inputs, "--plot");
 }
 
@@ -158,10 +158,16 @@ std::string plan_label(std::string_view argument) {
 }
 
 std::string plan_label(const LoadedScenario& s) {
-  const std::string& source = s.source.rfind("preset:", 0) == 0 ? s.source.substr(7) : s.source;
-  if (source.empty()) return "reference";
-  if (source == kStdinSource) return "stdin";
-  return std::filesystem::path(source).stem().string();
+  switch (s.source.kind) {
+    case SourceKind::None:
+      return "reference";
+    case SourceKind::Stdin:
+      return "stdin";
+    case SourceKind::Argument:
+      return s.source.source;  // presets composed: A+B
+    default:
+      return std::filesystem::path(s.source.source).stem().string();
+  }
 }
 
 }  // namespace pipesim

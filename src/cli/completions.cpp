@@ -136,8 +136,9 @@ void setup_completions(CLI::App& app) {
     const std::string script = completion_script(*shell, completion_data(*cmd->get_parent()));
     if (script.empty()) {
       std::vector<std::string_view> shells = completion_shells();
-      throw Error(Origin{"completions " + *shell}, fmt::format("no completions for shell '{}'{} (bash, zsh or fish)",
-                                                               echo(*shell), did_you_mean(*shell, shells)));
+      throw Error(Origin::argument("completions " + *shell),
+                  fmt::format("no completions for shell '{}'{} (bash, zsh or fish)", echo(*shell),
+                              did_you_mean(*shell, shells)));
     }
     write_stdout(script);
   });

@@ -30,7 +30,8 @@ void setup_init(CLI::App& app) {
   cmd->callback([opts] {
     for (const auto& p : opts->presets)
       if (p.find('/') != std::string::npos || p.ends_with(".toml") || p == "-" || p.find('+') != std::string::npos)
-        throw Error(Origin{p}, "init takes preset names (the file it writes can `use` files): see pipesim presets");
+        throw Error(Origin::argument(p),
+                    "init takes preset names (the file it writes can `use` files): see pipesim presets");
     // Loading the composition checks every name (with a suggestion for a typo).
     std::string composed;
     for (const auto& p : opts->presets) composed += (composed.empty() ? "" : "+") + p;
@@ -39,7 +40,7 @@ void setup_init(CLI::App& app) {
     if (opts->output.empty()) return write_stdout(text);
     std::error_code ec;
     if (std::filesystem::exists(opts->output, ec))
-      throw Error(Origin{"-o " + opts->output},
+      throw Error(Origin::argument("-o " + opts->output),
                   fmt::format("{} exists: init does not overwrite a file", echo(opts->output)));
     write_file(opts->output, text, "-o");
   });

@@ -46,10 +46,10 @@ std::vector<double> read_sample_times(const std::string& path) {
       if (!(q.value > 0)) throw Error(fmt::format("a time per sample must be positive, got {}", echo(text)));
       times.push_back(q.value);
     } catch (const Error& e) {
-      throw Error(Origin{path, n, static_cast<int>(first) + 1}, e.what());
+      throw Error(Origin::file(path, n, static_cast<int>(first) + 1), e.what());
     }
   }
-  if (times.empty()) throw Error(Origin{path}, "no per-sample times in the file (one per line, e.g. \"3.2 ms\")");
+  if (times.empty()) throw Error(Origin::file(path), "no per-sample times in the file (one per line, e.g. \"3.2 ms\")");
   return times;
 }
 
@@ -94,7 +94,8 @@ void setup_simulate(CLI::App& app) {
       o.sample_times = read_sample_times(opts->sample_times);
       o.sample_times_label = opts->sample_times;
       loaded.scenario.set(Field::TransformCost, {mean(o.sample_times), Dim::Duration});
-      loaded.origins[static_cast<std::size_t>(Field::TransformCost)] = Origin{"--sample-times " + opts->sample_times};
+      loaded.origins[static_cast<std::size_t>(Field::TransformCost)] =
+          Origin::argument("--sample-times " + opts->sample_times);
     }
     const Simulation s = with_origins(loaded, [&] { return simulate(resolve(loaded.scenario), o); });
     std::string text;

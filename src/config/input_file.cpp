@@ -35,7 +35,7 @@ Error too_large(const Origin& where, std::string_view what, std::size_t max_byte
 
 std::string read_input_file(const std::string& path, std::size_t max_bytes, std::string_view what,
                             std::string_view too_large_hint) {
-  const Origin where{path};
+  const Origin where = Origin::file(path);
   // O_NONBLOCK: opening a FIFO with no writer returns at once (and is refused below) instead of
   // waiting for one; it changes nothing for a regular file.
   const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
@@ -51,12 +51,11 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes, std:
                 fmt::format("cannot read {}: it is not a regular file (a device or a pipe could be endless)", what));
   if (st.st_size < 0 || static_cast<std::size_t>(st.st_size) > max_bytes)
     throw too_large(where, what, max_bytes, too_large_hint);
-  return read_input_fd(f.fd, path, max_bytes, what, too_large_hint);
+  return read_input_fd(f.fd, where, max_bytes, what, too_large_hint);
 }
 
-std::string read_input_fd(int fd, const std::string& source, std::size_t max_bytes, std::string_view what,
+std::string read_input_fd(int fd, const Origin& where, std::size_t max_bytes, std::string_view what,
                           std::string_view too_large_hint) {
-  const Origin where{source};
   std::string text;
   char buffer[65536];
   for (;;) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.hpp"
+
 namespace pipesim {
 
 // The file at `path`, whole. Only a regular file is read: a device or a pipe could never end
@@ -18,7 +20,7 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes, std:
 
 // An open descriptor (standard input: a pipe, a file, a terminal) read to its end, at most
 // max_bytes; errors at `source`, calling it `what`.
-std::string read_input_fd(int fd, const std::string& source, std::size_t max_bytes, std::string_view what,
+std::string read_input_fd(int fd, const Origin& where, std::size_t max_bytes, std::string_view what,
                           std::string_view too_large_hint = "");
 
 }  // namespace pipesim

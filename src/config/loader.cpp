@@ -33,8 +33,8 @@ std::string file_key(const std::filesystem::path& p) {
   return ec ? p.lexically_normal().string() : canonical.string();
 }
 
-Origin at(const std::string& source, const toml::source_region& r) {
-  return Origin{source, static_cast<int>(r.begin.line), static_cast<int>(r.begin.column)};
+Origin at(const Origin& doc, const toml::source_region& r) {
+  return doc.at(static_cast<int>(r.begin.line), static_cast<int>(r.begin.column));
 }
 
 std::string read_file(const std::string& path) { return read_input_file(path, kMaxFileBytes, "the file"); }
@@ -43,11 +43,11 @@ std::string read_file(const std::string& path) { return read_input_file(path, kM
 std::string read_stdin() {
   if (isatty(STDIN_FILENO))
     std::fputs("pipesim: reading the scenario from standard input; end it with Ctrl-D\n", stderr);
-  return read_input_fd(STDIN_FILENO, std::string(kStdinSource), kMaxFileBytes, "standard input");
+  return read_input_fd(STDIN_FILENO, Origin::standard_input(), kMaxFileBytes, "standard input");
 }
 
-Quantity node_value(const FieldSpec& field, const toml::node& node, const std::string& source) {
-  const Origin where = at(source, node.source());
+Quantity node_value(const FieldSpec& field, const toml::node& node, const Origin& doc) {
+  const Origin where = at(doc, node.source());
   try {
     if (const auto* str = node.as_string()) return parse_field_value(field, str->get());
     if (!field.choices.empty()) {
@@ -59,7 +59,7 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
       for (const auto& item : *arr) {
         const auto* i = item.as_integer();
         if (!i)
-          throw Error(at(source, item.source()),
+          throw Error(at(doc, item.source()),
                       fmt::format("{}: a shape lists whole numbers, e.g. [3, 224, 224]", field.key));
         text += fmt::format("{}{}", text.empty() ? "" : "x", i->get());
       }
@@ -91,7 +91,7 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const std::s
     check_value(field, q);
     return q;
   } catch (const Error& e) {
-    if (!e.origin().source.empty()) throw;
+    if (!e.origin().empty()) throw;
     throw Error(where, e.what());
   }
 }
@@ -181,24 +181,23 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
 }
 
 // TOML values of [require] as text for set_requirement.
-std::string requirement_text(const toml::node& v, const std::string& source, std::string_view key) {
+std::string requirement_text(const toml::node& v, const Origin& doc, std::string_view key) {
   if (const auto* s = v.as_string()) return s->get();
   if (const auto* i = v.as_integer()) return fmt::format("{}", i->get());
   if (const auto* f = v.as_floating_point()) {
-    if (!std::isfinite(f->get()))
-      throw Error(at(source, v.source()), fmt::format("require.{}: not a finite number", key));
+    if (!std::isfinite(f->get())) throw Error(at(doc, v.source()), fmt::format("require.{}: not a finite number", key));
     return fmt::format("{}", f->get());
   }
   if (const auto* arr = v.as_array()) {
     std::string out;
     for (const auto& item : *arr) {
       if (!out.empty()) out += ',';
-      out += requirement_text(item, source, key);
+      out += requirement_text(item, doc, key);
     }
-    if (out.empty()) throw Error(at(source, v.source()), fmt::format("require.{}: the list is empty", key));
+    if (out.empty()) throw Error(at(doc, v.source()), fmt::format("require.{}: the list is empty", key));
     return out;
   }
-  throw Error(at(source, v.source()), fmt::format("require.{}: expected a string, a number or a list", key));
+  throw Error(at(doc, v.source()), fmt::format("require.{}: expected a string, a number or a list", key));
 }
 
 // Applies what one file (with everything it uses) set, in the order it would have been set:
@@ -249,17 +248,16 @@ struct Loader {
   std::map<std::string, LoadedScenario> loaded;
   std::vector<std::string> loading;  // the chain of uses being loaded (a cycle returns to one)
 
-  void load_into(LoadedScenario& out, std::string_view text, const std::string& source, const std::string& base_dir) {
-    if (++depth > kMaxUseDepth)
-      throw Error(Origin{source}, fmt::format("`use` nests deeper than {} levels", kMaxUseDepth));
+  void load_into(LoadedScenario& out, std::string_view text, const Origin& doc, const std::string& base_dir) {
+    if (++depth > kMaxUseDepth) throw Error(doc, fmt::format("`use` nests deeper than {} levels", kMaxUseDepth));
     // A UTF-8 byte-order mark, as some Windows editors write, is not part of the text.
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    gate_toml_text(text, source);
+    gate_toml_text(text, doc);
     toml::table root;
     try {
-      root = toml::parse(text, source);
+      root = toml::parse(text, doc.label());
     } catch (const toml::parse_error& e) {
-      throw Error(at(source, e.source()), std::string(e.description()));
+      throw Error(at(doc, e.source()), std::string(e.description()));
     }
     // `use` first, so the file's own fields override what it uses.
     if (const auto* use = root.get("use")) {
@@ -271,9 +269,8 @@ struct Loader {
       }
       for (const auto* item : items) {
         const auto* name = item->as_string();
-        if (!name)
-          throw Error(at(source, item->source()), "`use` takes a preset name or a file path, or a list of them");
-        include(out, name->get(), at(source, item->source()), base_dir);
+        if (!name) throw Error(at(doc, item->source()), "`use` takes a preset name or a file path, or a list of them");
+        include(out, name->get(), at(doc, item->source()), base_dir);
       }
     }
     // Every unknown key and bad value of the file is reported at once, in file order.
@@ -291,14 +288,14 @@ struct Loader {
       if (key == "name" || key == "description") {
         attempt([&, &node = v] {  // clang 14 cannot capture a structured binding by [&]
           const auto* str = node.as_string();
-          if (!str) throw Error(at(source, node.source()), fmt::format("'{}' must be a string", key));
+          if (!str) throw Error(at(doc, node.source()), fmt::format("'{}' must be a string", key));
           (key == "name" ? out.name : out.description) = str->get();
         });
         continue;
       }
       const auto* table = v.as_table();
       if (!table) {
-        problems.emplace_back(at(source, k.source()), key_message(key, key));
+        problems.emplace_back(at(doc, k.source()), key_message(key, key));
         continue;
       }
       if (key == "require") {
@@ -310,7 +307,7 @@ struct Loader {
         });
         for (const auto& [name, node] : entries)
           attempt([&, &name = name, node = node] {
-            set_requirement(out.plan, name, requirement_text(*node, source, name), at(source, node->source()));
+            set_requirement(out.plan, name, requirement_text(*node, doc, name), at(doc, node->source()));
           });
         continue;
       }
@@ -318,11 +315,10 @@ struct Loader {
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
         if (!field) {
-          problems.emplace_back(at(source, k2.source()), key_message(std::string(k2.str()), full));
+          problems.emplace_back(at(doc, k2.source()), key_message(std::string(k2.str()), full));
           continue;
         }
-        attempt(
-            [&, &v2 = v2] { set_field(out, field->field, node_value(*field, v2, source), at(source, v2.source())); });
+        attempt([&, &v2 = v2] { set_field(out, field->field, node_value(*field, v2, doc), at(doc, v2.source())); });
       }
     }
     if (!problems.empty()) {
@@ -344,14 +340,14 @@ struct Loader {
         const std::string path = p.lexically_normal().string();
         use_once(out, file_key(p), name, where, [&](LoadedScenario& frag) {
           frag.files.push_back(path);
-          load_into(frag, read_file(path), path, p.parent_path().string());
+          load_into(frag, read_file(path), Origin::file(path), p.parent_path().string());
         });
         return;
       }
     }
     if (const auto* preset = find_preset(name)) {
-      const std::string source = "preset:" + std::string(preset->path);
-      use_once(out, source, name, where, [&](LoadedScenario& frag) { load_into(frag, preset->text, source, ""); });
+      const Origin doc = Origin::preset(std::string(preset->path));
+      use_once(out, doc.label(), name, where, [&](LoadedScenario& frag) { load_into(frag, preset->text, doc, ""); });
       return;
     }
     throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}", echo(name),
@@ -371,7 +367,7 @@ struct Loader {
       try {
         load(frag);
       } catch (const Error& e) {
-        if (e.origin().source == where.source) throw;
+        if (e.origin().same_source(where)) throw;
         throw e.suffixed(fmt::format(" (in a file used at {})", where.str()));
       }
       loading.pop_back();
@@ -390,14 +386,15 @@ struct Loader {
 
 }  // namespace
 
-LoadedScenario load_scenario_text(std::string_view text, const std::string& source, const std::string& base_dir) {
+LoadedScenario load_scenario_text(std::string_view text, const Origin& doc, const std::string& base_dir) {
   LoadedScenario out;
-  out.source = source;
+  out.source = doc;
   Loader loader;
   // The file itself heads the chain of uses, so a cycle back to it is named where it closes.
   std::error_code ec;
-  if (std::filesystem::is_regular_file(source, ec)) loader.loading.push_back(file_key(source));
-  loader.load_into(out, text, source, base_dir);
+  if (doc.kind == SourceKind::File && std::filesystem::is_regular_file(doc.source, ec))
+    loader.loading.push_back(file_key(doc.source));
+  loader.load_into(out, text, doc, base_dir);
   convert_step_rates(out);
   return out;
 }
@@ -409,18 +406,18 @@ LoadedScenario from_snapshot(const PresetSnapshot& snap) {
   LoadedScenario out;
   out.name = std::string(snap.name);
   out.description = std::string(snap.description);
-  out.source = "preset:" + std::string(snap.path);
+  out.source = Origin::preset(std::string(snap.path));
   for (const auto& v : snap.values) {
     const auto f = static_cast<Field>(v.field);
     out.scenario.set(f, Quantity{v.value, static_cast<Dim>(v.dim)});
-    out.origins[static_cast<std::size_t>(f)] = Origin{std::string(snap.sources[v.source]), v.line, v.column};
+    out.origins[static_cast<std::size_t>(f)] = Origin::preset(std::string(snap.sources[v.source]), v.line, v.column);
   }
   return out;
 }
 
 LoadedScenario load_preset(const EmbeddedPreset& preset) {
   if (const auto* snap = find_snapshot(preset)) return from_snapshot(*snap);
-  return load_scenario_text(preset.text, "preset:" + std::string(preset.path), "");
+  return load_scenario_text(preset.text, Origin::preset(std::string(preset.path)), "");
 }
 
 }  // namespace
@@ -437,7 +434,7 @@ LoadedScenario load_scenario(std::string_view arg) {
     out = load_preset(*find_preset(kDefaultPreset));
   } else if (name == "-") {
     // `use` paths are relative to the current directory.
-    out = load_scenario_text(read_stdin(), std::string(kStdinSource), "");
+    out = load_scenario_text(read_stdin(), Origin::standard_input(), "");
     if (out.name.empty()) out.name = "standard input";
   } else if (preset) {
     out = load_preset(*preset);
@@ -455,13 +452,13 @@ LoadedScenario load_scenario(std::string_view arg) {
       uses += fmt::format("{}\"{}\"", uses.empty() ? "" : ", ", part);
       start = end + 1;
     }
-    out = load_scenario_text(fmt::format("use = [{}]\n", uses), name, "");
+    out = load_scenario_text(fmt::format("use = [{}]\n", uses), Origin::argument(name), "");
     out.name = name;  // the composition, not the name of whichever preset came last
   } else if (std::filesystem::is_directory(name, ec)) {
-    throw Error(Origin{echo(name)}, "a directory is not a scenario: name a TOML file or a preset");
+    throw Error(Origin::file(echo(name)), "a directory is not a scenario: name a TOML file or a preset");
   } else if (std::filesystem::exists(name, ec)) {
     const std::filesystem::path p(name);
-    out = load_scenario_text(read_file(name), name, p.parent_path().string());
+    out = load_scenario_text(read_file(name), Origin::file(name), p.parent_path().string());
     out.files.insert(out.files.begin(), name);
   } else {
     throw Error(fmt::format("no scenario file or preset named '{}'{}", echo(name), Loader::preset_hint(name)));
@@ -483,7 +480,7 @@ void convert_step_rates(LoadedScenario& s) {
 }
 
 void apply_assignment(LoadedScenario& s, std::string_view assignment) {
-  const Origin where{fmt::format("--set {}", assignment)};
+  const Origin where = Origin::argument(fmt::format("--set {}", assignment));
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos) throw Error(where, "expected KEY=VALUE, e.g. --set pipeline.batch_size=64");
   const std::string key(assignment.substr(0, eq));
@@ -501,7 +498,7 @@ void apply_assignment(LoadedScenario& s, std::string_view assignment) {
 void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {
   if (const auto alt = s.scenario.set_alternative(f)) {
     const Origin& other = s.origins[static_cast<std::size_t>(*alt)];
-    if (other.source == where.source && other.line > 0)
+    if (other.same_source(where) && other.line > 0)
       throw Error(where, fmt::format("{} and {} (line {}) say the same thing in two ways: keep one", spec(f).key,
                                      spec(*alt).key, other.line));
     s.origins[static_cast<std::size_t>(*alt)] = {};
@@ -511,7 +508,7 @@ void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& wher
 }
 
 void apply_requirement(LoadedScenario& s, std::string_view assignment) {
-  const Origin where{fmt::format("--require {}", assignment)};
+  const Origin where = Origin::argument(fmt::format("--require {}", assignment));
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos) throw Error(where, "expected KEY=VALUE, e.g. --require min_utilization=90%");
   set_requirement(s.plan, assignment.substr(0, eq), assignment.substr(eq + 1), where);
@@ -519,7 +516,7 @@ void apply_requirement(LoadedScenario& s, std::string_view assignment) {
 
 Origin origin_of(const LoadedScenario& s, Field f) {
   const Origin& o = s.origins[static_cast<std::size_t>(f)];
-  return o.source.empty() ? Origin{s.source} : o;
+  return o.empty() ? s.source : o;
 }
 
 }  // namespace pipesim

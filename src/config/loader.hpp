@@ -16,20 +16,19 @@ namespace pipesim {
 struct LoadedScenario {
   std::string name;         // from `name = ...`, else the file or preset name
   std::string description;  // from `description = ...`
-  std::string source;       // where it was loaded from (for errors without a position)
+  Origin source;            // where it was loaded from (for errors without a position)
   Scenario scenario;
   std::array<Origin, kFieldCount> origins{};  // where each set field was set
   Plan plan;                                  // the [require] table, if any
   std::vector<std::string> files;             // every file read for it (itself and what it uses), once each
 };
 
-// Loads a scenario from TOML text; `source` names it in errors. `use = [...]` entries
+// Loads a scenario from TOML text; `doc` (without a position) names it in errors. `use = [...]` entries
 // are resolved against embedded presets and, for paths, against `base_dir`.
-LoadedScenario load_scenario_text(std::string_view text, const std::string& source, const std::string& base_dir);
+LoadedScenario load_scenario_text(std::string_view text, const Origin& doc, const std::string& base_dir);
 
 // A file path or an embedded preset name; empty means the default preset, and "-" standard
-// input (named kStdinSource in errors; read once: a second "-" reads nothing).
-inline constexpr std::string_view kStdinSource = "<stdin>";
+// input (named "<stdin>" in errors; read once: a second "-" reads nothing).
 LoadedScenario load_scenario(std::string_view arg);
 
 // Rates given per step ("3.45 it/s") as samples/s: times the scenario's batch size. Done when

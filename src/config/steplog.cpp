@@ -33,12 +33,12 @@ void each_line(std::string_view text, Fn fn) {
 }
 
 struct Reader {
-  const std::string& source;
+  const Origin& doc;
   StepLog log;
 
   // Checks and keeps one record; `column` points at its data_time.
   void add(double data_time, double time, int line, int column) {
-    const Origin at{source, line, column};
+    const Origin at = doc.at(line, column);
     if (!(data_time >= 0 && data_time <= 1e9) || !(time >= 1e-9 && time <= 1e9))
       throw Error(at, fmt::format("data_time {} and time {} must be seconds: data_time 0 to 1e9, time 1e-9 to 1e9",
                                   data_time, time));
@@ -58,11 +58,10 @@ struct Reader {
         j = nlohmann::json::parse(t);
       } catch (const nlohmann::json::parse_error& e) {
         const auto column = static_cast<int>(e.byte + static_cast<std::size_t>(t.data() - raw.data()));
-        throw Error(Origin{source, line, std::max(column, 1)},
-                    "not a JSON object: each line of a JSON-lines log is one");
+        throw Error(doc.at(line, std::max(column, 1)), "not a JSON object: each line of a JSON-lines log is one");
       } catch (const nlohmann::json::exception&) {
         // A number beyond a double's range (1e400): the parser names no place for it.
-        throw Error(Origin{source, line, static_cast<int>(t.data() - raw.data()) + 1},
+        throw Error(doc.at(line, static_cast<int>(t.data() - raw.data()) + 1),
                     "a number in this JSON line is out of range");
       }
       const auto number = [&](const char* key) -> const nlohmann::json* {
@@ -132,7 +131,7 @@ struct Reader {
           if (time_col < 0 && is("time")) time_col = static_cast<int>(i);
         }
         if (data_col < 0 || time_col < 0)
-          throw Error(Origin{source, line, 1},
+          throw Error(doc.at(line, 1),
                       fmt::format("the CSV header names no {} column: a per-step log needs data_time and time",
                                   data_col < 0 ? "data_time" : "time"));
         return;
@@ -151,10 +150,10 @@ struct Reader {
       const auto dv = leading_number(d, &used_d);
       const auto tv = leading_number(t, &used_t);
       if (!dv || used_d != d.size())
-        throw Error(Origin{source, line, columns[static_cast<std::size_t>(data_col)]},
+        throw Error(doc.at(line, columns[static_cast<std::size_t>(data_col)]),
                     fmt::format("data_time \"{}\" is not a number of seconds", echo(d)));
       if (!tv || used_t != t.size())
-        throw Error(Origin{source, line, columns[static_cast<std::size_t>(time_col)]},
+        throw Error(doc.at(line, columns[static_cast<std::size_t>(time_col)]),
                     fmt::format("time \"{}\" is not a number of seconds", echo(t)));
       add(*dv, *tv, line, columns[static_cast<std::size_t>(data_col)]);
     });
@@ -212,9 +211,9 @@ StepLogFormat parse_step_log_format(std::string_view name) {
   throw Error(fmt::format("unknown log format \"{}\": auto, jsonl, csv or text", echo(name)));
 }
 
-StepLog parse_step_log(std::string_view text, const std::string& source, StepLogFormat format) {
-  if (valid_utf8(text) != text) throw Error(Origin{source}, "the log is not UTF-8 text");
-  Reader r{source, {}};
+StepLog parse_step_log(std::string_view text, const Origin& doc, StepLogFormat format) {
+  if (valid_utf8(text) != text) throw Error(doc, "the log is not UTF-8 text");
+  Reader r{doc, {}};
   r.log.format = format == StepLogFormat::Auto ? detect(text) : format;
   switch (r.log.format) {
     case StepLogFormat::JsonLines:
@@ -229,15 +228,15 @@ StepLog parse_step_log(std::string_view text, const std::string& source, StepLog
       break;
   }
   if (r.log.records.empty())
-    throw Error(Origin{source}, fmt::format("no record with both data_time and time ({} other record{} skipped)",
-                                            r.log.skipped, r.log.skipped == 1 ? "" : "s"));
+    throw Error(doc, fmt::format("no record with both data_time and time ({} other record{} skipped)", r.log.skipped,
+                                 r.log.skipped == 1 ? "" : "s"));
   return r.log;
 }
 
 StepLog read_step_log(const std::string& path, StepLogFormat format) {
   return parse_step_log(
       read_input_file(path, std::size_t{64} << 20, "the log", ": give pipesim a part of it (e.g. tail -n 100000)"),
-      path, format);
+      Origin::file(path), format);
 }
 
 }  // namespace pipesim

@@ -27,6 +27,6 @@ struct StepLog {
 // Reads `path`; `source` names it in errors.
 StepLog read_step_log(const std::string& path, StepLogFormat format);
 // The same from text already in memory.
-StepLog parse_step_log(std::string_view text, const std::string& source, StepLogFormat format);
+StepLog parse_step_log(std::string_view text, const Origin& doc, StepLogFormat format);
 
 }  // namespace pipesim

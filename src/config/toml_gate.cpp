@@ -12,9 +12,9 @@ enum class State { Normal, Comment, Basic, Literal, MultiBasic, MultiLiteral };
 
 }  // namespace
 
-void gate_toml_text(std::string_view s, const std::string& source) {
+void gate_toml_text(std::string_view s, const Origin& doc) {
   int line = 1, column = 1;
-  const auto fail = [&](const std::string& why) { throw Error(Origin{source, line, column}, why); };
+  const auto fail = [&](const std::string& why) { throw Error(doc.at(line, column), why); };
   State state = State::Normal;
   bool after_line_end_backslash = false;  // in MultiBasic, trimming white space
   // Where a string may begin, as toml++ reads it: only where a key or a value begins. Inside

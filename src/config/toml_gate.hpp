@@ -18,6 +18,6 @@ namespace pipesim {
 // nests a table per part, recursively: 200,000 parts overflow the stack). Columns count
 // code points, as toml++ does.
 inline constexpr int kMaxKeyParts = 32;
-void gate_toml_text(std::string_view text, const std::string& source);
+void gate_toml_text(std::string_view text, const Origin& doc);
 
 }  // namespace pipesim

@@ -22,23 +22,25 @@ std::string steps(double rate) { return fmt::format("{:.3g} steps/s", rate); }
 
 void check(const CachingExperiments& e) {
   if (!(e.batch >= 1 && e.batch <= 1e9) || e.batch != std::floor(e.batch))
-    throw Error(Origin{"--batch"}, "the batch size of the experiments must be a whole number of samples, 1 to 1e9");
+    throw Error(Origin::argument("--batch"),
+                "the batch size of the experiments must be a whole number of samples, 1 to 1e9");
   if (!(e.workers >= 0 && e.workers <= 1e6) || e.workers != std::floor(e.workers))
-    throw Error(Origin{"--workers"}, "the DataLoader's num_workers must be a whole number, 0 to 1e6");
+    throw Error(Origin::argument("--workers"), "the DataLoader's num_workers must be a whole number, 0 to 1e6");
   for (CacheLevel l : {CacheLevel::Device, CacheLevel::Full})
     if (!e.rate(l))
-      throw Error(Origin{level_option(l)},
+      throw Error(Origin::argument(level_option(l)),
                   fmt::format("attribute needs {} (the rate with {}) and {}", level_option(CacheLevel::Device),
                               level_words(CacheLevel::Device), level_option(CacheLevel::Full)));
   for (CacheLevel l : kLevels)
     if (const auto r = e.rate(l); r && !(*r >= 1e-6 && *r <= 1e6))
-      throw Error(Origin{level_option(l)}, "a measured rate must be between 1e-6 and 1e6 steps per second");
+      throw Error(Origin::argument(level_option(l)), "a measured rate must be between 1e-6 and 1e6 steps per second");
   if (e.other_workers || e.other_full) {
     if (!e.other_workers || !e.other_full || !(*e.other_full >= 1e-6 && *e.other_full <= 1e6))
-      throw Error(Origin{"--full-at"}, "expected WORKERS=RATE, the rate between 1e-6 and 1e6 steps per second");
+      throw Error(Origin::argument("--full-at"),
+                  "expected WORKERS=RATE, the rate between 1e-6 and 1e6 steps per second");
     if (!(*e.other_workers >= 1 && *e.other_workers <= 1e6) || *e.other_workers != std::floor(*e.other_workers) ||
         *e.other_workers == e.workers || e.workers < 1)
-      throw Error(Origin{"--full-at"},
+      throw Error(Origin::argument("--full-at"),
                   "the other worker count must be a whole number from 1 to 1e6 other than --workers, which must be "
                   "1 or more");
   }

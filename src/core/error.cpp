@@ -8,10 +8,21 @@
 
 namespace pipesim {
 
+std::string Origin::label() const {
+  switch (kind) {
+    case SourceKind::None:
+      return {};
+    case SourceKind::Preset:
+      return "preset:" + source;
+    default:
+      return source;
+  }
+}
+
 std::string Origin::str() const {
-  if (source.empty()) return {};
-  if (line <= 0) return source;
-  return fmt::format("{}:{}:{}", source, line, column);
+  if (kind == SourceKind::None) return {};
+  if (line <= 0) return label();
+  return fmt::format("{}:{}:{}", label(), line, column);
 }
 
 std::string Error::line() const {
@@ -21,8 +32,7 @@ std::string Error::line() const {
   for (std::size_t i = 0; i < shown; ++i) out += fmt::format("\n{}", more_[i].one_line());
   if (more_.size() > shown)
     out += fmt::format(
-        "\n{}",
-        Error(Origin{origin_.source}, fmt::format("{} more errors not shown", more_.size() - shown)).one_line());
+        "\n{}", Error(origin_.whole(), fmt::format("{} more errors not shown", more_.size() - shown)).one_line());
   return out;
 }
 

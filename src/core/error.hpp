@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pipesim {
@@ -21,14 +22,43 @@ struct ExitCode {
   int code;
 };
 
-// Where a piece of input came from: a file position, a command-line argument,
-// or nothing (origin empty).
+// What a piece of input came from.
+enum class SourceKind : std::uint8_t {
+  None,      // nowhere in particular (an error about the whole run)
+  File,      // a file the user named (or one a file `use`s)
+  Preset,    // an embedded preset: `source` is its file in configs/
+  Stdin,     // standard input
+  Argument,  // a command-line argument: `source` is its text ("--set a=b")
+};
+
+// Where a piece of input came from: a kind of source, its name, and a position in it.
 struct Origin {
-  std::string source;  // "scenario.toml", "preset:reference", "--set a=b", or empty
+  SourceKind kind = SourceKind::None;
+  std::string source;  // the file's path, the preset's file, "<stdin>", the argument's text
   int line = 0;        // 1-based; 0 when the source has no lines
   int column = 0;
 
-  [[nodiscard]] std::string str() const;  // "file:3:7", "--set a=b", ""
+  static Origin file(std::string path, int line = 0, int column = 0) {
+    return {SourceKind::File, std::move(path), line, column};
+  }
+  static Origin preset(std::string path, int line = 0, int column = 0) {
+    return {SourceKind::Preset, std::move(path), line, column};
+  }
+  static Origin standard_input(int line = 0, int column = 0) { return {SourceKind::Stdin, "<stdin>", line, column}; }
+  static Origin argument(std::string text) { return {SourceKind::Argument, std::move(text), 0, 0}; }
+
+  // The same source at another position.
+  [[nodiscard]] Origin at(int at_line, int at_column) const { return {kind, source, at_line, at_column}; }
+  // The same source, without a position.
+  [[nodiscard]] Origin whole() const { return {kind, source, 0, 0}; }
+  [[nodiscard]] bool empty() const { return kind == SourceKind::None; }
+  // The same file, preset, input or argument (positions aside).
+  [[nodiscard]] bool same_source(const Origin& o) const { return kind == o.kind && source == o.source; }
+  // The source as errors name it: "scenario.toml", "preset:configs/reference.toml", "<stdin>",
+  // "--set a=b", or empty.
+  [[nodiscard]] std::string label() const;
+  // The label with the position: "scenario.toml:3:7".
+  [[nodiscard]] std::string str() const;
 };
 
 class Error : public std::runtime_error {

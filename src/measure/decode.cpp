@@ -155,12 +155,12 @@ JpegSet synthetic_jpegs(std::size_t count) {
 JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t max_bytes) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) throw Error(Origin{folder}, "not a folder of JPEG files");
+  if (!fs::is_directory(folder, ec)) throw Error(Origin::file(folder), "not a folder of JPEG files");
   std::vector<fs::path> paths;
   for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec))
     if (it->is_regular_file(ec) && is_jpeg_name(it->path())) paths.push_back(it->path());
-  if (ec) throw Error(Origin{folder}, fmt::format("cannot read the folder: {}", ec.message()));
+  if (ec) throw Error(Origin::file(folder), fmt::format("cannot read the folder: {}", ec.message()));
   std::sort(paths.begin(), paths.end());
   JpegSet s;
   s.source = folder;
@@ -192,12 +192,12 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
     s.files.push_back(std::move(f));
   }
   if (s.files.empty())
-    throw Error(Origin{folder}, paths.empty()
-                                    ? "no JPEG files (*.jpg, *.jpeg) in the folder"
-                                    : fmt::format("none of its {} JPEG files decodes{}", paths.size(),
-                                                  oversized ? fmt::format(" ({} larger than the {} MiB read at most)",
-                                                                          oversized, max_bytes >> 20)
-                                                            : std::string()));
+    throw Error(Origin::file(folder),
+                paths.empty() ? "no JPEG files (*.jpg, *.jpeg) in the folder"
+                              : fmt::format("none of its {} JPEG files decodes{}", paths.size(),
+                                            oversized ? fmt::format(" ({} larger than the {} MiB read at most)",
+                                                                    oversized, max_bytes >> 20)
+                                                      : std::string()));
   summarise(s);
   return s;
 }
@@ -206,20 +206,21 @@ void write_jpegs(const JpegSet& set, const std::string& folder) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
-    throw Error(Origin{folder}, "not a folder (--save-synthetic writes into one that exists)");
+    throw Error(Origin::file(folder), "not a folder (--save-synthetic writes into one that exists)");
   // New files only: none of the names may exist (checked for all before the first is written,
   // so that a refusal leaves nothing behind), and each is created exclusively, which neither
   // replaces a file that appeared since nor follows a link out of the folder.
   const auto name = [&](std::size_t i) { return fmt::format("{}/{:05d}.jpg", folder, i); };
   for (std::size_t i = 0; i < set.files.size(); ++i)
     if (fs::symlink_status(name(i), ec).type() != fs::file_type::not_found)
-      throw Error(Origin{name(i)}, fmt::format("exists: --save-synthetic writes {} new files (00000.jpg to {:05d}.jpg) "
-                                               "and replaces none; give an empty folder",
-                                               set.files.size(), set.files.size() - 1));
+      throw Error(Origin::file(name(i)),
+                  fmt::format("exists: --save-synthetic writes {} new files (00000.jpg to {:05d}.jpg) "
+                              "and replaces none; give an empty folder",
+                              set.files.size(), set.files.size() - 1));
   for (std::size_t i = 0; i < set.files.size(); ++i) {
     const std::string path = name(i);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) throw Error(Origin{path}, fmt::format("cannot create the file: {}", std::strerror(errno)));
+    if (fd < 0) throw Error(Origin::file(path), fmt::format("cannot create the file: {}", std::strerror(errno)));
     const auto& bytes = set.files[i];
     std::size_t done = 0;
     while (done < bytes.size()) {
@@ -228,11 +229,12 @@ void write_jpegs(const JpegSet& set, const std::string& folder) {
       if (n <= 0) {
         const int err = errno;
         ::close(fd);
-        throw Error(Origin{path}, fmt::format("cannot write the file: {}", std::strerror(err)));
+        throw Error(Origin::file(path), fmt::format("cannot write the file: {}", std::strerror(err)));
       }
       done += static_cast<std::size_t>(n);
     }
-    if (::close(fd) != 0) throw Error(Origin{path}, fmt::format("cannot write the file: {}", std::strerror(errno)));
+    if (::close(fd) != 0)
+      throw Error(Origin::file(path), fmt::format("cannot write the file: {}", std::strerror(errno)));
   }
 }
 

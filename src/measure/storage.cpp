@@ -139,7 +139,7 @@ StorageCalibration calibrate_storage(const std::string& folder, const StorageOpt
   if (c.options.concurrency.empty()) c.options.concurrency = default_concurrency();
   c.folder = folder;
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) throw Error(Origin{folder}, "not a folder of dataset files");
+  if (!fs::is_directory(folder, ec)) throw Error(Origin::file(folder), "not a folder of dataset files");
   std::vector<File> files;
   for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end; it.increment(ec)) {
@@ -148,8 +148,8 @@ StorageCalibration calibrate_storage(const std::string& folder, const StorageOpt
     const auto size = it->file_size(e2);
     if (!e2 && size > 0) files.push_back({it->path().string(), size});
   }
-  if (ec) throw Error(Origin{folder}, fmt::format("cannot read the folder: {}", ec.message()));
-  if (files.empty()) throw Error(Origin{folder}, "no files with data in the folder");
+  if (ec) throw Error(Origin::file(folder), fmt::format("cannot read the folder: {}", ec.message()));
+  if (files.empty()) throw Error(Origin::file(folder), "no files with data in the folder");
   // A loader reads in a shuffled order: a fixed seed, so that two runs read alike.
   std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.path < b.path; });
   std::mt19937_64 g(20261123);
@@ -181,13 +181,14 @@ StorageCalibration calibrate_storage(const std::string& folder, const StorageOpt
   if (nothing(c.cold) || nothing(c.warm)) {
     int error = 0;
     for (const auto& l : c.cold) error = error ? error : l.error;
-    throw Error(Origin{folder}, error ? fmt::format("cannot read the files: {}", std::strerror(error))
-                                      : std::string("no bytes could be read from the files"));
+    throw Error(Origin::file(folder), error ? fmt::format("cannot read the files: {}", std::strerror(error))
+                                            : std::string("no bytes could be read from the files"));
   }
   if (c.cold.front().requests == 0)
-    throw Error(Origin{folder}, fmt::format("no file was read to its end in {} s by one reader, so a read's latency "
-                                            "cannot be measured: give it more time (--time) or smaller files",
-                                            o.seconds));
+    throw Error(Origin::file(folder),
+                fmt::format("no file was read to its end in {} s by one reader, so a read's latency "
+                            "cannot be measured: give it more time (--time) or smaller files",
+                            o.seconds));
   for (const auto& l : c.cold) {
     c.read_bandwidth = std::max(c.read_bandwidth, l.bytes_per_s);
     c.iops = std::max(c.iops, l.requests_per_s);

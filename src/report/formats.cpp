@@ -107,7 +107,7 @@ Format parse_format(std::string_view name, Output what, std::string_view command
   if (found == nullptr) throw Error(fmt::format("--format: unknown format '{}' ({})", echo(name), format_names(what)));
   for (Format f : formats_of(what))
     if (f == found->format) return f;
-  throw Error(Origin{fmt::format("--format {}", echo(name))},
+  throw Error(Origin::argument(fmt::format("--format {}", echo(name))),
               fmt::format("{} writes {}, not {}", command, format_names(what), echo(name)));
 }
 

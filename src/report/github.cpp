@@ -30,9 +30,10 @@ std::string escape(std::string_view text, bool property) {
   return out;
 }
 
-// "file=plan.toml,line=12,col=3," for an origin in a file; nothing for a preset or an argument.
+// "file=plan.toml,line=12,col=3," for an origin in a file; nothing for a preset, standard input
+// or an argument (no file in the repository to annotate).
 std::string location(const Origin& at) {
-  if (at.source.empty() || at.source.rfind("preset:", 0) == 0 || at.source.rfind("--", 0) == 0) return {};
+  if (at.kind != SourceKind::File) return {};
   std::string out = fmt::format("file={},", escape(at.source, true));
   if (at.line > 0) out += fmt::format("line={},col={},", at.line, at.column);
   return out;

@@ -31,7 +31,7 @@ std::string figure_section(const std::string& svg) {
 
 // Where a scenario came from, for the page's footer.
 std::string source_text(const LoadedScenario& loaded) {
-  return loaded.source.empty() ? std::string("the default scenario") : loaded.source;
+  return loaded.source.empty() ? std::string("the default scenario") : loaded.source.label();
 }
 
 std::string value_text(const Scenario& s, const FieldSpec& f) {

@@ -351,7 +351,7 @@ class JsonRenderer final : public DiagnosisRenderer,
             .key("error")
             .object()
             .kv_str("message", p.error->what());
-        if (!at.source.empty()) j.kv_str("source", at.source);
+        if (!at.empty()) j.kv_str("source", at.label());
         if (at.line > 0) j.kv("line", at.line).kv("column", at.column);
         j.kv_str("text", p.error->line()).end().end();
         continue;
@@ -359,7 +359,7 @@ class JsonRenderer final : public DiagnosisRenderer,
       j.object()
           .kv_str("plan", p.label)
           .kv_str("name", p.loaded->name)
-          .kv_str("source", p.loaded->source)
+          .kv_str("source", p.loaded->source.label())
           .kv_bool("pass", p.outcome.pass)
           .kv("failures", static_cast<double>(p.outcome.failures));
       j.key("requirements").array();
@@ -390,7 +390,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     JsonWriter j(o);
     j.object().stamp().key("plans").array(true);
     for (const auto& p : plans) {
-      j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source);
+      j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source.label());
       point(j, p.loaded->scenario, p.result, nullptr);
       j.kv_str("compute_source", compute_source(p.loaded->scenario, p.result));
       write_assumptions(j, p.assumptions);

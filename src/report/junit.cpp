@@ -44,7 +44,7 @@ class JunitRenderer final : public CheckRenderer {
         const std::string msg = fmt::format("{}: reached {}, required {}{}", l.key, l.reached, l.required,
                                             l.where.empty() ? "" : " (" + l.where + ")");
         o.print(">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n", xml_escape(msg),
-                xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source)));
+                xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source.label())));
       }
       o.write("  </testsuite>\n");
     }

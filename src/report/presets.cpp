@@ -290,10 +290,9 @@ namespace {
 
 bool required(Field f) { return f == Field::BatchSize || f == Field::Workers || f == Field::SampleSize; }
 
-// The preset an origin names ("preset:configs/storage/nvme-gen4.toml" is nvme-gen4).
+// The preset an origin names (configs/storage/nvme-gen4.toml is nvme-gen4).
 std::string origin_preset(const Origin& o) {
   std::string_view s = o.source;
-  if (s.rfind("preset:", 0) == 0) s.remove_prefix(7);
   const std::size_t slash = s.rfind('/');
   if (slash != std::string_view::npos) s.remove_prefix(slash + 1);
   if (s.ends_with(".toml")) s.remove_suffix(5);

@@ -425,10 +425,10 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   o.write("\n* best in its row; (0.5x) a value over the best one\n");
   for (const auto& p : plans) {
     // A composition of presets is its own name and source: said once.
-    const bool self_named = p.loaded->name == p.loaded->source && p.loaded->name == p.label;
-    o.print(
-        "{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
-        self_named ? std::string() : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source)));
+    const bool self_named = p.loaded->name == p.loaded->source.label() && p.loaded->name == p.label;
+    o.print("{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
+            self_named ? std::string()
+                       : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source.label())));
     plan_assumptions(o, p, md);
   }
 }

@@ -43,7 +43,7 @@ inline Result run(const Scenario& s) { return evaluate(resolve(s)); }
 // The one line a TOML text's error shows, or "(no error)".
 inline std::string load_error(const std::string& text) {
   try {
-    load_scenario_text(text, "s.toml", "");
+    load_scenario_text(text, Origin::file("s.toml"), "");
   } catch (const Error& e) {
     return e.line();
   }

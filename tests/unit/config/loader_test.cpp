@@ -11,7 +11,7 @@ using namespace pipesim;
 namespace {
 std::string load_error(std::string_view toml) {
   try {
-    load_scenario_text(toml, "s.toml", "");
+    load_scenario_text(toml, Origin::file("s.toml"), "");
   } catch (const Error& e) {
     return e.line();
   }
@@ -29,13 +29,14 @@ std::string set_error(const char* assignment) {
 }  // namespace
 
 TEST_CASE("a scenario uses presets and overrides their fields") {
-  const LoadedScenario s = load_scenario_text(
-      "use = \"reference\"\n[pipeline]\nbatch_size = 64\n[storage]\nread_bandwidth = \"3.5 GB/s\"\n", "s.toml", "");
+  const LoadedScenario s =
+      load_scenario_text("use = \"reference\"\n[pipeline]\nbatch_size = 64\n[storage]\nread_bandwidth = \"3.5 GB/s\"\n",
+                         Origin::file("s.toml"), "");
   CHECK(s.scenario.get(Field::BatchSize) == 64);
   CHECK(s.scenario.get(Field::Workers) == 8);  // from the preset
   CHECK(s.scenario.get(Field::ReadBandwidth) == 3.5e9);
   CHECK(s.origins[static_cast<std::size_t>(Field::BatchSize)].str() == "s.toml:3:14");
-  CHECK(s.origins[static_cast<std::size_t>(Field::Workers)].source == "preset:configs/reference.toml");
+  CHECK(s.origins[static_cast<std::size_t>(Field::Workers)].label() == "preset:configs/reference.toml");
 }
 
 TEST_CASE("every embedded preset parses") {
@@ -134,12 +135,13 @@ TEST_CASE("a later source replaces a field's alternatives, and one file may not 
         "s.toml:2:21: error: cpu.worker_throughput and cpu.worker_sample_rate (line 3) say the same thing in two "
         "ways: keep one");
   const LoadedScenario o =
-      load_scenario_text("use = \"reference\"\n[workload]\ntransform_cost = \"2 ms\"\n", "s.toml", "");
+      load_scenario_text("use = \"reference\"\n[workload]\ntransform_cost = \"2 ms\"\n", Origin::file("s.toml"), "");
   CHECK_FALSE(o.scenario.has(Field::WorkerThroughput));
 }
 
 TEST_CASE("resolve errors point at where the field was set") {
-  LoadedScenario s = load_scenario_text("use = \"reference\"\n[link]\nbandwidth = \"25 GB/s\"\n", "s.toml", "");
+  LoadedScenario s =
+      load_scenario_text("use = \"reference\"\n[link]\nbandwidth = \"25 GB/s\"\n", Origin::file("s.toml"), "");
   try {
     with_origins(s, [&] { return resolve(s.scenario); });
     FAIL("expected an error");
@@ -195,7 +197,8 @@ TEST_CASE("a rate per step (it/s) becomes samples/s with the batch size in force
   // A file: 0.5 it/s at its own batch size 128 (set after the rate, in file order) is 64
   // samples/s; the rate keeps the line it came from.
   const LoadedScenario f = load_scenario_text(
-      "use = \"reference\"\n[cpu]\nworker_sample_rate = \"0.5 it/s\"\n[pipeline]\nbatch_size = 128\n", "s.toml", "");
+      "use = \"reference\"\n[cpu]\nworker_sample_rate = \"0.5 it/s\"\n[pipeline]\nbatch_size = 128\n",
+      Origin::file("s.toml"), "");
   CHECK(f.scenario.get(Field::WorkerSampleRate) == 64);
   CHECK(f.scenario.dim(Field::WorkerSampleRate) == Dim::SampleRate);
   CHECK(f.origins[static_cast<std::size_t>(Field::WorkerSampleRate)].line == 3);

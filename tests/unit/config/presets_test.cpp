@@ -14,7 +14,7 @@ TEST_CASE("every preset snapshot equals a fresh load of the preset's TOML") {
   std::size_t snapshots = 0;
   for (const auto& p : embedded_presets()) {
     CAPTURE(p.path);
-    const LoadedScenario fresh = load_scenario_text(p.text, "preset:" + std::string(p.path), "");
+    const LoadedScenario fresh = load_scenario_text(p.text, Origin::preset(std::string(p.path)), "");
     const bool plan = !fresh.plan.requirements.empty() || fresh.plan.batch_sizes.has_value();
     const PresetSnapshot* snap = find_snapshot(p);
     CHECK((snap == nullptr) == plan);  // plans carry requirements: never snapshotted
@@ -24,7 +24,7 @@ TEST_CASE("every preset snapshot equals a fresh load of the preset's TOML") {
     const LoadedScenario loaded = load_scenario(p.name);
     CHECK(loaded.name == (fresh.name.empty() ? std::string(p.name) : fresh.name));
     CHECK(loaded.description == fresh.description);
-    CHECK(loaded.source == fresh.source);
+    CHECK(loaded.source.same_source(fresh.source));
     for (const auto& f : all_fields()) {
       CAPTURE(f.key);
       CHECK(loaded.scenario.has(f.field) == fresh.scenario.has(f.field));

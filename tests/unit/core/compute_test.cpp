@@ -42,7 +42,7 @@ TEST_CASE("precision picks the peak and the bytes per weight, and training sets 
   LoadedScenario a = load_scenario_text(
       "use = [\"a100-80gb-sxm\", \"resnet50-reference\"]\n"
       "[pipeline]\nbatch_size = 256\nworkers = 8\n",
-      "s.toml", "");
+      Origin::file("s.toml"), "");
   // fp16 (the reference): 4.1 GFLOP / (312 TFLOPS x 0.5) per sample.
   CHECK(resolve(a.scenario).compute.per_sample == doctest::Approx(4.1e9 / 156e12).epsilon(1e-14));
   apply_assignment(a, "model.precision=tf32");  // 156 TFLOPS, 4-byte weights

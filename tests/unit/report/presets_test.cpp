@@ -24,7 +24,7 @@ TEST_CASE("every line init writes loads when uncommented") {
       // The line alone, uncommented, in its table: it must parse and hold a valid value.
       const std::string one = "use = [" + use + "]\n" + table + "\n" + line.substr(2) + "\n";
       CAPTURE(line);
-      CHECK_NOTHROW(load_scenario_text(one, "init.toml", ""));
+      CHECK_NOTHROW(load_scenario_text(one, Origin::file("init.toml"), ""));
       ++checked;
     }
     CHECK(checked > 40);
