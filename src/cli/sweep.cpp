@@ -1,11 +1,10 @@
-// `pipesim sweep [SCENARIO] --batch R --workers R --sample-size R --vary
-// KEY=R`: a cartesian grid.
+// `pipesim sweep [SCENARIO] --batch R --workers R --sample-size R --vary KEY=R`: a cartesian grid.
+#include <fmt/format.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <memory>
 #include <thread>
-#include <unistd.h>
 
 #include "cli/common.hpp"
 #include "core/error.hpp"
@@ -20,7 +19,7 @@ namespace {
 
 struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
-  std::string plot; // --plot FILE.svg
+  std::string plot;  // --plot FILE.svg
   std::vector<std::string> vary;
   bool cost = false;
   bool force = false;
@@ -29,209 +28,161 @@ struct SweepOptions : CommonOptions {
   std::size_t batches = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Given on the command line (an empty range is an error, not "not given").
-  CLI::Option *batch_opt = nullptr, *workers_opt = nullptr,
-              *sample_size_opt = nullptr;
+  CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
 };
 
-// The least value a range holds (a list may be in any order; a stepped range
-// rises).
-double least(const Range &r) {
-  if (r.size() > 100000)
-    return std::min(r.at(0), r.at(r.size() - 1));
+// The least value a range holds (a list may be in any order; a stepped range rises).
+double least(const Range& r) {
+  if (r.size() > 100000) return std::min(r.at(0), r.at(r.size() - 1));
   double v = r.at(0);
-  for (std::size_t i = 1; i < r.size(); ++i)
-    v = std::min(v, r.at(i));
+  for (std::size_t i = 1; i < r.size(); ++i) v = std::min(v, r.at(i));
   return v;
 }
 
-// --batches below what the steady state needs at the grid's fewest workers and
-// least prefetch would refuse every simulated point: said before any row, as
-// bad usage.
-void check_simulated_batches(const Scenario &first,
-                             const std::vector<Axis> &axes,
-                             std::size_t batches) {
+// --batches below what the steady state needs at the grid's fewest workers and least prefetch
+// would refuse every simulated point: said before any row, as bad usage.
+void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axes, std::size_t batches) {
   Scenario s = first;
-  for (const Axis &a : axes)
-    if (a.field == Field::Workers || a.field == Field::PrefetchFactor)
-      s.set(a.field, {least(a.range), Dim::Number});
+  for (const Axis& a : axes)
+    if (a.field == Field::Workers || a.field == Field::PrefetchFactor) s.set(a.field, {least(a.range), Dim::Number});
   Inputs in;
   try {
     in = resolve(s);
-  } catch (const Error &) {
-    return; // that point is refused by the model; its row says why
+  } catch (const Error&) {
+    return;  // that point is refused by the model; its row says why
   }
   const std::size_t need = min_batches(in);
   if (batches < need)
-    throw Error(
-        Origin::argument("--batches"),
-        fmt::format("{} is too few for any point of the sweep: with {} workers "
-                    "(its fewest) and prefetch "
-                    "factor {} the steady state needs at least {} steps",
-                    batches, in.workers, in.prefetch_factor, need));
+    throw Error(Origin::argument("--batches"),
+                fmt::format("{} is too few for any point of the sweep: with {} workers (its fewest) and prefetch "
+                            "factor {} the steady state needs at least {} steps",
+                            batches, in.workers, in.prefetch_factor, need));
 }
 
-void run_sweep(const SweepOptions &o) {
+void run_sweep(const SweepOptions& o) {
   const auto renderer = sweep_renderer(o.format);
   LoadedScenario loaded = load_with_sets(o);
   check_plot(o.plot, loaded.files);
 
-  // Outer to inner: --vary in the order given, then sample size, workers,
-  // batch.
+  // Outer to inner: --vary in the order given, then sample size, workers, batch.
   std::vector<Axis> axes;
-  const auto add_axis = [&](const std::string &option, std::string_view key,
-                            std::string_view text) {
+  const auto add_axis = [&](const std::string& option, std::string_view key, std::string_view text) {
     try {
       axes.push_back(parse_axis(key, text));
-    } catch (const Error &e) {
+    } catch (const Error& e) {
       throw Error(Origin::argument(option), e.what());
     }
   };
-  for (const auto &v : o.vary) {
+  for (const auto& v : o.vary) {
     const auto eq = v.find('=');
     if (eq == std::string::npos)
       throw Error(Origin::argument("--vary " + v),
-                  "expected KEY=RANGE, e.g. --vary "
-                  "storage.read_bandwidth=1GB/s..8GB/s");
-    add_axis("--vary " + v, std::string_view(v).substr(0, eq),
-             std::string_view(v).substr(eq + 1));
+                  "expected KEY=RANGE, e.g. --vary storage.read_bandwidth=1GB/s..8GB/s");
+    add_axis("--vary " + v, std::string_view(v).substr(0, eq), std::string_view(v).substr(eq + 1));
   }
-  if (o.sample_size_opt->count() > 0)
-    add_axis("--sample-size " + o.sample_size, "workload.sample_size",
-             o.sample_size);
-  if (o.workers_opt->count() > 0)
-    add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
-  if (o.batch_opt->count() > 0)
-    add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
-  if (axes.empty())
-    throw Error("sweep needs something to vary: --batch, --workers, "
-                "--sample-size or --vary KEY=RANGE");
+  if (o.sample_size_opt->count() > 0) add_axis("--sample-size " + o.sample_size, "workload.sample_size", o.sample_size);
+  if (o.workers_opt->count() > 0) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
+  if (o.batch_opt->count() > 0) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
+  if (axes.empty()) throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
   const std::size_t points = grid_size(axes);
-  if (o.simulate && static_cast<double>(points) > kLargeSimulatedSweep &&
-      !o.force)
-    throw Error(fmt::format("the sweep has {} points, more than {:.0f} to "
-                            "simulate (each is a whole simulation): "
-                            "narrow a range, or pass --force to run it",
-                            points, kLargeSimulatedSweep));
+  if (o.simulate && static_cast<double>(points) > kLargeSimulatedSweep && !o.force)
+    throw Error(
+        fmt::format("the sweep has {} points, more than {:.0f} to simulate (each is a whole simulation): "
+                    "narrow a range, or pass --force to run it",
+                    points, kLargeSimulatedSweep));
   if (static_cast<double>(points) > kLargeSweepPoints && !o.force)
     throw Error(fmt::format(
-        "the sweep has {} points, more than {:.0f}: at about 1 us per point it "
-        "would take {:.0f} s or more; "
+        "the sweep has {} points, more than {:.0f}: at about 1 us per point it would take {:.0f} s or more; "
         "narrow a range, or pass --force to run it",
         points, kLargeSweepPoints, static_cast<double>(points) * 1e-6));
 
-  // Before anything is written: some point must be valid (otherwise the first
-  // point's error, located where its field was set), and the columns must fit
-  // every point of the grid.
+  // Before anything is written: some point must be valid (otherwise the first point's error,
+  // located where its field was set), and the columns must fit every point of the grid.
   const Scenario first = first_point(loaded.scenario, axes);
   std::size_t valid = 0;
   try {
-    valid = with_origins(
-        loaded, [&] { return first_valid_point(loaded.scenario, axes); });
-  } catch (const Error &e) {
-    if (points == 1)
-      throw;
-    throw Error(
-        e.origin(),
-        fmt::format("no point of the sweep is valid; at the first ({}): {}",
-                    point_label(axes, first), e.what()));
+    valid = with_origins(loaded, [&] { return first_valid_point(loaded.scenario, axes); });
+  } catch (const Error& e) {
+    if (points == 1) throw;
+    throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}",
+                                        point_label(axes, first), e.what()));
   }
-  if (o.simulate && o.batches > 0)
-    check_simulated_batches(first, axes, o.batches);
+  if (o.simulate && o.batches > 0) check_simulated_batches(first, axes, o.batches);
   const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
   if (o.cost && !columns.priced)
-    throw Error(
-        loaded.source,
-        "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
-  // The figure is made before any row is written, so that a sweep too large to
-  // plot writes nothing.
-  std::string figure;
+    throw Error(loaded.source, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  // A sweep too large to plot is refused before any row is written.
+  const auto plot_error = [&](const Error& e) { return Error(Origin::argument("--plot " + o.plot), e.what()); };
   if (!o.plot.empty()) {
     try {
-      figure = sweep_svg(loaded, axes, sweep_curves(loaded.scenario, axes));
-      if (plot_is_html(o.plot))
-        figure = sweep_html(loaded, axes, figure);
-    } catch (const Error &e) {
-      throw Error(Origin::argument("--plot " + o.plot), e.what());
+      check_sweep_svg(axes);
+    } catch (const Error& e) {
+      throw plot_error(e);
     }
   }
+  // The rows' pass over the grid also gathers the plot's curves and what finds inert axes.
+  SweepGather gather(axes, !o.plot.empty(), true);
   SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
   layout.simulated = o.simulate;
   SimOptions sim;
   sim.seed = o.seed;
   sim.batches = o.batches;
-  // A progress line on stderr for a long sweep, when a person watches it (a
-  // terminal).
-  const char *term = std::getenv("TERM");
+  // A progress line on stderr for a long sweep, when a person watches it (a terminal).
+  const char* term = std::getenv("TERM");
   const bool long_sweep = points >= (o.simulate ? 20 : 200000);
-  std::FILE *progress =
-      long_sweep && isatty(2) == 1 &&
-              !(term != nullptr && std::string_view(term) == "dumb")
-          ? stderr
-          : nullptr;
-  const SweepSummary summary =
-      write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs,
-                  o.simulate ? &sim : nullptr, progress);
-  write_plot(o.plot, figure);
-  for (const InertAxis &a : inert_axes(loaded.scenario, axes))
+  std::FILE* progress =
+      long_sweep && isatty(2) == 1 && !(term != nullptr && std::string_view(term) == "dumb") ? stderr : nullptr;
+  const SweepSummary summary = write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs,
+                                           o.simulate ? &sim : nullptr, progress, &gather);
+  if (!o.plot.empty()) {
+    std::string figure;
+    try {
+      figure = sweep_svg(loaded, axes, gather.curves());
+    } catch (const Error& e) {
+      throw plot_error(e);
+    }
+    write_plot(o.plot, plot_is_html(o.plot) ? sweep_html(loaded, axes, figure) : figure);
+  }
+  for (const InertAxis& a : gather.inert_axes(loaded.scenario))
     fmt::print(stderr,
-               "pipesim: note: {} changes nothing in this sweep: every row is "
-               "the same at each of its values{}\n",
+               "pipesim: note: {} changes nothing in this sweep: every row is the same at each of its values{}\n",
                spec(a.field).key, a.reason.empty() ? "" : ": " + a.reason);
   if (summary.invalid > 0)
-    fmt::print(stderr,
-               "pipesim: warning: {} of {} points are invalid (rows that say "
-               "why); the first, at {}: {}\n",
-               summary.invalid, points, summary.first_point,
-               summary.first_reason);
+    fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
+               summary.invalid, points, summary.first_point, summary.first_reason);
 }
 
-} // namespace
+}  // namespace
 
-void setup_sweep(CLI::App &app) {
+void setup_sweep(CLI::App& app) {
   auto opts = std::make_shared<SweepOptions>();
-  auto *cmd = app.add_subcommand(
-      "sweep",
-      "A cartesian grid over batch size, workers, sample size and any field; "
-      "one row per point, crossovers marked");
+  auto* cmd = app.add_subcommand("sweep",
+                                 "A cartesian grid over batch size, workers, sample size and any field; "
+                                 "one row per point, crossovers marked");
   add_common_options(*cmd, *opts, Output::Sweep);
-  opts->batch_opt = cmd->add_option("--batch", opts->batch,
-                                    "Batch sizes, e.g. 32..1024 (doubling), "
-                                    "1..16:+1, 32..1024:x4, 8,16,32")
-                        ->type_name("RANGE");
-  opts->workers_opt =
-      cmd->add_option("--workers", opts->workers,
-                      "Workers per accelerator, e.g. 4..64 or 0..16:+1")
+  opts->batch_opt =
+      cmd->add_option("--batch", opts->batch, "Batch sizes, e.g. 32..1024 (doubling), 1..16:+1, 32..1024:x4, 8,16,32")
           ->type_name("RANGE");
-  opts->sample_size_opt = cmd->add_option("--sample-size", opts->sample_size,
-                                          "Bytes per sample, e.g. 100KB..5MB")
-                              ->type_name("RANGE");
-  cmd->add_option(
-         "--vary", opts->vary,
-         "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
+  opts->workers_opt = cmd->add_option("--workers", opts->workers, "Workers per accelerator, e.g. 4..64 or 0..16:+1")
+                          ->type_name("RANGE");
+  opts->sample_size_opt =
+      cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")->type_name("RANGE");
+  cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
       ->type_name("KEY=RANGE")
       ->allow_extra_args(false);
-  cmd->add_option("--jobs", opts->jobs,
-                  "Threads that compute rows (default: one per core); the "
-                  "output is the same")
+  cmd->add_option("--jobs", opts->jobs, "Threads that compute rows (default: one per core); the output is the same")
       ->check(CLI::Range(1u, 256u))
       ->type_name("N");
-  cmd->add_flag(
-      "--force", opts->force,
-      "Run a sweep of more than 10,000,000 points (up to 1,000,000,000)");
+  cmd->add_flag("--force", opts->force, "Run a sweep of more than 10,000,000 points (up to 1,000,000,000)");
   cmd->add_flag("--cost", opts->cost,
-                "Add cost columns: cost per epoch and samples per USD (CSV: "
-                "also the price and idle cost)");
+                "Add cost columns: cost per epoch and samples per USD (CSV: also the price and idle cost)");
   cmd->add_flag("--simulate", opts->simulate,
-                "Simulate every point as well (pipesim simulate, the same seed "
-                "at each point): simulated "
+                "Simulate every point as well (pipesim simulate, the same seed at each point): simulated "
                 "utilization, throughput and wait p95 beside the closed forms");
   add_plot_option(*cmd, opts->plot);
-  cmd->add_option("--seed", opts->seed,
-                  "With --simulate: the seed of the random draws")
-      ->capture_default_str();
-  cmd->add_option("--batches", opts->batches,
-                  "With --simulate: steps of each point's steady run");
+  cmd->add_option("--seed", opts->seed, "With --simulate: the seed of the random draws")->capture_default_str();
+  cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run");
   cmd->callback([opts] { run_sweep(*opts); });
 }
 
-} // namespace pipesim
+}  // namespace pipesim

@@ -103,20 +103,7 @@ GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, st
 
 namespace {
 
-// The figures a sweep row shows, for comparing two points; nullopt for a refused point.
-std::optional<std::vector<double>> row_figures(const Scenario& s) {
-  try {
-    const Result r = evaluate(resolve(s));
-    std::vector<double> f = {r.step_s,           r.utilization,          r.throughput,
-                             r.fits ? 1.0 : 0.0, r.epoch_s.value_or(-1), r.cost_per_epoch.value_or(-1)};
-    for (Stage st : kStages) f.push_back(r.stage(st).modelled ? r.stage(st).time_s : -1);
-    return f;
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-}
-
-bool same_figures(const std::optional<std::vector<double>>& a, const std::optional<std::vector<double>>& b) {
+bool same_figures(const std::optional<std::array<double, 10>>& a, const std::optional<std::array<double, 10>>& b) {
   if (!a || !b) return false;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const double x = (*a)[i], y = (*b)[i];
@@ -149,21 +136,73 @@ std::string inert_reason(Field f, const Scenario& s) {
 }  // namespace
 
 std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes) {
+  if (grid_size(axes) > kMaxInertCheck) return {};
+  SweepGather gather(axes, false, true);
+  std::size_t i = 0;
+  sweep(base, axes, false, [&](const SweepPoint& p) { gather.add(i++, p); });
+  return gather.inert_axes(base);
+}
+
+SweepGather::SweepGather(const std::vector<Axis>& axes, bool curves, bool inert)
+    : axes_(axes), inner_(axes.empty() ? 1 : axes.back().range.size()) {
   const std::size_t total = grid_size(axes);
-  if (total > kMaxInertCheck) return {};
-  std::vector<std::optional<std::vector<double>>> rows;
-  rows.reserve(total);
-  for_each_point(base, axes, 0, total, [&](const Scenario& s, std::size_t) { rows.push_back(row_figures(s)); });
+  // Every slot exists before any point is added: a slice that starts inside a curve writes its
+  // points while another thread writes the curve's first.
+  if (curves)
+    curves_.assign(total / inner_,
+                   Curve{std::vector<double>(axes.empty() ? 0 : axes.size() - 1), std::vector<CurvePoint>(inner_)});
+  if (inert && total <= kMaxInertCheck) rows_.resize(total);
+}
+
+void SweepGather::add(std::size_t index, const SweepPoint& p) {
+  const bool valid = p.invalid.empty();
+  if (!rows_.empty()) {
+    if (valid) {
+      const Result& r = p.result;
+      std::array<double, 10> f = {r.step_s,           r.utilization,          r.throughput,
+                                  r.fits ? 1.0 : 0.0, r.epoch_s.value_or(-1), r.cost_per_epoch.value_or(-1)};
+      for (Stage st : kStages) f[6 + static_cast<std::size_t>(st)] = r.stage(st).modelled ? r.stage(st).time_s : -1;
+      rows_[index] = f;
+    } else {
+      rows_[index].reset();
+    }
+  }
+  if (curves_.empty()) return;
+  Curve& curve = curves_[index / inner_];
+  if (index % inner_ == 0)
+    for (std::size_t a = 0; a + 1 < axes_.size(); ++a) curve.outer[a] = p.scenario.get(axes_[a].field);
+  CurvePoint& c = curve.points[index % inner_];
+  c = CurvePoint{};
+  c.x = p.scenario.get(axes_.back().field);
+  c.valid = valid;
+  if (!valid) return;
+  const Result& r = p.result;
+  c.utilization = r.utilization;
+  c.throughput = r.throughput;
+  for (Stage st : kStages) {
+    const StageResult& sr = r.stage(st);
+    if (!sr.modelled) continue;
+    c.modelled |= stage_bit(st);
+    c.stage_s[static_cast<std::size_t>(st)] = sr.time_s;
+  }
+  c.binding = r.binding;
+  c.crossed_from = p.crossed_from;
+  c.fits = r.fits;
+}
+
+std::vector<InertAxis> SweepGather::inert_axes(const Scenario& base) const {
+  const std::size_t total = rows_.size();
+  if (total == 0) return {};
   std::vector<InertAxis> out;
   std::size_t stride = total;
-  for (const Axis& a : axes) {
+  for (const Axis& a : axes_) {
     const std::size_t n = a.range.size();
     stride /= n;  // points between neighbours along this axis (the last axis: 1)
     if (n < 2) continue;
     bool inert = true;
     for (std::size_t i = 0; i < total && inert; ++i)
-      if ((i / stride) % n > 0) inert = same_figures(rows[i], rows[i - stride]);
-    if (inert) out.push_back({a.field, inert_reason(a.field, first_point(base, axes))});
+      if ((i / stride) % n > 0) inert = same_figures(rows_[i], rows_[i - stride]);
+    if (inert) out.push_back({a.field, inert_reason(a.field, first_point(base, axes_))});
   }
   return out;
 }
@@ -182,40 +221,19 @@ Scenario first_point(const Scenario& base, const std::vector<Axis>& axes) {
   return s;
 }
 
-std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes) {
+void check_plot_points(const std::vector<Axis>& axes) {
   const std::size_t points = grid_size(axes);
   if (points > kMaxPlotPoints)
     throw Error(fmt::format("a plot shows at most {} points and this sweep has {}: narrow a range for --plot",
                             kMaxPlotPoints, points));
-  const std::size_t inner = axes.back().range.size();
-  std::vector<Curve> curves;
-  curves.reserve(points / inner);
-  sweep(base, axes, 0, points, false, [&](const SweepPoint& p) {
-    if (curves.empty() || curves.back().points.size() == inner) {
-      Curve c;
-      for (std::size_t a = 0; a + 1 < axes.size(); ++a) c.outer.push_back(p.scenario.get(axes[a].field));
-      curves.push_back(std::move(c));
-    }
-    CurvePoint c;
-    c.x = p.scenario.get(axes.back().field);
-    c.valid = p.invalid.empty();
-    if (c.valid) {
-      const Result& r = p.result;
-      c.utilization = r.utilization;
-      c.throughput = r.throughput;
-      for (Stage st : kStages) {
-        const StageResult& sr = r.stage(st);
-        if (!sr.modelled) continue;
-        c.modelled |= stage_bit(st);
-        c.stage_s[static_cast<std::size_t>(st)] = sr.time_s;
-      }
-      c.binding = r.binding;
-      c.crossed_from = p.crossed_from;
-      c.fits = r.fits;
-    }
-    curves.back().points.push_back(c);
-  });
-  return curves;
+}
+
+std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes) {
+  check_plot_points(axes);
+  SweepGather gather(axes, true, false);
+  std::size_t i = 0;
+  sweep(base, axes, false, [&](const SweepPoint& p) { gather.add(i++, p); });
+  return gather.curves();
 }
 
 }  // namespace pipesim

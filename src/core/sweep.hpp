@@ -2,6 +2,7 @@
 // crossovers met while walking it.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -44,8 +45,9 @@ struct InertAxis {
 };
 // Grids up to this many points are checked whole; larger ones are not checked (nothing is said).
 constexpr std::size_t kMaxInertCheck = 20000;
-// The swept axes (of two or more values) that change nothing; a point the model refuses counts
-// as a change. Empty for a grid larger than kMaxInertCheck.
+// The swept axes (of two or more values) that change nothing, from a pass of its own over the
+// grid (a sweep gathers them from its rows' pass: SweepGather). Empty for a grid larger than
+// kMaxInertCheck.
 std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes);
 
 // The scenario at the first point of the grid.
@@ -212,7 +214,36 @@ struct Curve {
 };
 // Most points a plot shows: more would not be readable, and a plot holds every point at once.
 inline constexpr std::size_t kMaxPlotPoints = 20000;
-// Throws Error when the grid has more than kMaxPlotPoints points.
+// Throws Error when the grid has more than kMaxPlotPoints points (before any point is evaluated).
+void check_plot_points(const std::vector<Axis>& axes);
+
+// What a sweep keeps of its points, as they are evaluated, for what follows its rows: the
+// plot's curves and the figures that find inert axes. One pass over the grid serves the rows,
+// the plot and the note. Each point writes its own slot, so slices of one grid may add from
+// several threads at once (each index once).
+class SweepGather {
+ public:
+  // `curves`: keep the plot's curves (check_plot_points first). `inert`: keep what inert_axes
+  // compares, for a grid of at most kMaxInertCheck points (a larger one keeps nothing).
+  SweepGather(const std::vector<Axis>& axes, bool curves, bool inert);
+  void add(std::size_t index, const SweepPoint& p);
+  // The curves, once every point was added.
+  [[nodiscard]] const std::vector<Curve>& curves() const { return curves_; }
+  // The swept axes (of two or more values) that change nothing, once every point was added; a
+  // point the model refuses counts as a change. Empty for a grid larger than kMaxInertCheck.
+  [[nodiscard]] std::vector<InertAxis> inert_axes(const Scenario& base) const;
+
+ private:
+  // The figures a sweep row shows (step, utilization, throughput, fit, epoch, cost, the four
+  // stages' times), for comparing two points; nullopt for a refused point.
+  using RowFigures = std::optional<std::array<double, 10>>;
+  std::vector<Axis> axes_;
+  std::size_t inner_ = 1;  // points per curve: the innermost axis's values
+  std::vector<Curve> curves_;
+  std::vector<RowFigures> rows_;
+};
+
+// The curves of a whole grid (check_plot_points, then one pass).
 std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes);
 
 }  // namespace pipesim

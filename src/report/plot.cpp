@@ -294,12 +294,25 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
 
 }  // namespace
 
-std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
-  if (curves.size() > kMaxGridPanels)
+namespace {
+
+void check_panels(std::size_t panels) {
+  if (panels > kMaxGridPanels)
     throw Error(
         fmt::format("a figure draws at most {} panels (one per combination of the outer axes' values) and "
                     "this sweep has {}: give the outer axes fewer values",
-                    kMaxGridPanels, curves.size()));
+                    kMaxGridPanels, panels));
+}
+
+}  // namespace
+
+void check_sweep_svg(const std::vector<Axis>& axes) {
+  check_plot_points(axes);
+  check_panels(grid_size(axes) / axes.back().range.size());
+}
+
+std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
+  check_panels(curves.size());
   if (curves.size() > kMaxPlotCurves) return sweep_grid_svg(loaded, axes, curves);
   const Axis& inner = axes.back();
   const XExtent e = x_extent(curves);

@@ -38,5 +38,8 @@ std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, st
 inline constexpr std::size_t kMaxPlotCurves = 8;
 inline constexpr std::size_t kMaxGridPanels = 48;
 std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves);
+// Throws the Error sweep_svg would for the grid's size (points, panels), before any point is
+// evaluated: a sweep too large to plot writes nothing.
+void check_sweep_svg(const std::vector<Axis>& axes);
 
 }  // namespace pipesim

@@ -134,9 +134,11 @@ struct SweepSummary {
 // `jobs` threads (1: this thread alone); the output is the same for any number of jobs.
 // With `simulate`, every point is simulated too (layout.simulated must be set). With `progress`,
 // a line on it says how far the sweep is (for a terminal; erased at the end).
+// With `gather`, every point is also added to it (the plot's curves, the inert axes): the rows'
+// pass is the grid's only one.
 SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr,
-                         std::FILE* progress = nullptr);
+                         std::FILE* progress = nullptr, SweepGather* gather = nullptr);
 
 // A whole diagnosis in a format, as a string (nothing is written when something fails); the
 // text formats' prose wrapped to `columns` (0: not wrapped).

@@ -27,7 +27,8 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
 }
 
 SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
-                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate, std::FILE* progress) {
+                         const SweepLayout& layout, unsigned jobs, const SimOptions* simulate, std::FILE* progress,
+                         SweepGather* gather) {
   const std::size_t total = grid_size(axes);
   const bool diagnose_points = renderer.recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
@@ -72,6 +73,7 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
                   summary.first_reason = std::string(p.invalid);
                 }
               }
+              if (gather != nullptr) gather->add(i, p);
               rows.row(o, layout, p, i++ == 0);
             },
             simulate);

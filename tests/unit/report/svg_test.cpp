@@ -4,6 +4,7 @@
 
 #include "config/loader.hpp"
 #include "core/sweep.hpp"
+#include "report/renderer.hpp"
 
 using namespace pipesim;
 
@@ -53,4 +54,38 @@ TEST_CASE("sweep_curves: one curve per outer value, the crossover where the rows
   CHECK(curves[1].points[3].crossed_from.has_value());  // 16 workers cross at 64
   const std::vector<Axis> big = {parse_axis("pipeline.batch_size", "1..30000:+1")};
   CHECK_THROWS_AS(sweep_curves(base, big), Error);
+}
+
+TEST_CASE("a sweep's one pass gathers the curves and inert axes that passes of their own find") {
+  // Rows on 3 threads in slices of 128 points, some starting inside a curve: each point is added
+  // once, from whichever thread evaluates it.
+  Scenario s = load_scenario("reference").scenario;
+  s.set(Field::WorkerSampleRate, {1000, Dim::SampleRate});  // the sample size changes no row
+  const std::vector<Axis> axes = {parse_axis("workload.sample_size", "100KB,200KB"),
+                                  parse_axis("pipeline.workers", "1..7:+1"),
+                                  parse_axis("pipeline.batch_size", "1..300:+1")};
+  const SweepLayout layout = sweep_layout(axes, first_point(s, axes), grid_columns(s, axes, 0), false);
+  SweepGather gather(axes, true, true);
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  const auto renderer = sweep_renderer(Format::Csv);
+  write_sweep(*renderer, file, s, axes, layout, 3, nullptr, nullptr, &gather);
+  std::fclose(file);
+  const std::vector<Curve> alone = sweep_curves(s, axes);
+  REQUIRE(gather.curves().size() == alone.size());
+  for (std::size_t c = 0; c < alone.size(); ++c) {
+    CHECK(gather.curves()[c].outer == alone[c].outer);
+    REQUIRE(gather.curves()[c].points.size() == alone[c].points.size());
+    for (std::size_t i = 0; i < alone[c].points.size(); ++i) {
+      const CurvePoint &a = gather.curves()[c].points[i], &b = alone[c].points[i];
+      CHECK(a.x == b.x);
+      CHECK(a.utilization == b.utilization);
+      CHECK(a.binding == b.binding);
+      CHECK(a.crossed_from == b.crossed_from);
+    }
+  }
+  const auto inert = gather.inert_axes(s);
+  REQUIRE(inert.size() == 1);
+  CHECK(inert[0].field == Field::SampleSize);
+  CHECK(inert_axes(s, axes).size() == 1);
 }
