@@ -21,7 +21,7 @@ ComputeInputs resolve_compute(const Scenario& s) {
 
   if (s.has(Field::MeasuredPerSample)) {
     in.measured = true;
-    in.overhead = s.opt(Field::MeasuredOverhead).value_or(0);
+    in.overhead = s.value(Field::MeasuredOverhead);
     in.per_sample = s.get(Field::MeasuredPerSample);
     if (in.overhead + in.per_sample <= 0)
       throw FieldError(Field::MeasuredPerSample,
@@ -57,9 +57,9 @@ ComputeInputs resolve_compute(const Scenario& s) {
                                           "accelerator.efficiency, or model.measured_per_sample; "
                                           "missing: {}",
                                           missing));
-    const double layers = s.opt(Field::Layers).value_or(0);
-    const double per_layer = s.opt(Field::LayerOverhead).value_or(0);
-    in.overhead = s.opt(Field::DispatchOverhead).value_or(0) + layers * per_layer * (in.passes > 1 ? 3.0 : 1.0);
+    const double layers = s.value(Field::Layers);
+    const double per_layer = s.value(Field::LayerOverhead);
+    in.overhead = s.value(Field::DispatchOverhead) + layers * per_layer * (in.passes > 1 ? 3.0 : 1.0);
     in.per_sample = s.get(Field::FlopsPerSample) * in.passes / (*peak * s.get(Field::Efficiency));
     if (s.has(Field::MemoryBandwidth) && s.has(Field::Parameters))
       in.weight_seconds = s.get(Field::Parameters) * bytes_per_parameter / s.get(Field::MemoryBandwidth);

@@ -1,6 +1,7 @@
 #include "core/fields.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -271,6 +272,36 @@ static_assert(rows_in_enum_order(), "kFields rows must be in the order of enum F
 }  // namespace
 
 std::span<const FieldSpec> all_fields() { return kFields; }
+
+std::optional<double> fixed_default(Field f) {
+  static const std::array<std::optional<double>, kFieldCount> defaults = [] {
+    std::array<std::optional<double>, kFieldCount> out{};
+    for (const FieldSpec& s : kFields) {
+      if (s.default_text.empty()) continue;
+      try {
+        out[static_cast<std::size_t>(s.field)] = parse_field_value(s, s.default_text).value;
+      } catch (const Error&) {
+        // prose: a default that follows from other fields
+      }
+    }
+    return out;
+  }();
+  return defaults[static_cast<std::size_t>(f)];
+}
+
+namespace {
+constexpr std::array kRequired = {Field::BatchSize, Field::Workers, Field::SampleSize};
+}  // namespace
+
+std::span<const Field> required_fields() { return kRequired; }
+
+bool required(Field f) { return std::find(kRequired.begin(), kRequired.end(), f) != kRequired.end(); }
+
+double Scenario::value(Field f) const {
+  if (has(f)) return get(f);
+  if (const auto d = fixed_default(f)) return *d;
+  throw Error(fmt::format("internal: {} has no fixed default", spec(f).key));
+}
 
 std::span<const Field> alternatives(Field f) {
   static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost};

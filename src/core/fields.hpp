@@ -173,6 +173,16 @@ double parse_shape(const FieldSpec& s, std::string_view text);
 // Parses --set / --vary text for a field ("2 GB/s", "8", "true"); throws Error (no origin).
 Quantity parse_field_value(const FieldSpec& s, std::string_view text);
 
+// A field's default when it is a fixed value (its default_text is "0 s", "2", "90%", "true",
+// "cpu" ...): that text parsed as the field's value, once, so the documented default and the
+// value the model uses are one thing. nullopt when the field has no default or one that follows
+// from other fields ("0.4 x link.bandwidth", "accelerator.count").
+std::optional<double> fixed_default(Field f);
+// The fields every scenario must set, in the order an error lists them: the batch size, the
+// workers and the sample size.
+std::span<const Field> required_fields();
+bool required(Field f);
+
 // Fields that say the same thing in different ways (how fast a worker transforms):
 // setting one replaces the others. Empty for most fields.
 std::span<const Field> alternatives(Field f);
@@ -194,6 +204,9 @@ class Scenario {
   [[nodiscard]] std::optional<double> opt(Field f) const {
     return has(f) ? std::optional<double>(get(f)) : std::nullopt;
   }
+  // The value set, else the field's fixed default (fixed_default); a field without one is an
+  // internal error (its default follows from other fields: the model computes it).
+  [[nodiscard]] double value(Field f) const;
   // The alternative of f that is set now (and that set(f, ...) would replace), if any.
   [[nodiscard]] std::optional<Field> set_alternative(Field f) const;
   void set(Field f, Quantity q);

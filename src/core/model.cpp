@@ -26,38 +26,41 @@ Workload resolve_workload(const Scenario& s) {
   // Every missing one at once, in this order.
   std::vector<std::string> missing;
   std::optional<Field> first;
-  for (const auto& [f, why] : {std::pair{Field::BatchSize, "samples per batch"},
-                               std::pair{Field::Workers, "data-loading workers per accelerator; 0 for none"},
-                               std::pair{Field::SampleSize, "bytes read and transformed per sample"}})
+  const auto why = [](Field f) {
+    return f == Field::BatchSize ? "samples per batch"
+           : f == Field::Workers ? "data-loading workers per accelerator; 0 for none"
+                                 : "bytes read and transformed per sample";
+  };
+  for (Field f : required_fields())
     if (!s.has(f)) {
       if (!first) first = f;
-      missing.push_back(fmt::format("{} ({})", spec(f).key, why));
+      missing.push_back(fmt::format("{} ({})", spec(f).key, why(f)));
     }
   if (first)
     throw FieldError(
         *first, fmt::format("missing required field{} {}", missing.size() > 1 ? "s" : "", fmt::join(missing, ", ")));
   w.batch = s.get(Field::BatchSize);
   w.workers = s.get(Field::Workers);
-  w.accelerators = s.opt(Field::AcceleratorCount).value_or(1);
-  w.nodes = s.opt(Field::Nodes).value_or(1);
+  w.accelerators = s.value(Field::AcceleratorCount);
+  w.nodes = s.value(Field::Nodes);
   w.sample_bytes = s.get(Field::SampleSize);
   w.dataset_samples = s.opt(Field::DatasetSamples);
-  w.target_utilization = s.opt(Field::TargetUtilization).value_or(0.9);
-  w.loop_overhead = s.opt(Field::LoopOverhead).value_or(0);
-  w.persistent_workers = s.opt(Field::PersistentWorkers).value_or(0) != 0;
-  w.worker_start_time = s.opt(Field::WorkerStartTime).value_or(0);
-  w.worker_warmup_time = s.opt(Field::WorkerWarmupTime).value_or(0);
-  w.receive_time = s.opt(Field::ReceiveTime).value_or(0);
-  w.receive_time_per_sample = s.opt(Field::ReceiveTimePerSample).value_or(0);
+  w.target_utilization = s.value(Field::TargetUtilization);
+  w.loop_overhead = s.value(Field::LoopOverhead);
+  w.persistent_workers = s.value(Field::PersistentWorkers) != 0;
+  w.worker_start_time = s.value(Field::WorkerStartTime);
+  w.worker_warmup_time = s.value(Field::WorkerWarmupTime);
+  w.receive_time = s.value(Field::ReceiveTime);
+  w.receive_time_per_sample = s.value(Field::ReceiveTimePerSample);
   w.loop_cpu_share = s.opt(Field::LoopCpuShare);
-  w.launch_time = s.opt(Field::LaunchTime).value_or(0);
-  w.pin_lock_share = s.opt(Field::PinLockShare).value_or(0);
-  w.epoch_overhead = s.opt(Field::EpochOverhead).value_or(0);
-  w.prefetch_factor = s.opt(Field::PrefetchFactor).value_or(2);
-  w.in_order = s.opt(Field::InOrder).value_or(1) != 0;
-  w.transform_cv = s.opt(Field::TransformCv).value_or(0);
-  w.sample_size_cv = s.opt(Field::SampleSizeCv).value_or(0);
-  w.step_cv = s.opt(Field::StepCv).value_or(0);
+  w.launch_time = s.value(Field::LaunchTime);
+  w.pin_lock_share = s.value(Field::PinLockShare);
+  w.epoch_overhead = s.value(Field::EpochOverhead);
+  w.prefetch_factor = s.value(Field::PrefetchFactor);
+  w.in_order = s.value(Field::InOrder) != 0;
+  w.transform_cv = s.value(Field::TransformCv);
+  w.sample_size_cv = s.value(Field::SampleSizeCv);
+  w.step_cv = s.value(Field::StepCv);
   if (s.has(Field::DatasetSize))
     w.dataset_bytes = s.get(Field::DatasetSize);
   else if (w.dataset_samples)

@@ -27,7 +27,7 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
     return in;
   }
   in.modelled = true;
-  in.scope = static_cast<StorageScope>(s.opt(Field::StorageScope).value_or(0));
+  in.scope = static_cast<StorageScope>(s.value(Field::StorageScope));
   const double sharing = in.scope == StorageScope::Cluster ? w.accelerators * w.nodes : w.accelerators;
   in.shared_by = s.opt(Field::StorageSharedBy).value_or(sharing);
   if (s.has(Field::ReadBandwidth)) in.read_bandwidth = s.get(Field::ReadBandwidth);

@@ -38,9 +38,9 @@ TransferInputs resolve_transfer(const Scenario& s, const Workload& w, const Tran
                      "(e.g. \"3x224x224\" and \"uint8\")");
   }
   in.modelled = true;
-  in.shared_by = s.opt(Field::LinkSharedBy).value_or(1);
+  in.shared_by = s.value(Field::LinkSharedBy);
   in.link_bandwidth = s.get(Field::LinkBandwidth);
-  in.pinned = s.opt(Field::LinkPinned).value_or(1) != 0;
+  in.pinned = s.value(Field::LinkPinned) != 0;
   // Pageable copies stage through a bounce buffer: about 0.4x pinned (DGX A100: 10.0 vs 25.7 GB/s).
   const double pageable = s.opt(Field::PageableBandwidth).value_or(0.4 * in.link_bandwidth);
   in.copy_bandwidth = in.pinned ? in.link_bandwidth : pageable;

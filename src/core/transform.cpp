@@ -31,13 +31,13 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   else
     cpu_rate = false;
 
-  in.at = static_cast<TransformAt>(s.opt(Field::TransformDevice).value_or(0));
+  in.at = static_cast<TransformAt>(s.value(Field::TransformDevice));
   switch (in.at) {
     case TransformAt::Cpu:
       in.cpu_work = cpu_rate;
       in.worker_seconds_per_sample = cpu_seconds;
       // Inside the loader a worker pays more per sample than the same sample timed alone.
-      if (cpu_rate && w.workers >= 1) in.worker_seconds_per_sample += s.opt(Field::WorkerSampleOverhead).value_or(0);
+      if (cpu_rate && w.workers >= 1) in.worker_seconds_per_sample += s.value(Field::WorkerSampleOverhead);
       break;
     case TransformAt::Gpu:
       if (!s.has(Field::GpuTime))
@@ -60,11 +60,11 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   }
   in.modelled = in.cpu_work || in.decoder_seconds_per_sample > 0;
 
-  in.threads_per_core = s.opt(Field::ThreadsPerCore).value_or(1);
-  in.smt_yield = s.opt(Field::SmtYield).value_or(0.3);
-  in.sigma = s.opt(Field::ScalingContention).value_or(0);
-  in.kappa = s.opt(Field::ScalingCoherency).value_or(0);
-  in.oversubscription = s.opt(Field::OversubscriptionCost).value_or(0);
+  in.threads_per_core = s.value(Field::ThreadsPerCore);
+  in.smt_yield = s.value(Field::SmtYield);
+  in.sigma = s.value(Field::ScalingContention);
+  in.kappa = s.value(Field::ScalingCoherency);
+  in.oversubscription = s.value(Field::OversubscriptionCost);
   // With pipeline.loop_cpu_share the cores are shared by time: none is reserved unless said.
   in.reserved_cores = s.opt(Field::ReservedCores).value_or(w.loop_cpu_share ? 0 : w.accelerators);
   in.memcpy_bandwidth = s.opt(Field::MemcpyBandwidth);
@@ -72,7 +72,7 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   in.pin_bandwidth = s.has(Field::PinBandwidth) ? s.opt(Field::PinBandwidth) : in.memcpy_bandwidth;
   if (in.collate_bandwidth)  // set whenever the copy rate is: it falls back to that
     in.collate_bytes_per_sample = device_sample_bytes(s).value_or(w.sample_bytes);
-  in.worker_batch_overhead = s.opt(Field::WorkerBatchOverhead).value_or(0);
+  in.worker_batch_overhead = s.value(Field::WorkerBatchOverhead);
   if (s.has(Field::Cores)) {
     in.node_cores = s.get(Field::Cores);
     const double available = *in.node_cores - in.reserved_cores;

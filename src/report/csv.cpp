@@ -25,9 +25,6 @@ std::string csv_field(std::string_view text) {
   return out;
 }
 
-constexpr std::array kAlwaysInputs = {Field::BatchSize, Field::Workers, Field::SampleSize};
-bool always(Field f) { return std::find(kAlwaysInputs.begin(), kAlwaysInputs.end(), f) != kAlwaysInputs.end(); }
-
 // Numbers in base units, choices by name.
 void input_cell(Out& o, const Scenario& s, Field f) {
   if (s.dim(f) == Dim::Choice)
@@ -112,18 +109,18 @@ class CsvRenderer final : public DiagnosisRenderer,
     const Scenario& s = p.scenario;
     const Result& r = p.result;
     if (first) {
-      for (Field f : kAlwaysInputs) o.print("{},", spec(f).key);
+      for (Field f : required_fields()) o.print("{},", spec(f).key);
       for (Field f : layout.inputs)
-        if (!always(f)) o.print("{},", spec(f).key);
+        if (!required(f)) o.print("{},", spec(f).key);
       o.write(figure_columns(layout));
       o.write(",invalid\n");
     }
-    for (Field f : kAlwaysInputs) {
+    for (Field f : required_fields()) {
       o.num(s.get(f));
       o.put(',');
     }
     for (Field f : layout.inputs)
-      if (!always(f)) {
+      if (!required(f)) {
         input_cell(o, s, f);
         o.put(',');
       }

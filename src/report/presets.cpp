@@ -288,8 +288,6 @@ void json_schema(Out& o) {
 
 namespace {
 
-bool required(Field f) { return f == Field::BatchSize || f == Field::Workers || f == Field::SampleSize; }
-
 // The preset an origin names (configs/storage/nvme-gen4.toml is nvme-gen4).
 std::string origin_preset(const Origin& o) {
   std::string_view s = o.source;
