@@ -12,7 +12,9 @@
 
 #include "config/input_file.hpp"
 #include "config/presets.hpp"
+#include "config/requirements.hpp"
 #include "config/toml_gate.hpp"
+#include "config/toml_values.hpp"
 #include "core/range.hpp"
 #include "core/text.hpp"
 
@@ -33,10 +35,6 @@ std::string file_key(const std::filesystem::path& p) {
   return ec ? p.lexically_normal().string() : canonical.string();
 }
 
-Origin at(const Origin& doc, const toml::source_region& r) {
-  return doc.at(static_cast<int>(r.begin.line), static_cast<int>(r.begin.column));
-}
-
 std::string read_file(const std::string& path) { return read_input_file(path, kMaxFileBytes, "the file"); }
 
 // The scenario on standard input (`-`), read to its end: at most 16 MiB, like a file.
@@ -44,160 +42,6 @@ std::string read_stdin() {
   if (isatty(STDIN_FILENO))
     std::fputs("pipesim: reading the scenario from standard input; end it with Ctrl-D\n", stderr);
   return read_input_fd(STDIN_FILENO, Origin::standard_input(), kMaxFileBytes, "standard input");
-}
-
-Quantity node_value(const FieldSpec& field, const toml::node& node, const Origin& doc) {
-  const Origin where = at(doc, node.source());
-  try {
-    if (const auto* str = node.as_string()) return parse_field_value(field, str->get());
-    if (!field.choices.empty()) {
-      throw Error(fmt::format("{}: expected one of {}, as a string (e.g. \"{}\")", field.key, choice_names(field),
-                              field.choices.front()));
-    }
-    if (const auto* arr = node.as_array(); arr && field.shape) {
-      std::string text;
-      for (const auto& item : *arr) {
-        const auto* i = item.as_integer();
-        if (!i)
-          throw Error(at(doc, item.source()),
-                      fmt::format("{}: a shape lists whole numbers, e.g. [3, 224, 224]", field.key));
-        text += fmt::format("{}{}", text.empty() ? "" : "x", i->get());
-      }
-      if (text.empty()) throw Error(fmt::format("{}: the shape is empty", field.key));
-      const Quantity q{parse_shape(field, text), Dim::Number};
-      check_value(field, q);
-      return q;
-    }
-    Quantity q;
-    if (const auto* i = node.as_integer()) {
-      q = {static_cast<double>(i->get()), Dim::Number};
-    } else if (const auto* f = node.as_floating_point()) {
-      q = {f->get(), Dim::Number};
-      if (!std::isfinite(q.value)) throw Error(fmt::format("{}: the value is not finite", field.key));
-    } else if (const auto* b = node.as_boolean()) {
-      q = {b->get() ? 1.0 : 0.0, Dim::Bool};
-    } else {
-      throw Error(fmt::format("{}: expected {}, got a TOML {}", field.key, describe_dims(field.accepts),
-                              node.is_table()   ? "table"
-                              : node.is_array() ? "array"
-                                                : "date or time"));
-    }
-    if (q.dim == Dim::Number && !has(field.accepts, Dim::Number))
-      throw Error(fmt::format("{}: expected {}, got the bare number {}; write it with a unit", field.key,
-                              describe_dims(field.accepts), format_compact(q.value, Dim::Number)));
-    const double mag = std::fabs(q.value);
-    if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))
-      throw Error(fmt::format("{}: the value is out of the accepted range (1e-21 to 1e21)", field.key));
-    check_value(field, q);
-    return q;
-  } catch (const Error& e) {
-    if (!e.origin().empty()) throw;
-    throw Error(where, e.what());
-  }
-}
-
-// "compute, transform" as stage bits; throws `fail` naming the first unknown stage.
-template <class Fail>
-unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view noun, std::string_view allowed_text,
-                      const Fail& fail) {
-  unsigned bits = 0;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const auto comma = text.find(',', pos);
-    std::string_view name = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-    bool found = false;
-    for (Stage st : kStages)
-      if (stage_key(st) == name && (allowed & stage_bit(st))) {
-        bits |= stage_bit(st);
-        found = true;
-      }
-    if (!found) throw fail(fmt::format("unknown {} '{}' ({})", noun, echo(name), allowed_text));
-    if (comma == std::string_view::npos) break;
-    pos = comma + 1;
-  }
-  return bits;
-}
-
-// Parses a requirement's value from text ("90%", "20000 samples/s", "compute,transfer",
-// "64..512") and stores it in the plan, replacing one with the same key.
-void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
-  if (key == "unmodelled") {
-    plan.accept_unmodelled =
-        parse_stages(text, stage_bit(Stage::Storage) | stage_bit(Stage::Transform) | stage_bit(Stage::Transfer),
-                     "stage", "storage, transform or transfer",
-                     [&](const std::string& why) { return Error(where, fmt::format("require.unmodelled: {}", why)); });
-    return;
-  }
-  if (key == "batch_sizes") {
-    try {
-      plan.batch_sizes = parse_range(text, spec(Field::BatchSize));
-    } catch (const Error& e) {
-      throw Error(where, fmt::format("require.batch_sizes: {}", e.what()));
-    }
-    plan.batch_sizes_origin = where;
-    return;
-  }
-  Metric metric{};
-  if (!find_requirement(key, &metric)) {
-    const auto keys = requirement_keys();
-    std::string hint = did_you_mean(key, keys);
-    if (hint.empty()) {
-      for (auto k : keys) hint += fmt::format("{}{}", hint.empty() ? " (known: " : ", ", k);
-      hint += ")";
-    }
-    throw Error(where, fmt::format("unknown requirement '{}'{}", key, hint));
-  }
-  Requirement req{metric, 0, 0, where, false};
-  const auto fail = [&](const std::string& why) { return Error(where, fmt::format("require.{}: {}", key, why)); };
-  if (metric == Metric::Walls) {
-    unsigned all = 0;
-    for (Stage st : kStages) all |= stage_bit(st);
-    req.walls = parse_stages(text, all, "wall", "storage, transform, transfer or compute", fail);
-  } else {
-    DimSet accepted = dims(Dim::Number);
-    if (metric == Metric::Throughput) accepted = Dim::SampleRate | Dim::StepRate;
-    if (metric == Metric::EpochTime) accepted = dims(Dim::Duration);
-    if (metric == Metric::CostPerEpoch) accepted = Dim::Money | Dim::Number;
-    Quantity q;
-    try {
-      q = parse_quantity_as(text, accepted);
-    } catch (const Error& e) {
-      throw fail(e.what());
-    }
-    if (!(q.value > 0)) throw fail("the threshold must be greater than zero");
-    if (metric == Metric::Utilization && q.value > 1)
-      throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
-    req.threshold = q.value;
-    req.per_step = q.dim == Dim::StepRate;
-  }
-  for (auto& r : plan.requirements)
-    if (r.metric == metric) {
-      r = req;
-      return;
-    }
-  plan.requirements.push_back(req);
-}
-
-// TOML values of [require] as text for set_requirement.
-std::string requirement_text(const toml::node& v, const Origin& doc, std::string_view key) {
-  if (const auto* s = v.as_string()) return s->get();
-  if (const auto* i = v.as_integer()) return fmt::format("{}", i->get());
-  if (const auto* f = v.as_floating_point()) {
-    if (!std::isfinite(f->get())) throw Error(at(doc, v.source()), fmt::format("require.{}: not a finite number", key));
-    return fmt::format("{}", f->get());
-  }
-  if (const auto* arr = v.as_array()) {
-    std::string out;
-    for (const auto& item : *arr) {
-      if (!out.empty()) out += ',';
-      out += requirement_text(item, doc, key);
-    }
-    if (out.empty()) throw Error(at(doc, v.source()), fmt::format("require.{}: the list is empty", key));
-    return out;
-  }
-  throw Error(at(doc, v.source()), fmt::format("require.{}: expected a string, a number or a list", key));
 }
 
 // Applies what one file (with everything it uses) set, in the order it would have been set:
@@ -227,17 +71,6 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
   }
   for (const auto& f : frag.files)
     if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
-}
-
-// Why a TOML key is not a field. A key whose name holds a dot was quoted ("a.b" = 1 is one
-// key named a.b, not a.b inside [a]): say so rather than suggest the very name written.
-std::string key_message(const std::string& written, const std::string& full) {
-  if (written.find('.') != std::string::npos && find_field(full))
-    return fmt::format(
-        "the quoted key \"{}\" is one name with a dot in it, not a key inside a table: write {} = … "
-        "without the quotes",
-        echo(written), full);
-  return unknown_key_message(full);
 }
 
 struct Loader {

@@ -1,0 +1,97 @@
+#include "config/requirements.hpp"
+
+#include <fmt/format.h>
+
+#include "core/range.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
+
+namespace pipesim {
+
+namespace {
+
+// "compute, transform" as stage bits; throws `fail` naming the first unknown stage.
+template <class Fail>
+unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view noun, std::string_view allowed_text,
+                      const Fail& fail) {
+  unsigned bits = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const auto comma = text.find(',', pos);
+    std::string_view name = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    bool found = false;
+    for (Stage st : kStages)
+      if (stage_key(st) == name && (allowed & stage_bit(st))) {
+        bits |= stage_bit(st);
+        found = true;
+      }
+    if (!found) throw fail(fmt::format("unknown {} '{}' ({})", noun, echo(name), allowed_text));
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return bits;
+}
+
+}  // namespace
+
+void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
+  if (key == "unmodelled") {
+    plan.accept_unmodelled =
+        parse_stages(text, stage_bit(Stage::Storage) | stage_bit(Stage::Transform) | stage_bit(Stage::Transfer),
+                     "stage", "storage, transform or transfer",
+                     [&](const std::string& why) { return Error(where, fmt::format("require.unmodelled: {}", why)); });
+    return;
+  }
+  if (key == "batch_sizes") {
+    try {
+      plan.batch_sizes = parse_range(text, spec(Field::BatchSize));
+    } catch (const Error& e) {
+      throw Error(where, fmt::format("require.batch_sizes: {}", e.what()));
+    }
+    plan.batch_sizes_origin = where;
+    return;
+  }
+  Metric metric{};
+  if (!find_requirement(key, &metric)) {
+    const auto keys = requirement_keys();
+    std::string hint = did_you_mean(key, keys);
+    if (hint.empty()) {
+      for (auto k : keys) hint += fmt::format("{}{}", hint.empty() ? " (known: " : ", ", k);
+      hint += ")";
+    }
+    throw Error(where, fmt::format("unknown requirement '{}'{}", key, hint));
+  }
+  Requirement req{metric, 0, 0, where, false};
+  const auto fail = [&](const std::string& why) { return Error(where, fmt::format("require.{}: {}", key, why)); };
+  if (metric == Metric::Walls) {
+    unsigned all = 0;
+    for (Stage st : kStages) all |= stage_bit(st);
+    req.walls = parse_stages(text, all, "wall", "storage, transform, transfer or compute", fail);
+  } else {
+    DimSet accepted = dims(Dim::Number);
+    if (metric == Metric::Throughput) accepted = Dim::SampleRate | Dim::StepRate;
+    if (metric == Metric::EpochTime) accepted = dims(Dim::Duration);
+    if (metric == Metric::CostPerEpoch) accepted = Dim::Money | Dim::Number;
+    Quantity q;
+    try {
+      q = parse_quantity_as(text, accepted);
+    } catch (const Error& e) {
+      throw fail(e.what());
+    }
+    if (!(q.value > 0)) throw fail("the threshold must be greater than zero");
+    if (metric == Metric::Utilization && q.value > 1)
+      throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
+    req.threshold = q.value;
+    req.per_step = q.dim == Dim::StepRate;
+  }
+  for (auto& r : plan.requirements)
+    if (r.metric == metric) {
+      r = req;
+      return;
+    }
+  plan.requirements.push_back(req);
+}
+
+}  // namespace pipesim
