@@ -4,8 +4,11 @@
 #include <string>
 
 #include "core/text.hpp"
+#include "report/check_words.hpp"
+#include "report/diagnosis_words.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
+#include "report/simulation_words.hpp"
 #include "report/words.hpp"
 
 namespace pipesim {

@@ -3,8 +3,8 @@
 // the pull request shows them on the plan file; a plain line per plan for the log.
 #include <fmt/format.h>
 
+#include "report/check_words.hpp"
 #include "report/renderer.hpp"
-#include "report/words.hpp"
 
 namespace pipesim {
 

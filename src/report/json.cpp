@@ -1,8 +1,11 @@
 // JSON: for programs. SI base units, full precision, stable keys (README.md, "Output formats").
 #include <algorithm>
 
+#include "report/check_words.hpp"
+#include "report/diagnosis_words.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
+#include "report/simulation_words.hpp"
 #include "report/words.hpp"
 
 namespace pipesim {

@@ -6,6 +6,9 @@
 
 #include "core/error.hpp"
 #include "core/stage.hpp"
+#include "report/check_words.hpp"
+#include "report/diagnosis_words.hpp"
+#include "report/simulation_words.hpp"
 #include "report/svg.hpp"
 #include "report/words.hpp"
 #include "report/xml.hpp"

@@ -5,6 +5,9 @@
 
 #include "config/presets.hpp"
 #include "core/text.hpp"
+#include "report/check_words.hpp"
+#include "report/diagnosis_words.hpp"
+#include "report/simulation_words.hpp"
 #include "report/text_table.hpp"
 #include "report/words.hpp"
 

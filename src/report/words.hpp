@@ -1,15 +1,14 @@
-// Words for people: figures with units chosen for reading, the binding wall in a sentence,
-// each fix as a sentence, and the capacity answers. Shared by every format (JSON carries the
-// fix sentences as "text"). Formats only: every number comes from the core's results.
+// Words for people: figures with units chosen for reading, stages and walls by name, what a
+// compared figure and a plan's compute are. The sentences of a diagnosis, a check and a
+// simulation are in diagnosis_words.hpp, check_words.hpp and simulation_words.hpp. Formats
+// only: every number comes from the core's results.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "core/check.hpp"
 #include "core/compare.hpp"
-#include "core/diagnosis.hpp"
-#include "core/simulate.hpp"
+#include "core/model.hpp"
 
 namespace pipesim {
 
@@ -28,38 +27,25 @@ std::string compute_source(const Scenario& s, const Result& r);
 std::string ratio_text(double ratio);
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
 
+// The stages of `bits` in stage order, each as name(stage), joined by `separator`.
+template <class Name>
+std::string stage_list(unsigned bits, std::string_view separator, const Name& name) {
+  std::string out;
+  for (Stage s : kStages)
+    if (bits & stage_bit(s)) {
+      if (!out.empty()) out += separator;
+      out += name(s);
+    }
+  return out;
+}
+
 // Binding stages (bit per Stage) joined: "transform", "transform+compute".
 std::string walls_text(unsigned binding, std::string_view separator = "+");
 std::string binding_text(const Result& r);
 
-bool has_fix(const Diagnosis& d, FixKind k);
 // "storage fetch, host-to-device transfer": the stages not modelled.
 std::string unmodelled_list(const Result& r);
 // "Utilization 97.4% is an upper bound: not modelled, and each could bind: storage fetch
 // (storage.read_bandwidth)."
 std::string upper_bound_sentence(const Result& r);
-// "Knee: 42 workers per accelerator deliver 95% of what compute needs; ..."
-std::string knee_sentence(const Diagnosis& d);
-// "Loader losses: the loop's own time costs 12.3 points (utilization 81.0% without it), ...;
-// the largest: ... and what recovers it." Needs d.losses non-empty.
-std::string losses_sentence(const Diagnosis& d);
-// The binding wall in words, with the figures that make it bind.
-std::string wall_sentence(const Diagnosis& d);
-// One sentence per fix: what to change, and what it buys.
-std::string describe_fix(const Diagnosis& d, const Fix& fix);
-std::string storage_capacity_text(const Diagnosis& d);
-std::string cores_text(const Diagnosis& d);
-
-// Why the loop waited, for people: "workers", "prefetch window", "ready (not held up)".
-std::string_view cause_words(Cause c);
-
-// One requirement's outcome in words: key, the value reached, what was required, and where
-// (the batch size) when the plan covers a range of batch sizes.
-struct OutcomeLine {
-  std::string key, reached, required, where;
-};
-OutcomeLine outcome_line(const Outcome& o, bool ranged);
-// "PASS (3 of 3 requirements met)" or "FAIL (1 of 3 requirements failed)".
-std::string verdict(const PlanOutcome& o);
-
 }  // namespace pipesim

@@ -10,6 +10,7 @@
 #include "config/loader.hpp"
 #include "core/diagnosis.hpp"
 #include "core/sweep.hpp"
+#include "report/diagnosis_words.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 #include "report/words.hpp"

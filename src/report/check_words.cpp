@@ -1,0 +1,79 @@
+#include "report/check_words.hpp"
+
+#include <fmt/format.h>
+
+namespace pipesim {
+
+namespace {
+
+// A requirement's value or threshold for people.
+std::string shown(const Requirement& req, double v) {
+  switch (req.metric) {
+    case Metric::Utilization:
+      return percent(v);
+    case Metric::Throughput:
+      return req.per_step ? format_human(v, Dim::StepRate) : samples(v);
+    case Metric::EpochTime:
+      return format_human(v, Dim::Duration);
+    case Metric::CostPerEpoch:
+      return format_human(v, Dim::Money);
+    case Metric::SamplesPerUsd:
+      return format_number(v);
+    case Metric::Memory:
+      return format_human(v, Dim::Size);
+    case Metric::Walls:
+      break;
+  }
+  return {};
+}
+
+std::string_view relation(Metric m) {
+  switch (m) {
+    case Metric::EpochTime:
+    case Metric::CostPerEpoch:
+    case Metric::Memory:
+      return "<=";
+    case Metric::Walls:
+      return "in";
+    default:
+      return ">=";
+  }
+}
+
+}  // namespace
+
+OutcomeLine outcome_line(const Outcome& o, bool ranged) {
+  const Requirement& req = *o.requirement;
+  OutcomeLine l;
+  l.key = std::string(requirement_key(req.metric));
+  if (req.metric == Metric::Walls) {
+    l.reached = walls_text(o.walls, ",");
+    l.required = "in " + walls_text(req.walls, ",");
+    if (!o.pass && ranged) l.where = fmt::format("first outside at batch {}", count(o.at_batch));
+  } else {
+    l.reached = shown(req, o.value);
+    l.required = fmt::format("{} {}", relation(req.metric), shown(req, req.threshold));
+    if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
+  }
+  // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.
+  const auto stages = [](unsigned bits) {
+    return stage_list(bits, ", ", [](Stage s) {
+      return fmt::format("{} ({})", stage_key(s), spec(unmodelled_key(s, TransformAt::Cpu)).key);
+    });
+  };
+  std::string note;
+  if (o.unmodelled)
+    note = fmt::format("not verified: {} not modelled; model it, or accept it with require.unmodelled",
+                       stages(o.unmodelled));
+  else if (o.accepted)
+    note = fmt::format("an upper bound: {} not modelled, accepted by the plan", stages(o.accepted));
+  if (!note.empty()) l.where = l.where.empty() ? note : l.where + "; " + note;
+  return l;
+}
+
+std::string verdict(const PlanOutcome& o) {
+  if (o.pass) return fmt::format("PASS ({} of {} requirements met)", o.outcomes.size(), o.outcomes.size());
+  return fmt::format("FAIL ({} of {} requirements failed)", o.failures, o.outcomes.size());
+}
+
+}  // namespace pipesim

@@ -1,0 +1,21 @@
+// A plan check in words: each requirement's outcome and the verdict.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/check.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+// One requirement's outcome in words: key, the value reached, what was required, and where
+// (the batch size) when the plan covers a range of batch sizes.
+struct OutcomeLine {
+  std::string key, reached, required, where;
+};
+OutcomeLine outcome_line(const Outcome& o, bool ranged);
+// "PASS (3 of 3 requirements met)" or "FAIL (1 of 3 requirements failed)".
+std::string verdict(const PlanOutcome& o);
+
+}  // namespace pipesim

@@ -1,0 +1,396 @@
+#include "report/diagnosis_words.hpp"
+
+#include <fmt/format.h>
+
+namespace pipesim {
+
+bool has_fix(const Diagnosis& d, FixKind k) {
+  for (const auto& f : d.fixes)
+    if (f.kind == k) return true;
+  return false;
+}
+
+std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
+
+namespace {
+
+std::string gain(const Diagnosis& d, const Result& after) {
+  std::string out = fmt::format("utilization {} -> {}, throughput {}", percent(d.result.utilization),
+                                percent(after.utilization), samples(after.throughput));
+  if (!after.compute_bound()) {
+    std::string walls;
+    for (Stage s : kStages)
+      if (after.binds(s))
+        walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
+    out += fmt::format(" (then the {} binds)", walls);
+  }
+  if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
+  return out;
+}
+
+// "8 workers", "6.5 workers" (cores shared between accelerators can give a fraction).
+std::string workers_text(double w) {
+  return fmt::format("{} {}", format_compact(w, Dim::Number), w == 1 ? "worker" : "workers");
+}
+
+}  // namespace
+namespace {
+
+std::string_view loss_name(LossKind k) {
+  switch (k) {
+    case LossKind::LoopTime:
+      return "the training loop's own time";
+    case LossKind::BatchAssembly:
+      return "batch assembly";
+    case LossKind::Contention:
+      return "workers contending";
+    case LossKind::TimeSlicing:
+      return "time slicing";
+    case LossKind::LoopCpu:
+      return "the training process's CPU share";
+    case LossKind::Lock:
+      return "the interpreter lock";
+    case LossKind::Variance:
+      return "variance";
+    case LossKind::EpochStart:
+      return "the epoch's start";
+  }
+  return "";
+}
+
+// What recovers a loss, and why it happens.
+std::string loss_remedy(const Diagnosis& d, LossKind k) {
+  const Inputs& in = d.inputs;
+  switch (k) {
+    case LossKind::LoopTime:
+      return "it runs in turn with compute every step (receiving the batch, launching work, logging); a larger "
+             "batch spreads its fixed part over more samples";
+    case LossKind::BatchAssembly:
+      return "workers copy every batch into new shared memory (and the pin thread copies it again); fewer bytes "
+             "per sample on the device (uint8 until the accelerator converts) copy faster";
+    case LossKind::Contention:
+      return "workers slow each other down (cpu.scaling_*); a cheaper transform per sample, or decoding on the "
+             "accelerator, needs fewer of them";
+    case LossKind::TimeSlicing:
+      return has_fix(d, FixKind::FewerWorkers)
+                 ? "more tasks than cores take turns (cpu.oversubscription_cost); fewer workers recover it (above)"
+                 : "more tasks than cores take turns (cpu.oversubscription_cost); no more workers than cores "
+                   "recovers it";
+    case LossKind::LoopCpu:
+      return "the training process holds a core while the accelerator computes (pipeline.loop_cpu_share); a loop "
+             "that sleeps until the accelerator is done (a blocking synchronize) leaves it to the workers";
+    case LossKind::Lock:
+      return std::string(
+                 "the loop's launch and the pin thread's work take turns on the training process's interpreter "
+                 "lock (pipeline.launch_time, pipeline.pin_lock_share); ") +
+             (has_fix(d, FixKind::Uint8Samples) ? "uint8 samples shorten the pin thread's part (above)"
+                                                : "fewer bytes per sample on the device (uint8 until the "
+                                                  "accelerator converts) shorten the pin thread's part");
+    case LossKind::Variance:
+      return fmt::format(
+          "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
+          "part",
+          in.in_order ? "in-order" : "the", in.in_order ? ", pipeline.in_order = false" : "");
+    case LossKind::EpochStart:
+      return in.persistent_workers
+                 ? std::string(
+                       "every epoch starts with one worker's whole batch before its first step; longer "
+                       "epochs spread it")
+                 : std::string(
+                       "every epoch starts its workers again and waits for one worker's whole batch; "
+                       "persistent workers (pipeline.persistent_workers = true) skip the start-up");
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string losses_sentence(const Diagnosis& d) {
+  std::string list;
+  for (const FidelityLoss& l : d.losses) {
+    if (!list.empty()) list += ", ";
+    list += fmt::format("{} {:.1f} points ({} {} without it)", loss_name(l.kind), 100 * l.loss,
+                        l.kind == LossKind::EpochStart ? "steady" : "utilization", percent(l.without));
+  }
+  const FidelityLoss& top = d.losses.front();
+  return fmt::format("Loader losses against the ideal loader: {}. The largest, {}: {}.", list, loss_name(top.kind),
+                     loss_remedy(d, top.kind));
+}
+
+std::string knee_sentence(const Diagnosis& d) {
+  const CoreNeeds& c = *d.cores;
+  const TransformInputs& t = d.inputs.transform;
+  std::string out =
+      fmt::format("Knee: {} per accelerator deliver 95% of {}", plural(c.knee_workers, "worker", "workers"),
+                  c.reachable ? "what compute needs" : "the most workers can (cpu.scaling_*)");
+  if (c.peak_workers > 0)
+    out += fmt::format("; past {} more deliver less (cpu.scaling_coherency)", count(c.peak_workers));
+  if (t.cores_per_accelerator)
+    out +=
+        fmt::format("; the node's {} per accelerator for workers {}", plural(*t.cores_per_accelerator, "core", "cores"),
+                    c.knee_fits_cores ? "run them a core each" : "are too few to run them a core each");
+  return out + ".";
+}
+
+namespace {
+
+// ", its threads getting 72.7% of a CPU each beside 14.2 busy workers on 16 cores" when the
+// cores shared by time slow the training process's threads; empty otherwise.
+std::string thread_share_text(const Result& r) {
+  if (r.thread_rate >= 1) return "";
+  return fmt::format(" (its threads get {} of a CPU each beside {} busy workers on {})", percent(r.thread_rate),
+                     format_number(r.busy_workers), plural(r.shared_cores, "core", "cores"));
+}
+
+}  // namespace
+
+std::string wall_sentence(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  const StageResult& compute = r.stage(Stage::Compute);
+  std::vector<std::string> parts;
+  if (r.binds(Stage::Storage)) {
+    const StageResult& st = r.stage(Stage::Storage);
+    const char* limit = st.limit == Limit::Iops            ? "IOPS"
+                        : st.limit == Limit::Latency       ? "latency x queue depth"
+                        : st.limit == Limit::Network       ? "the node's network bandwidth"
+                        : st.limit == Limit::NodeBandwidth ? "the per-node client bandwidth"
+                                                           : "bandwidth";
+    parts.push_back(
+        fmt::format("storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}", limit,
+                    rate(st.bytes_per_s), rate(st.demand_bytes_per_s)));
+  }
+  if (r.binds(Stage::Transform)) {
+    const StageResult& st = r.stage(Stage::Transform);
+    if (st.limit == Limit::Decoder)
+      parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
+                                  samples(st.samples_per_s), samples(compute.samples_per_s)));
+    else if (st.limit == Limit::Variance)
+      parts.push_back(fmt::format(
+          "{}, limited by variance: one worker's batch varies by {} (transform.cv), and with {} delivering {} with "
+          "prefetch {} the loop receives a batch every {} where it would every {} with none; more prefetch{} or "
+          "more workers recover part (pipesim simulate shows the waits)",
+          stage_name(Stage::Transform, r.transform_at), percent(r.batch_cv), workers_text(in.workers),
+          in.in_order ? "in order" : "out of order", format_compact(in.prefetch_factor, Dim::Number), dur(st.time_s),
+          dur(r.step_without_variance_s), in.in_order ? ", pipeline.in_order = false" : ""));
+    else if (st.limit == Limit::SharedCores)
+      parts.push_back(fmt::format(
+          "{}, limited by the cores it shares with the training process: {} of CPU per step (workers, training "
+          "process{}) on {} per accelerator",
+          stage_name(Stage::Transform, r.transform_at), dur(r.shared_cpu_s),
+          in.transfer.modelled && in.transfer.pinned && in.transform.memcpy_bandwidth ? ", pin thread" : "",
+          plural(r.shared_cores, "core", "cores")));
+    else
+      parts.push_back(fmt::format(
+          "{}: {} x {} = {} per accelerator, compute would consume {}{}", stage_name(Stage::Transform, r.transform_at),
+          r.serial ? std::string("the main process") : workers_text(r.effective_workers),
+          format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand),
+          r.worker_slicing > 1
+              ? fmt::format(" ({} take turns on {}: time slicing costs their work {} more CPU, "
+                            "cpu.oversubscription_cost)",
+                            workers_text(in.workers), plural(*in.transform.cores_per_accelerator, "core", "cores"),
+                            percent(r.worker_slicing - 1))
+              : std::string()));
+  }
+  if (r.binds(Stage::Transfer)) {
+    const StageResult& st = r.stage(Stage::Transfer);
+    if (r.transfer_serialised)
+      parts.push_back(fmt::format(
+          "host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it", dur(st.time_s)));
+    else if (st.limit == Limit::PinThread)
+      parts.push_back(
+          fmt::format("host-to-device transfer, limited by the training process's pin thread: it takes "
+                      "{} per batch of {} at {}{}",
+                      dur(st.time_s), format_compact(st.bytes_per_batch, Dim::Size), rate(*in.transform.pin_bandwidth),
+                      thread_share_text(r)));
+    else if (st.limit == Limit::InterpreterLock)
+      parts.push_back(fmt::format(
+          "host-to-device transfer, limited by the training process: its loop launches the step's work for {} and "
+          "its pin thread holds the interpreter lock for {} of each batch, in turn, {} per step{}",
+          dur(in.launch_time), dur(r.lock_s - in.launch_time), dur(st.time_s), thread_share_text(r)));
+    else
+      parts.push_back(
+          fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
+                      "compute would take {}",
+                      rate(in.transfer.bandwidth), format_compact(in.transfer.device_bytes, Dim::Size),
+                      rate(st.demand_bytes_per_s)));
+  }
+  if (r.binds(Stage::Compute)) {
+    if (r.serial)
+      parts.push_back("accelerator compute (the largest part of a serial step)");
+    else if (r.upper_bound())
+      parts.push_back("accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)");
+    else
+      parts.push_back("accelerator compute: the input pipeline keeps up");
+    if (r.shared_wait_s > 0 && !r.serial)
+      parts.back() += fmt::format(
+          " (the training process takes {} longer per step: its own time runs beside {} busy workers as it "
+          "receives{}, on {})",
+          dur(r.shared_wait_s), format_number(r.receive_busy_workers),
+          in.loop_cpu_share && *in.loop_cpu_share > 0
+              ? fmt::format(", its CPU share beside {} on average", format_number(r.busy_workers))
+              : "",
+          plural(*in.transform.cores_per_accelerator, "core", "cores"));
+  }
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += "; and ";
+    out += p;
+  }
+  return out;
+}
+
+namespace {
+
+// "12.58 GB/s read bandwidth (now 4.00 GB/s)" or "12 TiB of capacity (now 4 TiB), 12.00 GB/s".
+std::string aggregate_change(const Diagnosis& d, const Change& c) {
+  const Inputs& in = d.inputs;
+  const std::string now = in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no limit");
+  if (c.field == Field::StorageCapacity)
+    return fmt::format("{} TiB of capacity for {} read bandwidth (now {})", count(c.value.value / kTiB),
+                       rate(d.storage_bandwidth_needed), now);
+  return fmt::format("{} read bandwidth (now {})", rate(c.value.value), now);
+}
+
+}  // namespace
+
+std::string storage_capacity_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const StorageCapacity& c = *d.storage_capacity;
+  if (c.demand <= 0)
+    return "Storage: after the first epoch every read is a page-cache hit, so storage limits no accelerator count";
+  std::string limits = c.by_bandwidth
+                           ? fmt::format("{} feeds {}", rate(*in.storage.read_bandwidth), count(*c.by_bandwidth))
+                           : std::string("no aggregate bandwidth limit");
+  if (c.by_iops)
+    limits += fmt::format(", {} IOPS at {} per request feed {}", count(*in.storage.iops_total),
+                          format_compact(in.storage.request_bytes, Dim::Size), count(*c.by_iops));
+  if (!c.latency_ok)
+    limits +=
+        fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
+                    format_compact(in.storage.queue_depth, Dim::Number),
+                    format_compact(in.storage.request_bytes, Dim::Size), format_compact(c.request_time, Dim::Duration));
+  std::string fed = c.accelerators ? plural(*c.accelerators, "accelerator", "accelerators")
+                                   : std::string("any number of accelerators");
+  if (c.accelerators && *c.accelerators == 0) fed = "not even one accelerator";
+  std::string out =
+      fmt::format("Storage: each accelerator reads {} at {} utilization; the storage feeds {} ({}){}; this {} has {}",
+                  rate(c.demand), percent(c.target), fed, limits,
+                  c.per_node ? fmt::format("; one node's {} of {} feeds {} of its own",
+                                           in.storage.node_cap_limit == Limit::Network ? "network" : "client limit",
+                                           rate(*in.storage.node_cap), count(*c.per_node))
+                             : std::string(),
+                  in.storage.scope == StorageScope::Cluster ? "cluster" : "node", count(c.have));
+  return out;
+}
+
+std::string cores_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const CoreNeeds& c = *d.cores;
+  if (!c.reachable)
+    return fmt::format(
+        "Cores: no number of workers keeps up with compute: with cpu.scaling_contention = {} and "
+        "cpu.scaling_coherency = {}, workers deliver at most {} single-worker rates{}",
+        format_compact(in.transform.sigma, Dim::Number), format_compact(in.transform.kappa, Dim::Number),
+        format_compact(c.most_rates, Dim::Number),
+        in.transform.kappa > 0 ? fmt::format(" (at {})", plural(c.workers_full, "worker", "workers"))
+                               : std::string(" (approached as workers are added)"));
+  std::string out = fmt::format(
+      "Cores: {} per accelerator keep up with compute ({} for {}), plus {} reserved for its training process: "
+      "{} cores per node ({} for {})",
+      plural(c.workers_full, "worker", "workers"), count(c.workers_target), percent(in.target_utilization),
+      format_compact(c.reserved_per_accelerator, Dim::Number), count(c.node_full), count(c.node_target),
+      percent(in.target_utilization));
+  if (in.transform.node_cores)
+    out += fmt::format("; the node has {}", format_compact(*in.transform.node_cores, Dim::Number));
+  return out;
+}
+
+std::string describe_fix(const Diagnosis& d, const Fix& fix) {
+  const Inputs& in = d.inputs;
+  const Result& after = fix.result;
+  const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
+  switch (fix.kind) {
+    case FixKind::Overlap:
+      return fmt::format("Use {} (now 0) so loading overlaps compute: {}", plural(value(0), "worker", "workers"),
+                         gain(d, after));
+    case FixKind::Workers:
+      return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}", count(value(0)),
+                         count(in.workers), gain(d, after));
+    case FixKind::WorkersAndCores:
+      return fmt::format(
+          "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator for workers; "
+          "{} cores for the node ({} reserved for training processes) with {} workers per accelerator: {}",
+          plural(value(0), "worker", "workers"), format_compact(*in.transform.cores_per_accelerator, Dim::Number),
+          count(value(1)), format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
+    case FixKind::DecodeOnDecoder:
+      return fmt::format("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}",
+                         samples(d.scenario_decoder_rate), gain(d, after));
+    case FixKind::DecodeOnGpu:
+      return fmt::format(
+          "Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}",
+          format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
+    case FixKind::Predecoded:
+      return fmt::format("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
+                         format_compact(value(0), Dim::Size), format_compact(in.sample_bytes, Dim::Size),
+                         format_compact(value(1), Dim::SampleRate), gain(d, after),
+                         in.dataset_samples
+                             ? fmt::format("; the dataset grows to {}", format_human(fix.dataset_bytes, Dim::Size))
+                             : std::string());
+    case FixKind::FitMemory:
+      return fmt::format("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}",
+                         count(value(0)), count(in.batch), format_human(*in.compute.memory_capacity, Dim::Size),
+                         gain(d, after));
+    case FixKind::AllTogether:
+      return fmt::format("All of the above but the batch size, together: {}", gain(d, after));
+    case FixKind::StorageBandwidth:
+      if (fix.changes.at(0).field == Field::NetworkBandwidth || fix.changes.at(0).field == Field::NodeStorageBandwidth)
+        return fmt::format(
+            "Storage: {} per node (now {}, {}){}: {}", rate(value(0)), rate(*in.storage.node_cap),
+            fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network" : "the per-node client limit",
+            fix.changes.size() > 1 ? fmt::format(" and {}", aggregate_change(d, fix.changes[1])) : std::string(),
+            gain(d, after));
+      return fmt::format("Storage: {}: {}", aggregate_change(d, fix.changes[0]), gain(d, after));
+    case FixKind::StorageIops:
+      return fmt::format("Storage: {} IOPS (now {}): {}", count(value(0)), count(*in.storage.iops_total),
+                         gain(d, after));
+    case FixKind::StorageQueueDepth:
+      return fmt::format("Storage: {} outstanding requests per accelerator (now {}) to hide latency: {}",
+                         count(value(0)), format_compact(in.storage.queue_depth, Dim::Number), gain(d, after));
+    case FixKind::LinkBandwidth:
+      return fmt::format("Link: {} host-to-device bandwidth (now {}): {}", rate(value(0)),
+                         rate(in.transfer.copy_bandwidth), gain(d, after));
+    case FixKind::PinMemory:
+      return fmt::format("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: {}",
+                         gain(d, after));
+    case FixKind::Prefetch:
+      return fmt::format("Prefetch: pipeline.prefetch_factor = {} (now {}) absorbs slow batches: {}", count(value(0)),
+                         count(in.prefetch_factor), gain(d, after));
+    case FixKind::OutOfOrder:
+      return fmt::format(
+          "Order: pipeline.in_order = false takes any ready batch, so one slow batch no longer stalls the loop: {}",
+          gain(d, after));
+    case FixKind::FewerWorkers:
+      return fmt::format("Fewer workers: {} per accelerator (now {}), {}: {}", count(value(0)), count(in.workers),
+                         in.transform.cores_per_accelerator
+                             ? fmt::format("so fewer tasks take turns on {}",
+                                           plural(*in.transform.cores_per_accelerator, "core", "cores"))
+                             : std::string("so they contend less"),
+                         gain(d, after));
+    case FixKind::Uint8Samples:
+      return fmt::format(
+          "Samples: uint8 on the device (workload.device_dtype = uint8, converted and normalized there): {} per "
+          "sample instead of {} for the workers to collate and the pin thread to copy: {}",
+          format_human(in.transfer.device_bytes / dtype_bytes(static_cast<Dtype>(d.scenario_dtype)), Dim::Size),
+          format_human(in.transfer.device_bytes, Dim::Size), gain(d, after));
+    case FixKind::SmallerBatch:
+      return fmt::format(
+          "Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "
+          "{} (now {}): a smaller batch hides the wall, it does not move it",
+          count(value(0)), count(in.batch), percent(d.result.utilization), percent(after.utilization),
+          samples(after.throughput), samples(d.result.throughput));
+  }
+  return {};
+}
+
+}  // namespace pipesim

@@ -1,0 +1,26 @@
+// A diagnosis in words: the binding wall, each fix, the knee, the loader's losses, capacity.
+// Shared by every format (JSON carries the fix sentences as "text").
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/diagnosis.hpp"
+#include "report/words.hpp"
+
+namespace pipesim {
+
+bool has_fix(const Diagnosis& d, FixKind k);
+// "Knee: 42 workers per accelerator deliver 95% of what compute needs; ..."
+std::string knee_sentence(const Diagnosis& d);
+// "Loader losses: the loop's own time costs 12.3 points (utilization 81.0% without it), ...;
+// the largest: ... and what recovers it." Needs d.losses non-empty.
+std::string losses_sentence(const Diagnosis& d);
+// The binding wall in words, with the figures that make it bind.
+std::string wall_sentence(const Diagnosis& d);
+// One sentence per fix: what to change, and what it buys.
+std::string describe_fix(const Diagnosis& d, const Fix& fix);
+std::string storage_capacity_text(const Diagnosis& d);
+std::string cores_text(const Diagnosis& d);
+
+}  // namespace pipesim
