@@ -35,7 +35,8 @@ void setup_init(CLI::App& app) {
     // Loading the composition checks every name (with a suggestion for a typo).
     std::string composed;
     for (const auto& p : opts->presets) composed += (composed.empty() ? "" : "+") + p;
-    const LoadedScenario loaded = composed.empty() ? LoadedScenario{} : load_scenario(composed);
+    LoadedScenario loaded;
+    if (!composed.empty()) loaded = load_scenario(composed);
     const std::string text = init_toml(opts->presets, loaded);
     if (opts->output.empty()) return write_stdout(text);
     std::error_code ec;

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -273,11 +275,35 @@ static_assert(rows_in_enum_order(), "kFields rows must be in the order of enum F
 
 std::span<const FieldSpec> all_fields() { return kFields; }
 
-std::optional<double> fixed_default(Field f) {
-  static const std::array<std::optional<double>, kFieldCount> defaults = [] {
-    std::array<std::optional<double>, kFieldCount> out{};
+namespace {
+
+// A default that names other fields or says when ("0.4 x link.bandwidth", "16 when training",
+// "accelerators of the scope"): a dotted key, an underscore or three words and more. Told
+// apart without parsing, since every run builds the table and a failed parse is an exception.
+bool prose_default(std::string_view text) {
+  std::size_t words = 0;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '_') return true;
+    if (c == '.' && i > 0 && i + 1 < text.size() && std::isalpha(static_cast<unsigned char>(text[i - 1])) &&
+        std::isalpha(static_cast<unsigned char>(text[i + 1])))
+      return true;
+    const bool space = c == ' ';
+    if (!space && !in_word) ++words;
+    in_word = !space;
+  }
+  return words > 2;
+}
+
+}  // namespace
+
+const double* fixed_default_values() {
+  static const std::array<double, kFieldCount> defaults = [] {
+    std::array<double, kFieldCount> out{};
+    out.fill(std::numeric_limits<double>::quiet_NaN());
     for (const FieldSpec& s : kFields) {
-      if (s.default_text.empty()) continue;
+      if (s.default_text.empty() || prose_default(s.default_text)) continue;
       try {
         out[static_cast<std::size_t>(s.field)] = parse_field_value(s, s.default_text).value;
       } catch (const Error&) {
@@ -286,8 +312,15 @@ std::optional<double> fixed_default(Field f) {
     }
     return out;
   }();
-  return defaults[static_cast<std::size_t>(f)];
+  return defaults.data();
 }
+
+std::optional<double> fixed_default(Field f) {
+  const double d = fixed_default_values()[static_cast<std::size_t>(f)];
+  return std::isnan(d) ? std::nullopt : std::optional<double>(d);
+}
+
+void no_fixed_default(Field f) { throw Error(fmt::format("internal: {} has no fixed default", spec(f).key)); }
 
 namespace {
 constexpr std::array kRequired = {Field::BatchSize, Field::Workers, Field::SampleSize};
@@ -296,12 +329,6 @@ constexpr std::array kRequired = {Field::BatchSize, Field::Workers, Field::Sampl
 std::span<const Field> required_fields() { return kRequired; }
 
 bool required(Field f) { return std::find(kRequired.begin(), kRequired.end(), f) != kRequired.end(); }
-
-double Scenario::value(Field f) const {
-  if (has(f)) return get(f);
-  if (const auto d = fixed_default(f)) return *d;
-  throw Error(fmt::format("internal: {} has no fixed default", spec(f).key));
-}
 
 std::span<const Field> alternatives(Field f) {
   static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost};

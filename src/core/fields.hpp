@@ -178,6 +178,10 @@ Quantity parse_field_value(const FieldSpec& s, std::string_view text);
 // value the model uses are one thing. nullopt when the field has no default or one that follows
 // from other fields ("0.4 x link.bandwidth", "accelerator.count").
 std::optional<double> fixed_default(Field f);
+// The same for every field, indexed by Field, NaN where there is none: built once, on first use.
+const double* fixed_default_values();
+// Throws the internal Error of Scenario::value for a field without a fixed default.
+[[noreturn]] void no_fixed_default(Field f);
 // The fields every scenario must set, in the order an error lists them: the batch size, the
 // workers and the sample size.
 std::span<const Field> required_fields();
@@ -205,8 +209,15 @@ class Scenario {
     return has(f) ? std::optional<double>(get(f)) : std::nullopt;
   }
   // The value set, else the field's fixed default (fixed_default); a field without one is an
-  // internal error (its default follows from other fields: the model computes it).
-  [[nodiscard]] double value(Field f) const;
+  // internal error (its default follows from other fields: the model computes it). Inline and
+  // without a lookup (the core reads dozens of fields per sweep point).
+  [[nodiscard]] double value(Field f) const {
+    const auto i = static_cast<std::size_t>(f);
+    if (values_[i].set) return values_[i].value;
+    const double d = defaults_[i];
+    if (d != d) no_fixed_default(f);  // NaN: none
+    return d;
+  }
   // The alternative of f that is set now (and that set(f, ...) would replace), if any.
   [[nodiscard]] std::optional<Field> set_alternative(Field f) const;
   void set(Field f, Quantity q);
@@ -215,6 +226,7 @@ class Scenario {
 
  private:
   std::array<Value, kFieldCount> values_{};
+  const double* defaults_ = fixed_default_values();  // the shared table (copies share it)
 };
 
 }  // namespace pipesim
