@@ -10,8 +10,6 @@ bool has_fix(const Diagnosis& d, FixKind k) {
   return false;
 }
 
-std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
-
 namespace {
 
 std::string gain(const Diagnosis& d, const Result& after) {

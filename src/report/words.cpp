@@ -9,6 +9,7 @@ std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }
 std::string samples(double sps) { return format_human(sps, Dim::SampleRate); }
 std::string count(double n) { return group_thousands(fmt::format("{:.0f}", n)); }
+std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
 
 std::string plural(double n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count(n), n == 1 ? one : many);

@@ -1,0 +1,60 @@
+#include "report/words.hpp"
+
+#include <doctest/doctest.h>
+
+#include "report/check_words.hpp"
+#include "report/simulation_words.hpp"
+
+using namespace pipesim;
+
+TEST_CASE("words: figures for people, in the one number style") {
+  CHECK(dur(0.01174) == "11.74 ms");
+  CHECK(rate(10.9e9) == "10.90 GB/s");
+  CHECK(samples(4000) == "4,000 samples/s");
+  CHECK(count(1281167) == "1,281,167");
+  CHECK(percent(0.183) == "18.3%");
+  CHECK(plural(1, "worker", "workers") == "1 worker");
+  CHECK(plural(8, "worker", "workers") == "8 workers");
+  CHECK(ratio_text(0.2734) == "0.273x");
+  CHECK(compare_value_text(CompareMetric::Utilization, 0.557) == "55.7%");
+}
+
+TEST_CASE("words: stages and walls by name, in stage order") {
+  const unsigned both = stage_bit(Stage::Compute) | stage_bit(Stage::Transform);
+  CHECK(walls_text(both) == "transform+compute");
+  CHECK(walls_text(both, ", ") == "transform, compute");
+  CHECK(walls_text(0).empty());
+  CHECK(stage_list(stage_bit(Stage::Storage) | stage_bit(Stage::Transfer), " / ",
+                   [](Stage s) { return stage_name(s); }) == "storage fetch / host-to-device transfer");
+}
+
+TEST_CASE("check words: an outcome's key, value, threshold and where; the verdict counts") {
+  const Requirement req{Metric::Utilization, 0.9, 0, Origin::file("plan.toml", 3, 1), false};
+  Outcome o;
+  o.requirement = &req;
+  o.pass = false;
+  o.value = 0.557;
+  o.at_batch = 64;
+  const OutcomeLine one = outcome_line(o, false);
+  CHECK(one.key == "min_utilization");
+  CHECK(one.reached == "55.7%");
+  CHECK(one.required == ">= 90.0%");
+  CHECK(one.where.empty());
+  CHECK(outcome_line(o, true).where.find("64") != std::string::npos);  // a range: at which batch
+  PlanOutcome plan;
+  plan.outcomes = {o, o};
+  plan.outcomes[1].pass = true;
+  plan.pass = false;
+  plan.failures = 1;
+  CHECK(verdict(plan) == "FAIL (1 of 2 requirements failed)");
+  plan.pass = true;
+  plan.failures = 0;
+  CHECK(verdict(plan) == "PASS (2 of 2 requirements met)");
+}
+
+TEST_CASE("simulation words: every cause has words, 'prefetch window' only for the prefetch") {
+  for (std::size_t i = 0; i < kCauseCount; ++i) CHECK_FALSE(cause_words(static_cast<Cause>(i)).empty());
+  CHECK(cause_words(Cause::Workers) == "workers");
+  CHECK(cause_words(Cause::Prefetch) == "prefetch window");
+  CHECK(cause_words(Cause::None) == "not held up");
+}
