@@ -44,13 +44,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         p.name = "fuzzed plan";
         p.description.clear();
       }
-    for (std::string_view format : {"table", "json", "csv", "markdown", "junit"}) {
+    for (Format format : {Format::Table, Format::Json, Format::Csv, Format::Markdown, Format::Junit}) {
       std::string text;
       {
         Out o(text);
-        make_renderer(format, Output::Check)->check(o, reports);
+        check_renderer(format)->check(o, reports);
       }
-      fuzz::expect_clean(text, format, own);
+      fuzz::expect_clean(text, format_name(format), own);
     }
   }
   return 0;

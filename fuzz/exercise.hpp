@@ -84,16 +84,16 @@ inline void exercise(const LoadedScenario& given) {
     const Diagnosis d = with_origins(s, [&] { return diagnose_with_assumptions(s.scenario); });
     const Result& r = d.result;
     if (!(r.utilization > 0 && r.utilization <= 1)) die("utilization outside (0, 1]", std::to_string(r.utilization));
-    const auto render = [](std::string_view format, Output what, auto&& call) {
+    const auto render = [](Format format, auto&& call) {
       std::string text;
       {
         Out o(text);
-        call(*make_renderer(format, what), o);
+        call(format, o);
       }
-      expect_clean(text, format);
+      expect_clean(text, format_name(format));
     };
-    for (std::string_view f : {"table", "json", "csv", "markdown"})
-      render(f, Output::Diagnosis, [&](Renderer& rr, Out& o) { rr.diagnosis(o, s, d); });
+    constexpr Format kPeople[] = {Format::Table, Format::Json, Format::Csv, Format::Markdown};
+    for (Format f : kPeople) render(f, [&](Format g, Out& o) { diagnosis_renderer(g)->diagnosis(o, s, d); });
     // Wrapped to a narrow terminal and to the piped width: the same words in the same order.
     const auto words = [](const std::string& text) {
       std::vector<std::string> out;
@@ -108,15 +108,15 @@ inline void exercise(const LoadedScenario& given) {
       }
       return out;
     };
-    const auto flat = words(render_diagnosis("table", s, d));
+    const auto flat = words(render_diagnosis(Format::Table, s, d));
     for (std::size_t columns : {std::size_t{40}, std::size_t{100}})
-      if (words(render_diagnosis("table", s, d, columns)) != flat) die("wrapping changed the words", s.name);
+      if (words(render_diagnosis(Format::Table, s, d, columns)) != flat) die("wrapping changed the words", s.name);
     std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);
       expect_consistent(reports[0].outcome);
-      for (std::string_view f : {"table", "json", "csv", "markdown", "junit"})
-        render(f, Output::Check, [&](Renderer& rr, Out& o) { rr.check(o, reports); });
+      for (Format f : {Format::Table, Format::Json, Format::Csv, Format::Markdown, Format::Junit})
+        render(f, [&](Format g, Out& o) { check_renderer(g)->check(o, reports); });
     }
     // The simulation: its shortest run (a bound on time), every format, figures in range.
     SimOptions so;
@@ -129,16 +129,14 @@ inline void exercise(const LoadedScenario& given) {
       const Simulation sim = simulate(d.inputs, so);
       if (!(sim.utilization > 0 && sim.utilization <= 1 + 1e-9))
         die("simulated utilization outside (0, 1]", std::to_string(sim.utilization));
-      for (std::string_view f : {"table", "json", "csv", "markdown"})
-        render(f, Output::Simulation, [&](Renderer& rr, Out& o) { rr.simulation(o, s, sim); });
+      for (Format f : kPeople) render(f, [&](Format g, Out& o) { simulation_renderer(g)->simulation(o, s, sim); });
       expect_clean(chrome_trace(sim, s.name), "trace");
     } catch (const Error&) {
       // Too long to simulate: an error, fine.
     }
     reports.push_back(reports[0]);
     const auto rows = compare({r, r});
-    for (std::string_view f : {"table", "json", "csv", "markdown"})
-      render(f, Output::Compare, [&](Renderer& rr, Out& o) { rr.compare(o, reports, rows); });
+    for (Format f : kPeople) render(f, [&](Format g, Out& o) { compare_renderer(g)->compare(o, reports, rows); });
   } catch (const Error&) {
     // Bad input is reported as an error: fine.
   }

@@ -19,8 +19,8 @@ namespace {
 // Kept small so that each input runs in milliseconds.
 constexpr std::size_t kMaxFuzzPoints = 512;
 
-std::string write(Renderer& renderer, const Scenario& base, const std::vector<Axis>& axes, const SweepLayout& layout,
-                  unsigned jobs, SweepSummary* summary) {
+std::string write(SweepRenderer& renderer, const Scenario& base, const std::vector<Axis>& axes,
+                  const SweepLayout& layout, unsigned jobs, SweepSummary* summary) {
   char* buffer = nullptr;
   std::size_t size = 0;
   std::FILE* f = open_memstream(&buffer, &size);
@@ -73,21 +73,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
   if (cost && !columns.priced) cost = false;
   const SweepLayout layout = sweep_layout(axes, first_point(loaded.scenario, axes), columns, cost);
-  for (std::string_view format : {"table", "json", "csv", "markdown"}) {
+  for (Format format : {Format::Table, Format::Json, Format::Csv, Format::Markdown}) {
     SweepSummary one, two;
-    const std::string a = write(*make_renderer(format, Output::Sweep), loaded.scenario, axes, layout, 1, &one);
-    const std::string b = write(*make_renderer(format, Output::Sweep), loaded.scenario, axes, layout, 2, &two);
-    if (a != b) fuzz::die("the output depends on the number of threads", std::string(format));
+    const std::string a = write(*sweep_renderer(format), loaded.scenario, axes, layout, 1, &one);
+    const std::string b = write(*sweep_renderer(format), loaded.scenario, axes, layout, 2, &two);
+    if (a != b) fuzz::die("the output depends on the number of threads", std::string(format_name(format)));
     if (one.invalid != two.invalid || one.first_invalid != two.first_invalid)
-      fuzz::die("the invalid points depend on the number of threads", std::string(format));
+      fuzz::die("the invalid points depend on the number of threads", std::string(format_name(format)));
     if (one.invalid >= points) fuzz::die("every point invalid after a valid one was found", a);
-    fuzz::expect_clean(a, format);
-    if (format == "json") {
+    fuzz::expect_clean(a, format_name(format));
+    if (format == Format::Json) {
       std::size_t rows = 0;
       for (std::size_t at = a.find("{\"inputs\""); at != std::string::npos; at = a.find("{\"inputs\"", at + 1)) ++rows;
       if (rows != points) fuzz::die("JSON rows are not one per point", a);
     }
-    if (format == "csv") {
+    if (format == Format::Csv) {
       test::CsvCheck c;
       c.parse(a);
       if (c.rows.size() != points + 1) fuzz::die("CSV rows are not one per point", a);
