@@ -112,12 +112,11 @@ void run_sweep(const SweepOptions& o) {
   if (o.cost && !columns.priced)
     throw Error(loaded.source, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
   // A sweep too large to plot is refused before any row is written.
-  const auto plot_error = [&](const Error& e) { return Error(Origin::argument("--plot " + o.plot), e.what()); };
   if (!o.plot.empty()) {
     try {
       check_sweep_svg(axes);
     } catch (const Error& e) {
-      throw plot_error(e);
+      throw Error(Origin::argument("--plot " + o.plot), e.what());
     }
   }
   // The rows' pass over the grid also gathers the plot's curves and what finds inert axes.
@@ -135,12 +134,8 @@ void run_sweep(const SweepOptions& o) {
   const SweepSummary summary = write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs,
                                            o.simulate ? &sim : nullptr, progress, &gather);
   if (!o.plot.empty()) {
-    std::string figure;
-    try {
-      figure = sweep_svg(loaded, axes, gather.curves());
-    } catch (const Error& e) {
-      throw plot_error(e);
-    }
+    // check_sweep_svg above refused every grid sweep_svg would.
+    const std::string figure = sweep_svg(loaded, axes, gather.curves());
     write_plot(o.plot, plot_is_html(o.plot) ? sweep_html(loaded, axes, figure) : figure);
   }
   for (const InertAxis& a : gather.inert_axes(loaded.scenario))
