@@ -6,6 +6,7 @@
 #include "core/text.hpp"
 #include "report/check_words.hpp"
 #include "report/diagnosis_words.hpp"
+#include "report/figures.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 #include "report/simulation_words.hpp"
@@ -36,21 +37,54 @@ void input_cell(Out& o, const Scenario& s, Field f) {
     o.num(s.get(f));
 }
 
-// A sweep row's figure columns, after its inputs and before `invalid`: the header of every
-// row's figures, and what a refused row leaves empty.
+// Whether a sweep with this layout has the figure's column.
+bool has_column(const PointFigure& f, const SweepLayout& layout) {
+  switch (f.csv_part) {
+    case CsvPart::None:
+      return false;
+    case CsvPart::Always:
+      return true;
+    case CsvPart::EffectiveWorkers:
+      return layout.effective_workers;
+    case CsvPart::FirstEpoch:
+      return layout.first_epoch;
+    case CsvPart::Cost:
+      return layout.cost;
+  }
+  return false;
+}
+
+// The simulated figures of `sweep --simulate`, after the point's.
+constexpr std::string_view kSimulatedColumns =
+    "sim_utilization,sim_throughput_samples_per_s,sim_step_time_s,sim_wait_p95_s,sim_epoch_utilization";
+
+// A sweep row's figure columns, after its inputs and before `invalid`, each followed by a comma:
+// each modelled stage's time, the registry's figures this layout has, the simulated ones.
 std::string figure_columns(const SweepLayout& layout) {
-  std::string h =
-      "storage_time_s,transform_time_s,transfer_time_s,compute_time_s,step_time_s,binding,"
-      "utilization,slowdown,throughput_samples_per_s,data_demand_bytes_per_s,epoch_time_s,"
-      "crossover,memory_needed_bytes,fits";
-  if (layout.effective_workers) h += ",effective_workers";
-  if (layout.first_epoch)
-    h += ",first_epoch_step_time_s,first_epoch_binding,first_epoch_utilization,"
-         "first_epoch_throughput_samples_per_s,first_epoch_time_s";
-  if (layout.cost) h += ",price_per_hour_usd,cost_per_epoch_usd,idle_cost_per_epoch_usd,samples_per_usd";
-  if (layout.simulated)
-    h += ",sim_utilization,sim_throughput_samples_per_s,sim_step_time_s,sim_wait_p95_s,sim_epoch_utilization";
+  std::string h;
+  for (Stage st : kStages)
+    for (const StageFigure& f : stage_figures())
+      if (f.csv) h += fmt::format("{}_{},", stage_key(st), f.key);
+  for (const PointFigure& f : point_figures())
+    if (has_column(f, layout)) h += fmt::format("{},", f.csv);
+  if (layout.simulated) h += fmt::format("{},", kSimulatedColumns);
   return h;
+}
+
+// One cell and its comma: numbers in base units, flags true/false, walls joined by "+"; empty
+// when the point has no such figure.
+void cell(Out& o, FigureUnit unit, std::optional<double> v) {
+  if (v) {
+    if (unit == FigureUnit::Flag)
+      o.write(*v != 0 ? "true" : "false");
+    else if (unit == FigureUnit::Walls)
+      o.write(walls_text(static_cast<unsigned>(*v)));
+    else if (unit == FigureUnit::Limit)
+      o.write(limit_key(static_cast<Limit>(*v)));
+    else
+      o.num(*v);
+  }
+  o.put(',');
 }
 
 class CsvRenderer final : public DiagnosisRenderer,
@@ -116,7 +150,7 @@ class CsvRenderer final : public DiagnosisRenderer,
       for (Field f : layout.inputs)
         if (!required(f)) o.print("{},", spec(f).key);
       o.write(figure_columns(layout));
-      o.write(",invalid\n");
+      o.write("invalid\n");
     }
     for (Field f : required_fields()) {
       o.num(s.get(f));
@@ -131,61 +165,25 @@ class CsvRenderer final : public DiagnosisRenderer,
       // A point the model refuses: its inputs, every figure empty, and why in the last column.
       // One field per figure column: as many commas as the columns' header has.
       const std::string columns = figure_columns(layout);
-      const auto empty = std::count(columns.begin(), columns.end(), ',');
-      for (std::ptrdiff_t i = 0; i < empty; ++i) o.put(',');
-      o.print(",{}\n", csv_field(p.invalid));
+      o.write(std::string(static_cast<std::size_t>(std::count(columns.begin(), columns.end(), ',')), ','));
+      o.print("{}\n", csv_field(p.invalid));
       return;
     }
-    for (Stage st : kStages) {
-      if (r.stage(st).modelled) o.num(r.stage(st).time_s);
-      o.put(',');
-    }
-    o.num(r.step_s);
-    o.put(',');
-    o.write(walls_text(r.binding));
-    for (double v : {r.utilization, r.slowdown, r.throughput, r.data_demand}) {
-      o.put(',');
-      o.num(v);
-    }
-    o.put(',');
-    if (r.epoch_s) o.num(*r.epoch_s);
-    o.write(p.crossed_from ? ",true," : ",false,");
-    if (r.memory_needed) o.num(*r.memory_needed);
-    o.write(r.fits ? ",true" : ",false");
-    if (layout.effective_workers) {
-      // As the table shows them: the workers that add throughput, in single-worker rates.
-      o.put(',');
-      if (r.effective_workers > 0) o.num(r.effective_workers);
-    }
-    if (layout.first_epoch) {
-      if (r.cold) {
-        o.print(",{},{},{},{},", r.cold->step_s, walls_text(r.cold->binding), r.cold->utilization, r.cold->throughput);
-        if (r.cold->epoch_s) o.print("{}", *r.cold->epoch_s);
-      } else {
-        o.write(",,,,,");
-      }
-    }
-    if (layout.cost) {
-      o.print(",{},", *r.price_per_hour);
-      if (r.cost_per_epoch)
-        o.print("{},{}", *r.cost_per_epoch, *r.idle_cost_per_epoch);
-      else
-        o.put(',');
-      o.print(",{}", *r.samples_per_usd);
-    }
+    for (Stage st : kStages)
+      for (const StageFigure& f : stage_figures())
+        if (f.csv) cell(o, f.unit, f.value(r.stage(st)));
+    const FigureSource source{r, p.crossed_from.has_value()};
+    for (const PointFigure& f : point_figures())
+      if (has_column(f, layout)) cell(o, f.unit, f.value(source));
     if (layout.simulated) {
       if (const Simulation* m = p.simulated) {
-        for (double v : {m->utilization, m->throughput, m->step_s, m->wait.p95}) {
-          o.put(',');
-          o.num(v);
-        }
-        o.put(',');
-        if (m->epoch_utilization) o.num(*m->epoch_utilization);
+        for (double v : {m->utilization, m->throughput, m->step_s, m->wait.p95}) cell(o, FigureUnit::Fraction, v);
+        cell(o, FigureUnit::Fraction, m->epoch_utilization);
       } else {
         o.write(",,,,,");
       }
     }
-    o.write(",\n");
+    o.write("\n");
   }
 
   void end(Out&, const SweepLayout&, std::size_t) const override {}  // no footer

@@ -3,6 +3,7 @@
 
 #include "report/check_words.hpp"
 #include "report/diagnosis_words.hpp"
+#include "report/figures.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 #include "report/simulation_words.hpp"
@@ -75,81 +76,54 @@ void inputs(JsonWriter& j, const Scenario& s, const InputCache* cache) {
   j.end();
 }
 
-void results(JsonWriter& j, const Result& r, const Diagnosis* d);
+void results(JsonWriter& j, const Result& r, const Diagnosis* d, std::optional<bool> crossed);
 
-void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d, const InputCache* cache = nullptr) {
+void point(JsonWriter& j, const Scenario& s, const Result& r, const Diagnosis* d, const InputCache* cache = nullptr,
+           std::optional<bool> crossed = std::nullopt) {
   inputs(j, s, cache);
-  results(j, r, d);
+  results(j, r, d, crossed);
 }
 
-// The members of one operating point's result: stages, step, binding, utilization, ... and,
-// given a diagnosis, its recommendations.
-void results(JsonWriter& j, const Result& r, const Diagnosis* d) {
+// A figure's member: a number in base units, a flag, walls as stage keys, a limit by its key.
+void figure(JsonWriter& j, std::string_view key, FigureUnit unit, double v) {
+  if (unit == FigureUnit::Flag)
+    j.kv_bool(key, v != 0);
+  else if (unit == FigureUnit::Walls)
+    walls(j.key(key), static_cast<unsigned>(v));
+  else if (unit == FigureUnit::Limit)
+    j.kv_str(key, limit_key(static_cast<Limit>(v)));
+  else
+    j.kv(key, v);
+}
+
+// The members of one operating point's result: its stages and every figure of the registry it
+// has (a sweep's row also says whether it crossed) and, given a diagnosis, its recommendations.
+void results(JsonWriter& j, const Result& r, const Diagnosis* d, std::optional<bool> crossed) {
   j.key("stages").array();
   for (Stage st : kStages) {
     const auto& sr = r.stage(st);
     j.object().kv_str("name", stage_key(st)).kv_bool("modelled", sr.modelled);
-    if (sr.modelled) {
-      j.kv("time_s", sr.time_s);
-      // A stage that takes no time (every read from page cache) has no finite rate.
-      if (sr.time_s > 0) j.kv("samples_per_s", sr.samples_per_s).kv("bytes_per_s", sr.bytes_per_s);
-      j.kv("share_of_step", sr.share_of_step)
-          .kv("bytes_per_batch", sr.bytes_per_batch)
-          .kv("demand_bytes_per_s", sr.demand_bytes_per_s)
-          .kv_bool("binding", sr.binding)
-          .kv_str("limit", limit_key(sr.limit));
-    }
+    for (const StageFigure& f : stage_figures())
+      if (const auto v = f.value(sr)) figure(j, f.key, f.unit, *v);
     j.end();
   }
   j.end();
-  j.kv("step_time_s", r.step_s);
-  walls(j.key("binding"), r.binding);
-  j.kv("utilization", r.utilization).kv_bool("upper_bound", r.upper_bound());
-  walls(j.key("unmodelled"), r.unmodelled);
-  j.kv("idle_fraction", r.idle_fraction)
-      .kv("slowdown", r.slowdown)
-      .kv("throughput_samples_per_s", r.throughput)
-      .kv("throughput_per_node_samples_per_s", r.throughput_per_node)
-      .kv("throughput_per_accelerator_samples_per_s", r.throughput_per_accelerator)
-      .kv("data_demand_bytes_per_s", r.data_demand)
-      .kv("data_demand_per_node_bytes_per_s", r.data_demand_per_node)
-      .kv("data_demand_per_cluster_bytes_per_s", r.data_demand_per_cluster)
-      .kv_bool("serial", r.serial)
-      .kv_bool("transfer_serialised", r.transfer_serialised)
-      .kv("effective_workers", r.effective_workers);
-  if (r.worker_slicing > 1) j.kv("worker_time_slicing", r.worker_slicing);
-  if (r.worker_bytes_per_s > 0) j.kv("worker_bytes_per_s", r.worker_bytes_per_s);
-  if (r.stage(Stage::Storage).modelled) j.kv("cache_hit", r.cache_hit);
-  if (r.cold) {
-    j.key("first_epoch").object();
-    j.kv("cache_hit", r.cold->cache_hit)
-        .kv("storage_time_s", r.cold->storage_s)
-        .kv("step_time_s", r.cold->step_s)
-        .kv("utilization", r.cold->utilization)
-        .kv("throughput_samples_per_s", r.cold->throughput);
-    walls(j.key("binding"), r.cold->binding);
-    if (r.cold->epoch_s) j.kv("epoch_time_s", *r.cold->epoch_s);
-    j.end();
+  const FigureSource source{r, crossed};
+  bool in_first_epoch = false;
+  for (const PointFigure& f : point_figures()) {
+    const auto v = f.value(source);
+    if (!v) continue;
+    const bool first_epoch = f.group == FigureGroup::FirstEpoch;
+    if (first_epoch != in_first_epoch) {
+      if (first_epoch)
+        j.key("first_epoch").object();
+      else
+        j.end();
+      in_first_epoch = first_epoch;
+    }
+    figure(j, f.key, f.unit, *v);
   }
-  if (r.memory_needed) j.kv("memory_needed_bytes", *r.memory_needed).kv_bool("fits", r.fits);
-  if (r.epoch_s) j.kv("epoch_time_s", *r.epoch_s).kv("idle_time_per_epoch_s", *r.idle_per_epoch_s);
-  if (r.epoch_utilization)
-    j.kv("epoch_start_s", *r.epoch_start_s)
-        .kv("first_batch_s", *r.first_batch_s)
-        .kv("workers_start_s", *r.workers_start_s)
-        .kv("epoch_utilization", *r.epoch_utilization);
-  j.kv("loop_overhead_s", r.loop_overhead_s);
-  if (r.lock_s > 0) j.kv("lock_s", r.lock_s);
-  if (r.shared_cores > 0)
-    j.kv("shared_cpu_s", r.shared_cpu_s)
-        .kv("shared_cores", r.shared_cores)
-        .kv("shared_wait_s", r.shared_wait_s)
-        .kv("busy_workers", r.busy_workers)
-        .kv("receive_busy_workers", r.receive_busy_workers)
-        .kv("thread_rate", r.thread_rate);
-  if (r.samples_per_usd) j.kv("price_per_hour_usd", *r.price_per_hour).kv("samples_per_usd", *r.samples_per_usd);
-  if (r.cost_per_epoch)
-    j.kv("cost_per_epoch_usd", *r.cost_per_epoch).kv("idle_cost_per_epoch_usd", *r.idle_cost_per_epoch);
+  if (in_first_epoch) j.end();
   if (d) {
     j.key("recommendations").array();
     for (const Fix& f : d->fixes) {
@@ -324,8 +298,7 @@ class JsonRenderer final : public DiagnosisRenderer,
       j.kv_str("invalid", p.invalid).end();
       return;
     }
-    point(j, p.scenario, p.result, p.diagnosis, &inputs_);
-    if (p.crossed_from) j.kv_bool("crossover", true);
+    point(j, p.scenario, p.result, p.diagnosis, &inputs_, p.crossed_from.has_value());
     if (p.simulated) simulated(j, *p.simulated);
     j.end();
   }
@@ -449,7 +422,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     for (std::size_t c : h.counts) j.num(static_cast<double>(c));
     j.end().end();
     j.key("analytic").object();
-    results(j, s.analytic, nullptr);
+    results(j, s.analytic, nullptr, std::nullopt);
     j.end().end().finish();
   }
 

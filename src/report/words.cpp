@@ -11,6 +11,38 @@ std::string samples(double sps) { return format_human(sps, Dim::SampleRate); }
 std::string count(double n) { return group_thousands(fmt::format("{:.0f}", n)); }
 std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
 
+std::string figure_text(FigureUnit unit, double v) {
+  switch (unit) {
+    case FigureUnit::Seconds:
+      return dur(v);
+    case FigureUnit::Fraction:
+      return percent(v);
+    case FigureUnit::SampleRate:
+      return samples(v);
+    case FigureUnit::ByteRate:
+      return rate(v);
+    case FigureUnit::Bytes:
+      return format_human(v, Dim::Size);
+    case FigureUnit::Count:
+      return format_compact(v, Dim::Number);
+    case FigureUnit::Factor:
+      return fmt::format("{:.2f}x", v);
+    case FigureUnit::Usd:
+      return format_human(v, Dim::Money);
+    case FigureUnit::UsdPerHour:
+      return format_human(v, Dim::MoneyRate);
+    case FigureUnit::SamplesPerUsd:
+      return format_number(v);
+    case FigureUnit::Flag:
+      return v != 0 ? "yes" : "no";
+    case FigureUnit::Walls:
+      return walls_text(static_cast<unsigned>(v));
+    case FigureUnit::Limit:
+      return std::string(limit_key(static_cast<Limit>(v)));
+  }
+  return {};
+}
+
 std::string plural(double n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count(n), n == 1 ? one : many);
 }

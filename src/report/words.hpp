@@ -9,6 +9,7 @@
 
 #include "core/compare.hpp"
 #include "core/model.hpp"
+#include "report/figures.hpp"
 
 namespace pipesim {
 
@@ -25,6 +26,9 @@ std::string compare_value_text(CompareMetric m, double v);
 std::string compute_source(const Scenario& s, const Result& r);
 // A compared value over the best, for people: "0.273x".
 std::string ratio_text(double ratio);
+// A figure of the registry as people read it, by its unit: "11.74 ms", "18.3%", "1.06x",
+// "transform+compute", "$32.77/h"; a flag "yes" or "no", a limit by its key.
+std::string figure_text(FigureUnit unit, double v);
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
 
 // The stages of `bits` in stage order, each as name(stage), joined by `separator`.

@@ -1,4 +1,4 @@
-// The JSON renderer and writer: every figure the table shows is in the JSON, and what the
+// The JSON renderer and writer: a diagnosis's own answers are in the JSON, and what the
 // writer writes parses (nlohmann-json reads it back) with strings escaped.
 #include <doctest/doctest.h>
 
@@ -24,52 +24,17 @@ json diagnose_json(const LoadedScenario& s) {
 
 }  // namespace
 
-TEST_CASE("every figure the table shows is in the JSON diagnosis") {
-  // A plan with storage, page cache, memory, cost, cores and capacity answers: every part of
-  // the table's diagnosis has something to say.
+TEST_CASE("the JSON diagnosis holds what moves the wall, the needs and the capacity answers") {
+  // The point's figures are the registry's (figures_test walks it against JSON, CSV and the
+  // table); these are the diagnosis's own. A plan with storage, page cache, cores and capacity
+  // answers: every part of the table's diagnosis has something to say.
   LoadedScenario s = load_scenario("p4d-resnet50-nfs");
   apply_assignment(s, "node.page_cache=100 GB");
   const Diagnosis d = diagnose(s.scenario);
   const json j = diagnose_json(s);
   const Result& r = d.result;
-  // Stages: time, rates, share, limit (the table's stage lines and the wall sentence).
-  for (std::size_t i = 0; i < kStages.size(); ++i) {
-    const auto& st = r.stage(kStages[i]);
-    const json& js = j["stages"][i];
-    CHECK(js["modelled"] == st.modelled);
-    if (!st.modelled) continue;
-    CHECK(js["time_s"] == st.time_s);
-    CHECK(js["share_of_step"] == st.share_of_step);
-    CHECK(js["limit"] == std::string(limit_key(st.limit)));
-    CHECK(js["demand_bytes_per_s"] == st.demand_bytes_per_s);
-    if (st.time_s > 0) CHECK(js["bytes_per_s"] == st.bytes_per_s);
-  }
-  // The headline figures.
-  CHECK(j["step_time_s"] == r.step_s);
-  CHECK(j["utilization"] == r.utilization);
-  CHECK(j["idle_fraction"] == r.idle_fraction);
-  CHECK(j["slowdown"] == r.slowdown);
-  CHECK(j["throughput_samples_per_s"] == r.throughput);
-  CHECK(j["throughput_per_node_samples_per_s"] == r.throughput_per_node);
-  CHECK(j["throughput_per_accelerator_samples_per_s"] == r.throughput_per_accelerator);
-  CHECK(j["data_demand_bytes_per_s"] == r.data_demand);
-  CHECK(j["data_demand_per_node_bytes_per_s"] == r.data_demand_per_node);
-  CHECK(j["data_demand_per_cluster_bytes_per_s"] == r.data_demand_per_cluster);
-  CHECK(j["effective_workers"] == r.effective_workers);
-  CHECK(j["worker_bytes_per_s"] == r.worker_bytes_per_s);
-  // Page cache, first epoch, memory, epoch, cost.
-  REQUIRE(r.cold.has_value());
   CHECK(j["page_cache"]["dataset_bytes"] == d.inputs.dataset_bytes);
   CHECK(j["page_cache"]["hit"] == r.cache_hit);
-  CHECK(j["first_epoch"]["step_time_s"] == r.cold->step_s);
-  CHECK(j["first_epoch"]["utilization"] == r.cold->utilization);
-  CHECK(j["memory_needed_bytes"] == *r.memory_needed);
-  CHECK(j["epoch_time_s"] == *r.epoch_s);
-  CHECK(j["idle_time_per_epoch_s"] == *r.idle_per_epoch_s);
-  CHECK(j["price_per_hour_usd"] == *r.price_per_hour);
-  CHECK(j["cost_per_epoch_usd"] == *r.cost_per_epoch);
-  CHECK(j["idle_cost_per_epoch_usd"] == *r.idle_cost_per_epoch);
-  CHECK(j["samples_per_usd"] == *r.samples_per_usd);
   // What moves the wall: each fix with its kind, the needs and the capacity answers.
   REQUIRE(j["recommendations"].size() == d.fixes.size());
   for (std::size_t i = 0; i < d.fixes.size(); ++i) {
