@@ -10,17 +10,17 @@ namespace {
 struct MetricInfo {
   Metric metric;
   std::string_view key;
-  bool minimum;  // true: value >= threshold passes
+  Bound bound;
 };
 
 constexpr std::array kMetrics = {
-    MetricInfo{Metric::Utilization, "min_utilization", true},
-    MetricInfo{Metric::Throughput, "min_throughput", true},
-    MetricInfo{Metric::EpochTime, "max_epoch_time", false},
-    MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", false},
-    MetricInfo{Metric::SamplesPerUsd, "min_samples_per_dollar", true},
-    MetricInfo{Metric::Walls, "allowed_walls", true},
-    MetricInfo{Metric::Memory, "fits_in_memory", false},  // implicit: not a key users write
+    MetricInfo{Metric::Utilization, "min_utilization", Bound::AtLeast},
+    MetricInfo{Metric::Throughput, "min_throughput", Bound::AtLeast},
+    MetricInfo{Metric::EpochTime, "max_epoch_time", Bound::AtMost},
+    MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", Bound::AtMost},
+    MetricInfo{Metric::SamplesPerUsd, "min_samples_per_dollar", Bound::AtLeast},
+    MetricInfo{Metric::Walls, "allowed_walls", Bound::Among},
+    MetricInfo{Metric::Memory, "fits_in_memory", Bound::AtMost},  // implicit: not a key users write
 };
 
 const MetricInfo& info(Metric m) {
@@ -57,6 +57,7 @@ double value_of(const Requirement& req, const Result& r) {
 }  // namespace
 
 std::string_view requirement_key(Metric m) { return info(m).key; }
+Bound requirement_bound(Metric m) { return info(m).bound; }
 
 bool find_requirement(std::string_view key, Metric* out) {
   for (const auto& i : kMetrics)
@@ -123,7 +124,7 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
         continue;
       }
       const double v = value_of(req, r);
-      const bool minimum = info(req.metric).minimum;
+      const bool minimum = info(req.metric).bound == Bound::AtLeast;
       if (first || (minimum ? v < o.value : v > o.value)) {
         o.value = v;
         o.at_batch = batch;
@@ -142,7 +143,7 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   for (auto& o : out.outcomes) {
     const Requirement& req = *o.requirement;
     if (req.metric != Metric::Walls)
-      o.pass = info(req.metric).minimum ? o.value >= req.threshold : o.value <= req.threshold;
+      o.pass = info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold : o.value <= req.threshold;
     if (o.unmodelled != 0) o.pass = false;
     if (!o.pass) ++out.failures;
   }

@@ -44,6 +44,11 @@ struct Plan {
 
 // The stable key of a requirement ("min_utilization", ...).
 std::string_view requirement_key(Metric m);
+// How a requirement's value meets its threshold: at least it (min_*), at most it (max_*,
+// fits_in_memory: the memory needed at most the accelerator's), or among it (allowed_walls:
+// every binding stage one of the allowed).
+enum class Bound : std::uint8_t { AtLeast, AtMost, Among };
+Bound requirement_bound(Metric m);
 // nullptr-like: returns false when the key is unknown.
 bool find_requirement(std::string_view key, Metric* out);
 // The unit of a requirement's value and threshold in machine-readable output: "ratio",

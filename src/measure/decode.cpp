@@ -311,6 +311,8 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
       p.bytes_per_s += static_cast<double>(my.bytes) / my.seconds;
       p.cpu_per_image += my.cpu / static_cast<double>(my.images) / static_cast<double>(n);
     }
+    p.images_per_s_per_thread = p.images_per_s / static_cast<double>(n);
+    p.bytes_per_s_per_thread = p.bytes_per_s / static_cast<double>(n);
     c.points.push_back(p);
   }
   // The scaling law up to the logical CPUs; past them the threads take turns, and what that

@@ -43,14 +43,16 @@ struct DecodeOptions {
 
 struct DecodePoint {
   unsigned threads = 1;
-  std::uint64_t images = 0;     // decoded in all
-  double seconds = 0;           // the slowest thread's timed loop
-  double images_per_s = 0;      // in all
-  double bytes_per_s = 0;       // JPEG bytes decoded per second, in all
-  double cpu_per_image = 0;     // CPU seconds per image, the mean over the threads
-  double fitted = 0;            // images/s in all by the fitted law (and time slicing past the CPUs)
-  double residual = 0;          // (fitted - measured) / measured
-  bool oversubscribed = false;  // more threads than logical CPUs
+  std::uint64_t images = 0;            // decoded in all
+  double seconds = 0;                  // the slowest thread's timed loop
+  double images_per_s = 0;             // in all
+  double bytes_per_s = 0;              // JPEG bytes decoded per second, in all
+  double images_per_s_per_thread = 0;  // images_per_s / threads
+  double bytes_per_s_per_thread = 0;   // bytes_per_s / threads
+  double cpu_per_image = 0;            // CPU seconds per image, the mean over the threads
+  double fitted = 0;                   // images/s in all by the fitted law (and time slicing past the CPUs)
+  double residual = 0;                 // (fitted - measured) / measured
+  bool oversubscribed = false;         // more threads than logical CPUs
 };
 
 struct DecodeCalibration {

@@ -302,10 +302,11 @@ std::string after_words(const LoadedScenario& loaded, const Solution& sol) {
   std::string binds;
   for (Stage st : kStages)
     if (r.binds(st)) binds += (binds.empty() ? "" : " and ") + std::string(stage_name(st));
-  return fmt::format("With it, pipesim diagnose gives {}, {} and {} ({} binding).",
-                     observation_text(Observed::StepsPerS, 1 / r.step_s),
-                     observation_text(Observed::SamplesPerS, loaded.scenario.get(Field::BatchSize) / r.step_s),
-                     observation_text(Observed::Utilization, r.utilization), binds.empty() ? "nothing" : binds);
+  const auto said = [&](Observed kind) {
+    return observation_text(kind, observed_figure(r, loaded.scenario.get(Field::BatchSize), kind));
+  };
+  return fmt::format("With it, pipesim diagnose gives {}, {} and {} ({} binding).", said(Observed::StepsPerS),
+                     said(Observed::SamplesPerS), said(Observed::Utilization), binds.empty() ? "nothing" : binds);
 }
 
 std::string solution_header(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
@@ -372,8 +373,11 @@ std::string solution_json(const LoadedScenario& loaded, const Solution& sol, con
       j.kv_str("replaced_key", spec(*sol.previous_field).key).kv("replaced_value", sol.previous->value);
     j.end();
     const Result& r = sol.result;
-    j.key("model").object().kv("steps_per_s", 1 / r.step_s);
-    j.kv("samples_per_s", loaded.scenario.get(Field::BatchSize) / r.step_s).kv("utilization", r.utilization).end();
+    const double batch = loaded.scenario.get(Field::BatchSize);
+    j.key("model").object().kv("steps_per_s", observed_figure(r, batch, Observed::StepsPerS));
+    j.kv("samples_per_s", observed_figure(r, batch, Observed::SamplesPerS))
+        .kv("utilization", observed_figure(r, batch, Observed::Utilization))
+        .end();
     j.key("inputs").object();
     for (const FieldSpec& f : all_fields())
       if (sol.scenario.has(f.field)) j.kv(f.key, sol.scenario.get(f.field));

@@ -123,8 +123,7 @@ struct DecodeKeys {
 DecodeKeys decode_keys(const DecodeCalibration& c) {
   const bool own = c.source != "synthetic";
   const DecodePoint& one = c.points.front();
-  const double per_thread = own ? c.fit.single : one.bytes_per_s / static_cast<double>(one.threads);
-  return {own, per_thread};
+  return {own, own ? c.fit.single : one.bytes_per_s_per_thread};
 }
 
 }  // namespace
@@ -145,9 +144,8 @@ std::string decode_toml(const DecodeCalibration& c) {
       files, format_human(c.mean_bytes, Dim::Size), c.mean_pixels / 1e6, c.library, counts, c.options.seconds);
   t += "#   threads    images/s in all    per thread    JPEG bytes/s per thread    CPU per image    the fitted law\n";
   for (const DecodePoint& p : c.points) {
-    const double n = static_cast<double>(p.threads);
     t += fmt::format("#   {:>7}    {:>15.1f}    {:>10.1f}    {:>23}    {:>13}    {:.1f} ({:+.1f}%){}\n", p.threads,
-                     p.images_per_s, p.images_per_s / n, format_human(p.bytes_per_s / n, Dim::Rate),
+                     p.images_per_s, p.images_per_s_per_thread, format_human(p.bytes_per_s_per_thread, Dim::Rate),
                      format_human(p.cpu_per_image, Dim::Duration), p.fitted, 100 * p.residual,
                      p.oversubscribed ? "  past the CPUs" : "");
   }

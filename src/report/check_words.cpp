@@ -27,17 +27,17 @@ std::string shown(const Requirement& req, double v) {
   return {};
 }
 
+// The core's bound as people write it.
 std::string_view relation(Metric m) {
-  switch (m) {
-    case Metric::EpochTime:
-    case Metric::CostPerEpoch:
-    case Metric::Memory:
-      return "<=";
-    case Metric::Walls:
-      return "in";
-    default:
+  switch (requirement_bound(m)) {
+    case Bound::AtLeast:
       return ">=";
+    case Bound::AtMost:
+      return "<=";
+    case Bound::Among:
+      return "in";
   }
+  return "";
 }
 
 }  // namespace

@@ -142,3 +142,19 @@ TEST_CASE("min_throughput per step holds steps per second at every batch size") 
   CHECK_THROWS_AS(apply_requirement(s, "min_throughput=0 it/s"), Error);
   CHECK_THROWS_AS(apply_requirement(s, "min_utilization=3 it/s"), Error);
 }
+
+TEST_CASE("each requirement's bound: min_ at least, max_ and memory at most, walls among the allowed") {
+  CHECK(requirement_bound(Metric::Utilization) == Bound::AtLeast);
+  CHECK(requirement_bound(Metric::Throughput) == Bound::AtLeast);
+  CHECK(requirement_bound(Metric::SamplesPerUsd) == Bound::AtLeast);
+  CHECK(requirement_bound(Metric::EpochTime) == Bound::AtMost);
+  CHECK(requirement_bound(Metric::CostPerEpoch) == Bound::AtMost);
+  CHECK(requirement_bound(Metric::Memory) == Bound::AtMost);
+  CHECK(requirement_bound(Metric::Walls) == Bound::Among);
+  // The key says the bound it holds.
+  for (Metric m :
+       {Metric::Utilization, Metric::Throughput, Metric::SamplesPerUsd, Metric::EpochTime, Metric::CostPerEpoch}) {
+    CAPTURE(requirement_key(m));
+    CHECK(requirement_key(m).starts_with(requirement_bound(m) == Bound::AtLeast ? "min_" : "max_"));
+  }
+}

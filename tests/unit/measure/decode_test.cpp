@@ -53,6 +53,8 @@ TEST_CASE("a folder's JPEG files are read below it, and those that do not decode
     CHECK(p.images_per_s > 0);
     CHECK(p.bytes_per_s > 0);
     CHECK(p.cpu_per_image > 0);
+    CHECK(p.images_per_s_per_thread == p.images_per_s / p.threads);
+    CHECK(p.bytes_per_s_per_thread == p.bytes_per_s / p.threads);
     CHECK(p.fitted > 0);
     CHECK(std::isfinite(p.residual));
     CHECK(p.oversubscribed == (p.threads > c.machine.logical_cpus));
