@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/sweep_rows.hpp"
 #include "core/sweep.hpp"
 #include "exercise.hpp"
 

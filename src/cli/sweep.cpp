@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli/common.hpp"
+#include "cli/sweep_rows.hpp"
 #include "core/error.hpp"
 #include "core/simulate.hpp"
 #include "core/sweep.hpp"

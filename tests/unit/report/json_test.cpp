@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
 #include "core/sweep.hpp"
 #include "report/json_writer.hpp"

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
 #include "core/sweep.hpp"
 #include "report/renderer.hpp"

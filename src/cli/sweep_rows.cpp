@@ -1,30 +1,14 @@
+#include "cli/sweep_rows.hpp"
+
 #include <malloc.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 
-#include "report/renderer.hpp"
 #include "util/ordered_chunks.hpp"
 
 namespace pipesim {
-
-SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
-                         bool cost) {
-  SweepLayout l;
-  l.first_point = first_point;
-  for (const auto& a : axes) l.swept.push_back(a.field);
-  for (const auto& a : axes)
-    if (std::find(l.inputs.begin(), l.inputs.end(), a.field) == l.inputs.end()) l.inputs.push_back(a.field);
-  // Tables show the swept inputs innermost first, as people read left to right.
-  std::reverse(l.inputs.begin(), l.inputs.end());
-  for (Stage s : kStages)
-    if (columns.stages & stage_bit(s)) l.stages.push_back(s);
-  l.cost = cost;
-  l.first_epoch = columns.first_epoch;
-  l.effective_workers = columns.effective_workers;
-  return l;
-}
 
 SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate, std::FILE* progress,
