@@ -284,15 +284,15 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
   return a;
 }
 
-Diagnosis diagnose(const Scenario& s) {
-  Diagnosis d;
-  d.inputs = resolve(s);
-  d.result = evaluate(d.inputs);
+namespace {
+
+// The figures a diagnosis adds to the result: what each stage needs to keep up with compute,
+// the capacity answers, the crossovers, what a real loader's mechanisms cost.
+void needs(const Scenario& s, Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   const double B = in.batch;
   const double compute = r.stage(Stage::Compute).time_s;
-
   if (in.transform.cpu_work) {
     d.cores = core_needs(in.transform, in, compute);
     d.workers_needed = d.cores->workers_full;
@@ -311,17 +311,38 @@ Diagnosis diagnose(const Scenario& s) {
   d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
   d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);
   d.scenario_dtype = s.opt(Field::DeviceDtype).value_or(0);
+}
 
-  auto add = [&](FixKind kind, std::vector<Change> changes) { d.fixes.push_back(apply(kind, s, std::move(changes))); };
+// What the fixes of one diagnosis are built from, and how one is added: each re-runs the model
+// with its changes.
+struct FixContext {
+  const Scenario& s;
+  Diagnosis& d;
+  const Inputs& in;
+  const Result& r;
+  double B;        // the batch size
+  double compute;  // the compute stage's time per batch
 
-  // A batch that does not fit is the first thing to fix: nothing else runs.
-  if (!r.fits) {
-    if (d.max_batch && *d.max_batch >= 1) add(FixKind::FitMemory, {{Field::BatchSize, {*d.max_batch, Dim::Number}}});
-    return d;
+  void add(FixKind kind, std::vector<Change> changes) const { d.fixes.push_back(apply(kind, s, std::move(changes))); }
+  // Kept only when it raises throughput.
+  void add_if_faster(FixKind kind, std::vector<Change> changes) const {
+    Fix f = apply(kind, s, std::move(changes));
+    if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
   }
-  if (r.compute_bound()) return d;  // compute-bound: nothing to fix
+};
 
-  if (r.serial) add(FixKind::Overlap, {{Field::Workers, {std::max(1.0, d.workers_needed.value_or(1)), Dim::Number}}});
+// The training process binds when its pin thread, or its loop and pin thread taking turns on the
+// interpreter lock, set the transfer stage.
+bool process_binds(const Result& r) {
+  const Limit l = r.stage(Stage::Transfer).limit;
+  return r.binds(Stage::Transfer) && (l == Limit::PinThread || l == Limit::InterpreterLock);
+}
+
+// The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
+// variance a deeper window or any ready batch.
+void transform_fixes(const FixContext& c) {
+  const auto& [s, d, in, r, B, compute] = c;
+  if (r.serial) c.add(FixKind::Overlap, {{Field::Workers, {std::max(1.0, d.workers_needed.value_or(1)), Dim::Number}}});
 
   const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
   // Only when some number of workers keeps up (the scaling law may peak below the need).
@@ -336,41 +357,41 @@ Diagnosis diagnose(const Scenario& s) {
     if (need <= in.workers)
       ;  // no count of workers helps
     else if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
-      add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
+      c.add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else  // more workers alone add nothing: the cores cap them
-      add(FixKind::WorkersAndCores,
-          {{Field::Workers, {need, Dim::Number}},
-           {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+      c.add(FixKind::WorkersAndCores,
+            {{Field::Workers, {need, Dim::Number}},
+             {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).
-  const auto add_if_faster = [&](FixKind kind, std::vector<Change> changes) {
-    Fix f = apply(kind, s, std::move(changes));
-    if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
-  };
   if (transform_slow && in.transform.at == TransformAt::Cpu) {
     if (s.has(Field::DecoderRate))
-      add_if_faster(FixKind::DecodeOnDecoder,
-                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
+      c.add_if_faster(FixKind::DecodeOnDecoder,
+                      {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
     if (s.has(Field::GpuTime))
-      add_if_faster(FixKind::DecodeOnGpu,
-                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
+      c.add_if_faster(FixKind::DecodeOnGpu,
+                      {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
     if (s.has(Field::PredecodedSampleRate)) {
       const double size = s.opt(Field::PredecodedSampleSize).value_or(in.transfer.device_bytes);
       if (size > 0)
-        add_if_faster(FixKind::Predecoded,
-                      {{Field::SampleSize, {size, Dim::Size}},
-                       {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
+        c.add_if_faster(FixKind::Predecoded,
+                        {{Field::SampleSize, {size, Dim::Size}},
+                         {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
     }
   }
 
   // Variance under the DataLoader's delivery: a deeper window, or any ready batch.
   if (r.stage(Stage::Transform).limit == Limit::Variance) {
     if (const auto p = smallest_that_binds(s, Field::PrefetchFactor, in.prefetch_factor + 1, 16, r.throughput))
-      add(FixKind::Prefetch, {{Field::PrefetchFactor, {*p, Dim::Number}}});
-    if (in.in_order) add_if_faster(FixKind::OutOfOrder, {{Field::InOrder, {0, Dim::Bool}}});
+      c.add(FixKind::Prefetch, {{Field::PrefetchFactor, {*p, Dim::Number}}});
+    if (in.in_order) c.add_if_faster(FixKind::OutOfOrder, {{Field::InOrder, {0, Dim::Bool}}});
   }
+}
 
+// Storage: its aggregate or per-node bandwidth, IOPS, queue depth.
+void storage_fixes(const FixContext& c) {
+  const auto& [s, d, in, r, B, compute] = c;
   if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {
     const double bytes = storage_bytes_per_batch(in.storage, in, B);
     if (bytes / in.storage.bandwidth > compute) {
@@ -382,44 +403,47 @@ Diagnosis diagnose(const Scenario& s) {
         return Change{Field::ReadBandwidth, {needed, Dim::Rate}};
       };
       if (in.storage.bandwidth_limit == Limit::Bandwidth) {
-        add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
+        c.add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
       } else {
         std::vector<Change> changes{
             {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
              {bytes * in.accelerators / compute, Dim::Rate}}};
         if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_bandwidth_needed)
           changes.push_back(aggregate(d.storage_bandwidth_needed));
-        add(FixKind::StorageBandwidth, changes);
+        c.add(FixKind::StorageBandwidth, changes);
       }
     }
     if (in.storage.iops && bytes / in.storage.request_bytes / *in.storage.iops > compute) {
       const double iops = ceil_count(bytes / in.storage.request_bytes / compute * in.storage.shared_by);
-      add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
+      c.add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
     }
     if (in.storage.latency &&
         bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
       const double qd = ceil_count(bytes * request_service_time(in.storage) / (in.storage.request_bytes * compute));
-      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
+      c.add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
     }
   }
+}
 
-  // The training process binds when its pin thread, or its loop and pin thread taking turns on the
-  // interpreter lock, set the transfer stage: a faster link does not help; fewer bytes per sample
-  // for the workers to collate and the pin thread to copy do (uint8 samples converted on the
-  // accelerator, when the scenario gives the dtype; kept only when it raises throughput).
+// The transfer: pinned memory, link bandwidth; when the training process binds a faster link does
+// not help, but fewer bytes per sample for the workers to collate and the pin thread to copy do
+// (uint8 samples converted on the accelerator, when the scenario gives the dtype).
+void transfer_fixes(const FixContext& c) {
+  const auto& [s, d, in, r, B, compute] = c;
   const Limit transfer_limit = r.stage(Stage::Transfer).limit;
-  const bool process_binds =
-      r.binds(Stage::Transfer) && (transfer_limit == Limit::PinThread || transfer_limit == Limit::InterpreterLock);
   if (in.transfer.modelled) {
     if (!in.transfer.pinned && !r.serial && r.binds(Stage::Transfer))
-      add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
+      c.add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
     if (r.stage(Stage::Transfer).time_s > compute && in.transfer.pinned && transfer_limit == Limit::Link)
-      add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
+      c.add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
     const auto dtype = s.opt(Field::DeviceDtype);
-    if (process_binds && !r.serial && dtype && dtype_bytes(static_cast<Dtype>(*dtype)) > 1)
-      add_if_faster(FixKind::Uint8Samples, {{Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice}}});
+    if (process_binds(r) && !r.serial && dtype && dtype_bytes(static_cast<Dtype>(*dtype)) > 1)
+      c.add_if_faster(FixKind::Uint8Samples, {{Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice}}});
   }
+}
 
+void all_together(const FixContext& c) {
+  const auto& [s, d, in, r, B, compute] = c;
   // With more than one wall, no single fix suffices: show them together (one way to decode).
   std::size_t walls = 0;
   std::vector<Change> all;
@@ -434,16 +458,19 @@ Diagnosis diagnose(const Scenario& s) {
       continue;  // workers already fix the transform
     decode_taken |= decode;
     ++walls;
-    for (const auto& c : f.changes) {
-      auto same = std::find_if(all.begin(), all.end(), [&](const Change& a) { return a.field == c.field; });
+    for (const auto& ch : f.changes) {
+      auto same = std::find_if(all.begin(), all.end(), [&](const Change& a) { return a.field == ch.field; });
       if (same != all.end())
-        *same = c;
+        *same = ch;
       else
-        all.push_back(c);
+        all.push_back(ch);
     }
   }
-  if (walls > 1) add(FixKind::AllTogether, all);
+  if (walls > 1) c.add(FixKind::AllTogether, all);
+}
 
+void fewer_workers(const FixContext& c) {
+  const auto& [s, d, in, r, B, compute] = c;
   // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
   // (cpu.oversubscription_cost), past the scaling law's peak contention does. Below the cores
   // (and the peak) more workers deliver more, past them less, so the best count is at the
@@ -456,7 +483,7 @@ Diagnosis diagnose(const Scenario& s) {
   const double others = tasks - in.workers;  // the training process and pin thread
   const bool slicing = t.oversubscription > 0 && logical > 0 && tasks > logical;
   // The training process's threads slowed by busy workers on the cores they share.
-  const bool crowded = process_binds && r.thread_rate < 1 && logical > 0;
+  const bool crowded = process_binds(r) && r.thread_rate < 1 && logical > 0;
   if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 &&
       ((r.binds(Stage::Transform) && (slicing || t.kappa > 0)) || crowded)) {
     std::vector<double> counts;
@@ -480,16 +507,41 @@ Diagnosis diagnose(const Scenario& s) {
         throughput = got;
       }
     }
-    if (best) add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});
+    if (best) c.add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});
   }
+}
 
+void smaller_batch(const FixContext& c) {
+  const auto& [s, d, in, r, B, compute] = c;
   // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.
-  for (const auto& c : d.crossovers) {
-    if (!c.input_binds_above || c.batch >= B) continue;
-    const double b = std::floor(c.batch);
-    if (b >= 1) add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
+  for (const auto& cx : d.crossovers) {
+    if (!cx.input_binds_above || cx.batch >= B) continue;
+    const double b = std::floor(cx.batch);
+    if (b >= 1) c.add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
     break;
   }
+}
+
+}  // namespace
+
+Diagnosis diagnose(const Scenario& s) {
+  Diagnosis d;
+  d.inputs = resolve(s);
+  d.result = evaluate(d.inputs);
+  needs(s, d);
+  const FixContext c{s, d, d.inputs, d.result, d.inputs.batch, d.result.stage(Stage::Compute).time_s};
+  // A batch that does not fit is the first thing to fix: nothing else runs.
+  if (!d.result.fits) {
+    if (d.max_batch && *d.max_batch >= 1) c.add(FixKind::FitMemory, {{Field::BatchSize, {*d.max_batch, Dim::Number}}});
+    return d;
+  }
+  if (d.result.compute_bound()) return d;  // compute-bound: nothing to fix
+  transform_fixes(c);
+  storage_fixes(c);
+  transfer_fixes(c);
+  all_together(c);
+  fewer_workers(c);
+  smaller_batch(c);
   return d;
 }
 
