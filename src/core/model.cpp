@@ -417,8 +417,10 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   return e;
 }
 
-Result evaluate(const Inputs& in) {
-  Result r;
+namespace {
+
+// Each modelled stage's time per batch, bytes and what limits it; compute is always modelled.
+void stage_times(const Inputs& in, Result& r) {
   const double B = in.batch;
   StageResult& storage = at(r, Stage::Storage);
   StageResult& transform = at(r, Stage::Transform);
@@ -456,6 +458,13 @@ Result evaluate(const Inputs& in) {
   r.model_compute_s = model_compute_time(in.compute, B, &compute.limit);
   compute.time_s = r.model_compute_s + B * in.transform.gpu_seconds_per_sample;  // plus GPU decoding
   compute.bytes_per_batch = B * in.sample_bytes;
+}
+
+// The figures beside the stages' times that the step depends on: workers, the shared cores,
+// the variance, the training loop's own time.
+void loop_and_workers(const Inputs& in, Result& r) {
+  const StageResult& compute = r.stage(Stage::Compute);
+  const bool transform_modelled = r.stage(Stage::Transform).modelled;
   r.memory_bound = compute.limit == Limit::MemoryBandwidth;
   r.effective_workers = in.transform.cpu_work ? effective_workers(in.transform, in) : 0;
   if (in.transform.cpu_work && in.workers >= 1 && in.transform.cores_per_accelerator)
@@ -468,10 +477,13 @@ Result evaluate(const Inputs& in) {
   r.loop_overhead_s = in.loop_time();
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer})
     if (!r.stage(s).modelled) r.unmodelled |= stage_bit(s);
-  if (transform.modelled) shared_cores(in, r);
-  if (transform.modelled) shared_wait(in, r);
-  if (transform.modelled) variance(in, r);
+  if (transform_modelled) shared_cores(in, r);
+  if (transform_modelled) shared_wait(in, r);
+  if (transform_modelled) variance(in, r);
+}
 
+// The step and the stages that bind: in turn (workers = 0) or overlapped.
+void step_and_binding(Result& r) {
   if (r.serial) {
     double largest = 0;
     r.step_s = r.loop_overhead_s;
@@ -501,6 +513,12 @@ Result evaluate(const Inputs& in) {
       if (binds) r.binding |= stage_bit(s);
     }
   }
+}
+
+// Rates, utilization, throughput and demand from the step.
+void rates_and_demand(const Inputs& in, Result& r) {
+  const double B = in.batch;
+  const StageResult& compute = r.stage(Stage::Compute);
   for (Stage s : kStages) {
     at(r, s).binding = r.binds(s);
     rates(at(r, s), B, r.step_s, compute.time_s);
@@ -514,6 +532,11 @@ Result evaluate(const Inputs& in) {
   r.data_demand = B * in.sample_bytes / compute.time_s;
   r.data_demand_per_node = r.data_demand * in.accelerators;
   r.data_demand_per_cluster = r.data_demand_per_node * in.nodes;
+}
+
+// Accelerator memory, the epoch and its start, and the cost.
+void memory_epoch_cost(const Inputs& in, Result& r) {
+  const double B = in.batch;
   if (in.compute.memory_capacity) {
     r.memory_needed = memory_needed(in.compute, B);
     r.fits = *r.memory_needed <= *in.compute.memory_capacity;
@@ -536,6 +559,17 @@ Result evaluate(const Inputs& in) {
       r.idle_cost_per_epoch = *r.cost_per_epoch * r.idle_fraction;
     }
   }
+}
+
+}  // namespace
+
+Result evaluate(const Inputs& in) {
+  Result r;
+  stage_times(in, r);
+  loop_and_workers(in, r);
+  step_and_binding(r);
+  rates_and_demand(in, r);
+  memory_epoch_cost(in, r);
   if (in.storage.cold_cache_hit) {
     Inputs first = in;
     first.storage.cache_hit = *in.storage.cold_cache_hit;
