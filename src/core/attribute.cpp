@@ -162,10 +162,11 @@ double parse_step_rate(std::string_view text, double batch) {
   }
 }
 
-Attribution attribute(const CachingExperiments& e) {
-  check(e);
-  Attribution a;
-  a.in = e;
+namespace {
+
+// Each measured level's cost, from the fastest (device_cached) to the full pipeline: loop stages
+// add their time to the step, worker stages are seen only when the workers set the step.
+void level_costs(const CachingExperiments& e, Attribution& a) {
   const double W = e.workers;
   double loop_step = 0;  // the loop's own chain so far (compute + copy + receive)
   double step = 0;       // the measured step of the level below, raised to the loop's chain
@@ -222,7 +223,11 @@ Attribution attribute(const CachingExperiments& e) {
   a.utilization = a.compute_s / a.levels.back().step_s;
   a.worker_budget_s = W * loop_step;
   if (a.workers_bind) a.workers_needed = std::ceil(worker.low / loop_step);
+}
 
+// What the full pipeline at another worker count says: did the workers bind at this one?
+void worker_evidence(const CachingExperiments& e, Attribution& a) {
+  const double W = e.workers;
   if (e.other_full && e.other_workers) {
     // The rate at the other count against this one's. More workers running faster (beyond the
     // noise) says the workers bound at this count. Fewer running slower says they bind at that
@@ -246,6 +251,11 @@ Attribution attribute(const CachingExperiments& e) {
                       "workers cost (the cores they share), so the count is best kept near {:g}",
                       more ? "slower" : "faster", *e.other_workers, W, more ? W : *e.other_workers));
   }
+}
+
+// What the levels not measured leave untold.
+void missing_level_notes(const CachingExperiments& e, Attribution& a) {
+  const double W = e.workers;
   if (!e.rate(CacheLevel::Host) && e.rate(CacheLevel::Sample))
     a.notes.emplace_back(
         "without --host-cached the copy to the device is not told apart from taking batches from the workers: "
@@ -258,6 +268,17 @@ Attribution attribute(const CachingExperiments& e) {
     a.notes.emplace_back(
         "without --raw-cached the transform is not told apart from loading: both are in the "
         "workers' time per batch");
+}
+
+}  // namespace
+
+Attribution attribute(const CachingExperiments& e) {
+  check(e);
+  Attribution a;
+  a.in = e;
+  level_costs(e, a);
+  worker_evidence(e, a);
+  missing_level_notes(e, a);
 
   // What pipesim's model gives for each measured level: the attributed scenario up to it.
   for (LevelCost& row : a.levels) {

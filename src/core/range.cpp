@@ -82,32 +82,29 @@ std::string shared_unit(std::string_view t, const FieldSpec& field) {
 
 }  // namespace
 
-Range parse_range(std::string_view text, const FieldSpec& field) {
-  const auto fail = [&](std::string_view why) {
+namespace {
+
+// One range's text for one field, and its three forms. A unit written once, after the last
+// number, is the unit of every number written without one: "60..200:+20 samples/s",
+// "8,16,32 GB", "1..8:x2 GB/s" (a factor has none).
+struct RangeText {
+  const FieldSpec& field;
+  std::string_view text;  // as written, for errors
+  std::string unit;
+
+  [[nodiscard]] Error fail(std::string_view why) const {
     return Error(
         fmt::format("{}: bad range \"{}\": {} (forms: 32..1024 doubles, 1..16:+1 steps, "
                     "32..1024:x4 multiplies, 8,16,32 lists)",
                     field.key, echo(text), why));
-  };
-  std::string_view t = trim(text);
-  if (t.empty()) throw fail("empty range");
-  // A unit written once, after the last number, is the unit of every number written without one:
-  // "60..200:+20 samples/s", "8,16,32 GB", "1..8:x2 GB/s" (a factor has none).
-  const std::string unit = shared_unit(t, field);
-  if (!unit.empty()) t = trim(t.substr(0, t.size() - unit.size()));
-  const auto with_unit = [&](std::string_view s) {
-    return bare_number(trim(s)) && !unit.empty() ? fmt::format("{} {}", trim(s), unit) : std::string(trim(s));
-  };
-  const auto value = [&](std::string_view s) { return parse_field_value(field, with_unit(s)); };
-
-  const auto dots = t.find("..");
-  if (dots != std::string_view::npos && t.find(',') != std::string_view::npos)
-    throw fail("a list and a range cannot be mixed: write a list (8,16,32) or a range (8..32)");
-  if (dots != std::string_view::npos && (!field.choices.empty() || field.accepts == dims(Dim::Bool))) {
-    const std::string names = field.choices.empty() ? std::string("true,false") : choice_names(field, ",");
-    throw fail(fmt::format("this field takes a list of names, e.g. {}", names));
   }
-  if (dots == std::string_view::npos) {
+  [[nodiscard]] std::string with_unit(std::string_view s) const {
+    return bare_number(trim(s)) && !unit.empty() ? fmt::format("{} {}", trim(s), unit) : std::string(trim(s));
+  }
+  [[nodiscard]] Quantity value(std::string_view s) const { return parse_field_value(field, with_unit(s)); }
+
+  // "8,16,32"
+  [[nodiscard]] Range list(std::string_view t) const {
     std::vector<double> values;
     Dim dim = Dim::Number;
     std::size_t pos = 0;
@@ -124,23 +121,11 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
     return Range::list(std::move(values), dim);
   }
 
-  const std::string_view start_text = t.substr(0, dots);
-  std::string_view rest = t.substr(dots + 2);
-  std::string_view step_text;
-  const auto colon = rest.find(':');
-  if (colon != std::string_view::npos) {
-    step_text = trim(rest.substr(colon + 1));
-    rest = rest.substr(0, colon);
-  }
-  if (trim(start_text).empty() || trim(rest).empty()) throw fail("missing start or end");
-  const Quantity start = value(start_text);
-  const Quantity end = value(rest);
-  if (end.value < start.value) throw fail("the end is below the start");
-
-  if (!step_text.empty() && step_text.front() == '+') {
+  // "1..16:+1", the step after the "+".
+  [[nodiscard]] Range linear(const Quantity& start, const Quantity& end, std::string_view step_text) const {
     Quantity step;
     try {
-      step = parse_quantity_as(with_unit(step_text.substr(1)), dims(start.dim));
+      step = parse_quantity_as(with_unit(step_text), dims(start.dim));
     } catch (const Error& e) {
       throw fail(fmt::format("step: {}", e.what()));
     }
@@ -157,33 +142,71 @@ Range parse_range(std::string_view text, const FieldSpec& field) {
     return r;
   }
 
-  double factor = 2;
-  if (!step_text.empty()) {
-    if (step_text.front() != 'x' && step_text.front() != '*') throw fail("the step must be +STEP or xFACTOR");
-    Quantity f;
-    try {
-      f = parse_quantity_as(step_text.substr(1), dims(Dim::Number));
-    } catch (const Error& e) {
-      throw fail(fmt::format("factor: {}", e.what()));
+  // "32..1024:x4" (or "*4"; empty: doubles).
+  [[nodiscard]] Range multiplying(const Quantity& start, const Quantity& end, std::string_view step_text) const {
+    double factor = 2;
+    if (!step_text.empty()) {
+      if (step_text.front() != 'x' && step_text.front() != '*') throw fail("the step must be +STEP or xFACTOR");
+      Quantity f;
+      try {
+        f = parse_quantity_as(step_text.substr(1), dims(Dim::Number));
+      } catch (const Error& e) {
+        throw fail(fmt::format("factor: {}", e.what()));
+      }
+      if (!(f.value > 1)) throw fail("the factor must be greater than 1");
+      factor = f.value;
     }
-    if (!(f.value > 1)) throw fail("the factor must be greater than 1");
-    factor = f.value;
+    if (!(start.value > 0)) throw fail("a multiplying range cannot start at 0: use 0..16:+1 or a list");
+    // Counted before anything is built: x1.0000001 from 1 KB to 1e15 B would be 2e8 values.
+    const double count = std::floor(std::log(end.value * (1 + kSlack) / start.value) / std::log(factor)) + 1;
+    if (!(count <= static_cast<double>(kMaxRangeValues)))
+      throw fail(fmt::format("about {:.3g} values, more than the limit of {}", count, kMaxRangeValues));
+    std::vector<double> values;
+    values.reserve(static_cast<std::size_t>(count) + 1);
+    for (double v = start.value; v <= end.value * (1 + kSlack); v *= factor) {
+      if (values.size() >= kMaxRangeValues)
+        throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
+      // To 12 significant digits, so 0.3..3:x3 gives 0.9 and 2.7, not 0.8999999999999999.
+      const double shown = std::stod(fmt::format("{:.12g}", v));
+      check_value(field, {shown, start.dim});
+      values.push_back(shown);
+    }
+    return Range::list(std::move(values), start.dim);
   }
-  if (!(start.value > 0)) throw fail("a multiplying range cannot start at 0: use 0..16:+1 or a list");
-  // Counted before anything is built: x1.0000001 from 1 KB to 1e15 B would be 2e8 values.
-  const double count = std::floor(std::log(end.value * (1 + kSlack) / start.value) / std::log(factor)) + 1;
-  if (!(count <= static_cast<double>(kMaxRangeValues)))
-    throw fail(fmt::format("about {:.3g} values, more than the limit of {}", count, kMaxRangeValues));
-  std::vector<double> values;
-  values.reserve(static_cast<std::size_t>(count) + 1);
-  for (double v = start.value; v <= end.value * (1 + kSlack); v *= factor) {
-    if (values.size() >= kMaxRangeValues) throw fail(fmt::format("more than the limit of {} values", kMaxRangeValues));
-    // To 12 significant digits, so 0.3..3:x3 gives 0.9 and 2.7, not 0.8999999999999999.
-    const double shown = std::stod(fmt::format("{:.12g}", v));
-    check_value(field, {shown, start.dim});
-    values.push_back(shown);
+};
+
+}  // namespace
+
+Range parse_range(std::string_view text, const FieldSpec& field) {
+  RangeText r{field, text, {}};
+  std::string_view t = trim(text);
+  if (t.empty()) throw r.fail("empty range");
+  r.unit = shared_unit(t, field);
+  if (!r.unit.empty()) t = trim(t.substr(0, t.size() - r.unit.size()));
+
+  const auto dots = t.find("..");
+  if (dots != std::string_view::npos && t.find(',') != std::string_view::npos)
+    throw r.fail("a list and a range cannot be mixed: write a list (8,16,32) or a range (8..32)");
+  if (dots != std::string_view::npos && (!field.choices.empty() || field.accepts == dims(Dim::Bool))) {
+    const std::string names = field.choices.empty() ? std::string("true,false") : choice_names(field, ",");
+    throw r.fail(fmt::format("this field takes a list of names, e.g. {}", names));
   }
-  return Range::list(std::move(values), start.dim);
+  if (dots == std::string_view::npos) return r.list(t);
+
+  const std::string_view start_text = t.substr(0, dots);
+  std::string_view rest = t.substr(dots + 2);
+  std::string_view step_text;
+  const auto colon = rest.find(':');
+  if (colon != std::string_view::npos) {
+    step_text = trim(rest.substr(colon + 1));
+    rest = rest.substr(0, colon);
+  }
+  if (trim(start_text).empty() || trim(rest).empty()) throw r.fail("missing start or end");
+  const Quantity start = r.value(start_text);
+  const Quantity end = r.value(rest);
+  if (end.value < start.value) throw r.fail("the end is below the start");
+  if (!step_text.empty() && step_text.front() == '+') return r.linear(start, end, step_text.substr(1));
+  return r.multiplying(start, end, step_text);
 }
 
 }  // namespace pipesim

@@ -122,18 +122,10 @@ void check_clock(double end, double step) {
 
 }  // namespace
 
-Simulation simulate(const Inputs& in, const SimOptions& o) {
-  Simulation s;
-  s.inputs = in;
-  s.analytic = evaluate(in);
-  s.seed = o.seed;
-  if (!o.sample_times.empty()) {
-    s.sample_times = o.sample_times.size();
-    s.sample_times_mean = mean(o.sample_times);
-    s.sample_times_label = o.sample_times_label;
-  }
-  const Costs c = costs(in, s.analytic);
-  const std::size_t steps = o.batches ? o.batches : default_batches(in);
+namespace {
+
+// Refuses a run too short for the steady state, or too long to finish.
+void check_steps(const Inputs& in, const SimOptions& o, std::size_t steps) {
   if (steps < min_batches(in))
     throw Error(
         fmt::format("--batches {} is too few: with {} workers and prefetch factor {} the steady state "
@@ -146,45 +138,49 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
                     "batch {} would take too long: lower --batches (at least {}), the workers or the "
                     "accelerators",
                     steps, in.accelerators, in.workers, in.batch, min_batches(in)));
-  Rng rng(o.seed);
-  {
-    EngineRecord e = run_engine(in, c, o, rng, o.trace_steps > 0, 1, steps);
-    check_clock(e.step_end.back(), s.analytic.stage(Stage::Compute).time_s);
-    const Window w = window(in, steps);
-    s.steps = steps;
-    s.window_steps = w.k2 - w.k1;
-    const double span = e.step_end[w.k2 - 1] - e.step_end[w.k1 - 1];
-    double compute = 0;
-    for (std::size_t k = w.k1; k < w.k2; ++k) compute += e.step_compute[k];
-    s.step_s = span / static_cast<double>(s.window_steps);
-    s.utilization = compute / in.accelerators / span;
-    s.throughput = static_cast<double>(s.window_steps) * in.batch * in.accelerators * in.nodes / span;
-    const auto ranks = static_cast<std::size_t>(in.accelerators);
-    std::vector<double> waits(e.wait.begin() + static_cast<std::ptrdiff_t>(w.k1 * ranks),
-                              e.wait.begin() + static_cast<std::ptrdiff_t>(w.k2 * ranks));
-    double total_wait = 0;
-    for (std::size_t i = w.k1 * ranks; i < w.k2 * ranks; ++i) {
-      const auto k = static_cast<std::size_t>(e.cause[i]);
-      s.cause_steps[k] += 1.0 / static_cast<double>(waits.size());
-      s.cause_wait[k] += e.wait[i];
-      total_wait += e.wait[i];
-    }
-    for (double& x : s.cause_wait) x = total_wait > 0 ? x / total_wait : 0;
-    s.wait_histogram = wait_histogram(waits, 30);
-    s.wait = spread(std::move(waits));
-    const double elapsed = e.step_end.back() * in.accelerators;  // accelerator-seconds
-    s.busy.accelerator = e.compute_busy / elapsed;
-    s.busy.workers = c.workers ? e.worker_busy / (elapsed * static_cast<double>(c.workers)) : 0;
-    if (c.cores && c.workers) s.busy.cores = e.cpu_work / (elapsed * *c.cores);
-    if (c.storage) s.busy.storage = e.storage_busy / elapsed;
-    if (c.decoder) s.busy.decoder = e.decoder_busy / elapsed;
-    if (c.pin && c.workers) s.busy.pin_thread = e.pin_busy / elapsed;
-    if (c.link && c.workers) s.busy.link = e.link_busy / elapsed;
-    s.spans = std::move(e.spans);
+}
+
+// The steady run's figures over its window: step, utilization, throughput, waits and their
+// causes, busy fractions.
+void steady_figures(const Inputs& in, const Costs& c, const EngineRecord& e, std::size_t steps, Simulation& s) {
+  const Window w = window(in, steps);
+  s.steps = steps;
+  s.window_steps = w.k2 - w.k1;
+  const double span = e.step_end[w.k2 - 1] - e.step_end[w.k1 - 1];
+  double compute = 0;
+  for (std::size_t k = w.k1; k < w.k2; ++k) compute += e.step_compute[k];
+  s.step_s = span / static_cast<double>(s.window_steps);
+  s.utilization = compute / in.accelerators / span;
+  s.throughput = static_cast<double>(s.window_steps) * in.batch * in.accelerators * in.nodes / span;
+  const auto ranks = static_cast<std::size_t>(in.accelerators);
+  std::vector<double> waits(e.wait.begin() + static_cast<std::ptrdiff_t>(w.k1 * ranks),
+                            e.wait.begin() + static_cast<std::ptrdiff_t>(w.k2 * ranks));
+  double total_wait = 0;
+  for (std::size_t i = w.k1 * ranks; i < w.k2 * ranks; ++i) {
+    const auto k = static_cast<std::size_t>(e.cause[i]);
+    s.cause_steps[k] += 1.0 / static_cast<double>(waits.size());
+    s.cause_wait[k] += e.wait[i];
+    total_wait += e.wait[i];
   }
+  for (double& x : s.cause_wait) x = total_wait > 0 ? x / total_wait : 0;
+  s.wait_histogram = wait_histogram(waits, 30);
+  s.wait = spread(std::move(waits));
+  const double elapsed = e.step_end.back() * in.accelerators;  // accelerator-seconds
+  s.busy.accelerator = e.compute_busy / elapsed;
+  s.busy.workers = c.workers ? e.worker_busy / (elapsed * static_cast<double>(c.workers)) : 0;
+  if (c.cores && c.workers) s.busy.cores = e.cpu_work / (elapsed * *c.cores);
+  if (c.storage) s.busy.storage = e.storage_busy / elapsed;
+  if (c.decoder) s.busy.decoder = e.decoder_busy / elapsed;
+  if (c.pin && c.workers) s.busy.pin_thread = e.pin_busy / elapsed;
+  if (c.link && c.workers) s.busy.link = e.link_busy / elapsed;
+}
+
+// Whole epochs, when the dataset's size is known and they fit the limits: each epoch's time and
+// first step, and utilization over the epochs after the first.
+void simulate_epochs(const Inputs& in, const Costs& c, const SimOptions& o, Rng& rng, Simulation& s) {
   if (!in.dataset_samples) {
     s.epoch_skip = EpochSkip::NoDataset;
-    return s;
+    return;
   }
   const double per_step = in.batch * in.accelerators * in.nodes;
   const auto n = static_cast<std::size_t>(std::floor(*in.dataset_samples / per_step));
@@ -192,12 +188,12 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
   s.steps_per_epoch = n;
   if (n == 0) {
     s.epoch_skip = EpochSkip::TooFewSamples;
-    return s;
+    return;
   }
   if (static_cast<double>(n) * static_cast<double>(epochs) * in.accelerators > static_cast<double>(o.max_steps) ||
       work_per_step(in, o) * static_cast<double>(n) * static_cast<double>(epochs) > o.max_work) {
     s.epoch_skip = EpochSkip::TooLong;
-    return s;
+    return;
   }
   const EngineRecord e = run_engine(in, c, o, rng, false, epochs, n);
   check_clock(e.step_end.back(), s.analytic.stage(Stage::Compute).time_s);
@@ -213,6 +209,31 @@ Simulation simulate(const Inputs& in, const SimOptions& o) {
     time += end - start;
   }
   s.epoch_utilization = compute / in.accelerators / time;
+}
+
+}  // namespace
+
+Simulation simulate(const Inputs& in, const SimOptions& o) {
+  Simulation s;
+  s.inputs = in;
+  s.analytic = evaluate(in);
+  s.seed = o.seed;
+  if (!o.sample_times.empty()) {
+    s.sample_times = o.sample_times.size();
+    s.sample_times_mean = mean(o.sample_times);
+    s.sample_times_label = o.sample_times_label;
+  }
+  const Costs c = costs(in, s.analytic);
+  const std::size_t steps = o.batches ? o.batches : default_batches(in);
+  check_steps(in, o, steps);
+  Rng rng(o.seed);
+  {
+    EngineRecord e = run_engine(in, c, o, rng, o.trace_steps > 0, 1, steps);
+    check_clock(e.step_end.back(), s.analytic.stage(Stage::Compute).time_s);
+    steady_figures(in, c, e, steps, s);
+    s.spans = std::move(e.spans);
+  }
+  simulate_epochs(in, c, o, rng, s);
   return s;
 }
 

@@ -130,6 +130,46 @@ Field default_unknown(const Scenario& s) {
   return Field::WorkerSampleRate;
 }
 
+namespace {
+
+// The values of `unknown` the search tries first: fractions evenly over (0, 1), anything else
+// by powers of ten around its value in the scenario (or a typical one).
+std::vector<double> search_grid(const Scenario& s, Field unknown, Dim dim, bool fraction) {
+  std::vector<double> grid;
+  if (fraction) {
+    const double top = spec(unknown).constraint == Constraint::HitRatio ? 1 - 1e-9 : 1;
+    for (int i = 0; i <= 200; ++i) grid.push_back(1e-6 + (top - 1e-6) * i / 200);
+  } else {
+    const double start = s.has(unknown) && s.get(unknown) > 0 ? s.get(unknown) : typical(dim);
+    for (int k = -24; k <= 24; ++k) grid.push_back(start * std::pow(10.0, k));
+  }
+  return grid;
+}
+
+// Bisection between the two grid values around the goal (g: the figure at each), halving by
+// value for fractions and by ratio otherwise; the side that reaches the goal.
+template <class Reached>
+double bisect(const std::vector<double>& grid, const std::vector<double>& g, double goal, bool rising, bool fraction,
+              const Reached& reached) {
+  std::size_t i = 0;
+  if (rising) {
+    while (i + 1 < grid.size() && g[i + 1] < goal) ++i;
+  } else {
+    i = grid.size() - 1;
+    while (i > 0 && g[i - 1] < goal) --i;
+    if (i > 0) --i;  // the pair (i, i + 1) with g[i] >= goal > g[i + 1]
+  }
+  double a = grid[i];
+  double b = grid[i + 1];
+  for (int iter = 0; iter < 200 && b / a - 1 > 1e-13; ++iter) {
+    const double m = fraction ? (a + b) / 2 : std::sqrt(a * b);
+    (reached(m) == rising ? b : a) = m;
+  }
+  return rising ? b : a;
+}
+
+}  // namespace
+
 Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) {
   const FieldSpec& f = spec(unknown);
   if (f.integer || has(f.accepts, Dim::Bool) || has(f.accepts, Dim::Choice))
@@ -149,14 +189,7 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
   };
 
   // A grid over the field's range, then bisection between the two grid values around the target.
-  std::vector<double> grid;
-  if (fraction) {
-    const double top = f.constraint == Constraint::HitRatio ? 1 - 1e-9 : 1;
-    for (int i = 0; i <= 200; ++i) grid.push_back(1e-6 + (top - 1e-6) * i / 200);
-  } else {
-    const double start = s.has(unknown) && s.get(unknown) > 0 ? s.get(unknown) : typical(dim);
-    for (int k = -24; k <= 24; ++k) grid.push_back(start * std::pow(10.0, k));
-  }
+  const std::vector<double> grid = search_grid(s, unknown, dim, fraction);
   std::vector<double> g;
   g.reserve(grid.size());
   for (double v : grid) g.push_back(figure(v));
@@ -184,22 +217,7 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
   const bool plateau = target >= best * (1 - 1e-9);
   const double goal = plateau ? best * (1 - 1e-9) : target;
   // reached(v): the figure at v is at or past the goal, going towards the best end.
-  const auto reached = [&](double v) { return figure(v) >= goal; };
-  std::size_t i = 0;
-  if (rising) {
-    while (i + 1 < grid.size() && g[i + 1] < goal) ++i;
-  } else {
-    i = grid.size() - 1;
-    while (i > 0 && g[i - 1] < goal) --i;
-    if (i > 0) --i;  // the pair (i, i + 1) with g[i] >= goal > g[i + 1]
-  }
-  double a = grid[i];
-  double b = grid[i + 1];
-  for (int iter = 0; iter < 200 && b / a - 1 > 1e-13; ++iter) {
-    const double m = fraction ? (a + b) / 2 : std::sqrt(a * b);
-    (reached(m) == rising ? b : a) = m;
-  }
-  const double value = rising ? b : a;  // the side that reaches the goal
+  const double value = bisect(grid, g, goal, rising, fraction, [&](double v) { return figure(v) >= goal; });
 
   Solution sol;
   sol.field = unknown;

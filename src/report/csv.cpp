@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "core/text.hpp"
 #include "report/check_words.hpp"
@@ -141,7 +142,15 @@ class CsvRenderer final : public DiagnosisRenderer,
     }
   }
 
-  void begin(const SweepLayout&) override {}  // the header is the first row's
+  // The header is the first row's; the figures of this layout's columns are picked once.
+  void begin(const SweepLayout& layout) override {
+    columns_.clear();
+    for (const PointFigure& f : point_figures())
+      if (has_column(f, layout)) columns_.push_back(&f);
+    stage_columns_.clear();
+    for (const StageFigure& f : stage_figures())
+      if (f.csv) stage_columns_.push_back(&f);
+  }
   void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     const Scenario& s = p.scenario;
     const Result& r = p.result;
@@ -170,11 +179,9 @@ class CsvRenderer final : public DiagnosisRenderer,
       return;
     }
     for (Stage st : kStages)
-      for (const StageFigure& f : stage_figures())
-        if (f.csv) cell(o, f.unit, f.value(r.stage(st)));
+      for (const StageFigure* f : stage_columns_) cell(o, f->unit, f->value(r.stage(st)));
     const FigureSource source{r, p.crossed_from.has_value()};
-    for (const PointFigure& f : point_figures())
-      if (has_column(f, layout)) cell(o, f.unit, f.value(source));
+    for (const PointFigure* f : columns_) cell(o, f->unit, f->value(source));
     if (layout.simulated) {
       if (const Simulation* m = p.simulated) {
         for (double v : {m->utilization, m->throughput, m->step_s, m->wait.p95}) cell(o, FigureUnit::Fraction, v);
@@ -216,6 +223,10 @@ class CsvRenderer final : public DiagnosisRenderer,
       o.put('\n');
     }
   }
+
+ private:
+  std::vector<const PointFigure*> columns_;        // the figures of this layout's columns, in order
+  std::vector<const StageFigure*> stage_columns_;  // each stage's
 };
 
 }  // namespace
