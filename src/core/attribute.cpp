@@ -164,6 +164,8 @@ double parse_step_rate(std::string_view text, double batch) {
 
 namespace {
 
+Cost per_sample(const Cost& c, double batch) { return {c.low / batch, c.high / batch}; }
+
 // Each measured level's cost, from the fastest (device_cached) to the full pipeline: loop stages
 // add their time to the step, worker stages are seen only when the workers set the step.
 void level_costs(const CachingExperiments& e, Attribution& a) {
@@ -214,11 +216,13 @@ void level_costs(const CachingExperiments& e, Attribution& a) {
       step = std::max(step, row.step_s);
     }
     row.worker_batch = worker;
+    row.added_per_sample = per_sample(row.added, e.batch);
     a.levels.push_back(row);
     below = l;
   }
   a.loop_step_s = loop_step;
   a.worker_batch = worker;
+  a.worker_per_sample = per_sample(worker, e.batch);
   a.workers_bind = a.levels.back().workers_bind;
   a.utilization = a.compute_s / a.levels.back().step_s;
   a.worker_budget_s = W * loop_step;

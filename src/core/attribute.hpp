@@ -86,6 +86,7 @@ struct LevelCost {
   bool in_loop = true;           // the stages it adds run in the training loop
   bool workers_bind = false;     // a worker level whose step the workers set
   Cost added;                    // seconds per batch: loop time per step, or one worker's time per batch
+  Cost added_per_sample;         // added over the batch size
   Cost worker_batch;             // one worker's whole time per batch at this level (0 below raw_cached)
   double model_steps_per_s = 0;  // the attributed scenario's rate at this level (pipesim's model)
 };
@@ -98,6 +99,7 @@ struct Attribution {
   double receive_s = 0;           // sample - (host or device)
   double loop_step_s = 0;         // the loop's own chain: compute + copy + receive
   Cost worker_batch;              // one worker's time per batch in the full pipeline
+  Cost worker_per_sample;         // worker_batch over the batch size
   bool workers_bind = false;      // the full pipeline's step is set by the workers
   double utilization = 0;         // the full pipeline's compute over its step
   double worker_budget_s = 0;     // W x loop step: the most one worker's batch may take to keep up

@@ -21,10 +21,10 @@ std::string time(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double r) { return fmt::format("{:.3g} steps/s", r); }
 
 // "2.326 s", "at most 1.238 s", "1.887 s to 3.125 s".
-std::string cost(const Cost& c, double divide = 1) {
-  if (c.exact()) return time(c.low / divide);
-  if (c.low == 0) return "at most " + time(c.high / divide);
-  return fmt::format("{} to {}", time(c.low / divide), time(c.high / divide));
+std::string cost(const Cost& c) {
+  if (c.exact()) return time(c.low);
+  if (c.low == 0) return "at most " + time(c.high);
+  return fmt::format("{} to {}", time(c.low), time(c.high));
 }
 
 // The stages a row adds: "copy", or "copy + receive" when a level in between was not measured.
@@ -124,7 +124,7 @@ std::string fragment_header(const Attribution& a) {
     t += fmt::format(
         "# workload.transform_cost is left out: the workers kept up, so only its bound is known:\n"
         "# one worker's batch takes {} ({} per sample).\n",
-        cost(a.worker_batch), cost(a.worker_batch, a.in.batch));
+        cost(a.worker_batch), cost(a.worker_per_sample));
   if (!a.in.sample_bytes)
     t += "# Not measured by these experiments: workload.sample_size (bytes stored per sample). Add it\n"
          "# (or --sample-size) before diagnosing with this file.\n";
@@ -159,7 +159,7 @@ std::string field_comment(const Attribution& a, Field f) {
       if (W < 1) return "the main process's time per sample: transform and load, in turn";
       std::string parts;
       for (const LevelCost& r : a.levels)
-        if (!r.in_loop) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", stages(r), cost(r.added, B));
+        if (!r.in_loop) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", stages(r), cost(r.added_per_sample));
       return fmt::format("{:g} x full step / {:g}: one worker's time per sample ({})", W, B, parts);
     }
     default:
@@ -217,7 +217,7 @@ std::string attribution_table(const Attribution& a) {
     for (const LevelCost& r : a.levels) {
       const bool worker = !r.in_loop;
       table.add({std::string(level_key(r.level)), rate(r.measured_steps_per_s), time(r.step_s), stages(r),
-                 cost(r.added) + (worker ? " per worker" : ""), cost(r.added, B), rate(r.model_steps_per_s)});
+                 cost(r.added) + (worker ? " per worker" : ""), cost(r.added_per_sample), rate(r.model_steps_per_s)});
     }
     table.render(o);
     o.write(

@@ -62,6 +62,18 @@ TEST_CASE("attribute: the published case, the transform binds the workers") {
   CHECK(a.workers_needed == 15);  // 4.494 s / 309.6 ms = 14.5
 }
 
+TEST_CASE("attribute: each cost per sample is its cost per batch over the batch size") {
+  for (const Attribution& a : {attribute(published(1.72, 0.89)), attribute(published(3.23, 1.28))}) {
+    const double B = a.in.batch;
+    for (const LevelCost& r : a.levels) {
+      CHECK(r.added_per_sample.low == r.added.low / B);
+      CHECK(r.added_per_sample.high == r.added.high / B);
+    }
+    CHECK(a.worker_per_sample.low == a.worker_batch.low / B);
+    CHECK(a.worker_per_sample.high == a.worker_batch.high / B);
+  }
+}
+
 TEST_CASE("attribute: after the transform was optimised, its cost is only bounded") {
   const Attribution a = attribute(published(3.23, 1.28));
   const LevelCost& raw = row(a, CacheLevel::Raw);
