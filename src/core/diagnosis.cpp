@@ -341,7 +341,11 @@ bool process_binds(const Result& r) {
 // The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
 // variance a deeper window or any ready batch.
 void transform_fixes(const FixContext& c) {
-  const auto& [s, d, in, r, B, compute] = c;
+  const Scenario& s = c.s;
+  Diagnosis& d = c.d;
+  const Inputs& in = c.in;
+  const Result& r = c.r;
+  const double compute = c.compute;
   if (r.serial) c.add(FixKind::Overlap, {{Field::Workers, {std::max(1.0, d.workers_needed.value_or(1)), Dim::Number}}});
 
   const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
@@ -391,7 +395,12 @@ void transform_fixes(const FixContext& c) {
 
 // Storage: its aggregate or per-node bandwidth, IOPS, queue depth.
 void storage_fixes(const FixContext& c) {
-  const auto& [s, d, in, r, B, compute] = c;
+  const Scenario& s = c.s;
+  Diagnosis& d = c.d;
+  const Inputs& in = c.in;
+  const Result& r = c.r;
+  const double B = c.B;
+  const double compute = c.compute;
   if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {
     const double bytes = storage_bytes_per_batch(in.storage, in, B);
     if (bytes / in.storage.bandwidth > compute) {
@@ -429,7 +438,11 @@ void storage_fixes(const FixContext& c) {
 // not help, but fewer bytes per sample for the workers to collate and the pin thread to copy do
 // (uint8 samples converted on the accelerator, when the scenario gives the dtype).
 void transfer_fixes(const FixContext& c) {
-  const auto& [s, d, in, r, B, compute] = c;
+  const Scenario& s = c.s;
+  Diagnosis& d = c.d;
+  const Inputs& in = c.in;
+  const Result& r = c.r;
+  const double compute = c.compute;
   const Limit transfer_limit = r.stage(Stage::Transfer).limit;
   if (in.transfer.modelled) {
     if (!in.transfer.pinned && !r.serial && r.binds(Stage::Transfer))
@@ -443,7 +456,7 @@ void transfer_fixes(const FixContext& c) {
 }
 
 void all_together(const FixContext& c) {
-  const auto& [s, d, in, r, B, compute] = c;
+  Diagnosis& d = c.d;
   // With more than one wall, no single fix suffices: show them together (one way to decode).
   std::size_t walls = 0;
   std::vector<Change> all;
@@ -470,7 +483,10 @@ void all_together(const FixContext& c) {
 }
 
 void fewer_workers(const FixContext& c) {
-  const auto& [s, d, in, r, B, compute] = c;
+  const Scenario& s = c.s;
+  Diagnosis& d = c.d;
+  const Inputs& in = c.in;
+  const Result& r = c.r;
   // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
   // (cpu.oversubscription_cost), past the scaling law's peak contention does. Below the cores
   // (and the peak) more workers deliver more, past them less, so the best count is at the
@@ -512,7 +528,8 @@ void fewer_workers(const FixContext& c) {
 }
 
 void smaller_batch(const FixContext& c) {
-  const auto& [s, d, in, r, B, compute] = c;
+  Diagnosis& d = c.d;
+  const double B = c.B;
   // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.
   for (const auto& cx : d.crossovers) {
     if (!cx.input_binds_above || cx.batch >= B) continue;
