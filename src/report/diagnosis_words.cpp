@@ -182,7 +182,7 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back(fmt::format(
           "{}: {} x {} = {} per accelerator, compute would consume {}{}", stage_name(Stage::Transform, r.transform_at),
           r.serial ? std::string("the main process") : workers_text(r.effective_workers),
-          format_compact(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand),
+          format_human(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand),
           r.worker_slicing > 1
               ? fmt::format(" ({} take turns on {}: time slicing costs their work {} more CPU, "
                             "cpu.oversubscription_cost)",
@@ -199,7 +199,7 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back(
           fmt::format("host-to-device transfer, limited by the training process's pin thread: it takes "
                       "{} per batch of {} at {}{}",
-                      dur(st.time_s), format_compact(st.bytes_per_batch, Dim::Size), rate(*in.transform.pin_bandwidth),
+                      dur(st.time_s), format_human(st.bytes_per_batch, Dim::Size), rate(*in.transform.pin_bandwidth),
                       thread_share_text(r)));
     else if (st.limit == Limit::InterpreterLock)
       parts.push_back(fmt::format(
@@ -267,7 +267,7 @@ std::string storage_capacity_text(const Diagnosis& d) {
     limits +=
         fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
                     format_compact(in.storage.queue_depth, Dim::Number),
-                    format_compact(in.storage.request_bytes, Dim::Size), format_compact(c.request_time, Dim::Duration));
+                    format_compact(in.storage.request_bytes, Dim::Size), format_human(c.request_time, Dim::Duration));
   std::string fed = c.accelerators ? plural(*c.accelerators, "accelerator", "accelerators")
                                    : std::string("any number of accelerators");
   if (c.accelerators && *c.accelerators == 0) fed = "not even one accelerator";
@@ -290,7 +290,7 @@ std::string cores_text(const Diagnosis& d) {
         "Cores: no number of workers keeps up with compute: with cpu.scaling_contention = {} and "
         "cpu.scaling_coherency = {}, workers deliver at most {} single-worker rates{}",
         format_compact(in.transform.sigma, Dim::Number), format_compact(in.transform.kappa, Dim::Number),
-        format_compact(c.most_rates, Dim::Number),
+        format_human(c.most_rates, Dim::Number),
         in.transform.kappa > 0 ? fmt::format(" (at {})", plural(c.workers_full, "worker", "workers"))
                                : std::string(" (approached as workers are added)"));
   std::string out = fmt::format(
