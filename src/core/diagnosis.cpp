@@ -209,7 +209,8 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
   roots.erase(std::unique(roots.begin(), roots.end(), [](double a, double b) { return std::fabs(a - b) <= 1e-9 * b; }),
               roots.end());
   for (double b : roots) {
-    if (!(b > 0) || !std::isfinite(b)) continue;
+    // Below batch 1 no batch size is on the other side: the same wall binds at every one.
+    if (!(b >= 1) || !std::isfinite(b)) continue;
     // Which side is input-bound: look just above the root.
     const double above = b * (1 + 1e-6) + 1e-9;
     const double device = model_compute_time(in.compute, above) + x * above;

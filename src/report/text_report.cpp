@@ -78,7 +78,7 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
     o.print(
         "{}Workers: no number keeps the transform at or under compute: the scaling law (cpu.scaling_*) "
         "caps them at {} single-worker rates.\n",
-        bullet, format_compact(d.cores->most_rates, Dim::Number));
+        bullet, format_human(d.cores->most_rates, Dim::Number));
   else if (d.workers_needed && !has_fix(d, FixKind::Workers) && !has_fix(d, FixKind::Overlap) &&
            !has_fix(d, FixKind::WorkersAndCores))
     o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n", bullet,

@@ -72,6 +72,20 @@ TEST_CASE("crossover: compute binds up to batch 22, the transform above") {
   CHECK(evaluate(resolve(s)).binds(Stage::Transform));
 }
 
+TEST_CASE("crossover: a crossing below batch 1 is none, the same wall at every batch size") {
+  // A measured step of 10 us + 45 us x B against 8 workers at 250 MB/s of 500 KB samples
+  // (0.25 ms per sample): the transform is slower from B = 10 us / (250 - 45) us = 0.049 up.
+  Scenario s = reference_preset();
+  s.set(Field::MeasuredPerSample, Quantity{45e-6, Dim::Duration});
+  s.set(Field::MeasuredOverhead, Quantity{10e-6, Dim::Duration});
+  const Diagnosis d = diagnose(s);
+  CHECK(d.crossovers.empty());
+  for (double b : {1.0, 2.0, 1024.0}) {
+    s.set(Field::BatchSize, b);
+    CHECK(evaluate(resolve(s)).binds(Stage::Transform));
+  }
+}
+
 TEST_CASE("compute-bound: nothing to fix") {
   Scenario s = reference_preset();
   s.set(Field::Workers, 64);
