@@ -347,7 +347,18 @@ void transform_fixes(const FixContext& c) {
   const Inputs& in = c.in;
   const Result& r = c.r;
   const double compute = c.compute;
-  if (r.serial) c.add(FixKind::Overlap, {{Field::Workers, {std::max(1.0, d.workers_needed.value_or(1)), Dim::Number}}});
+  if (r.serial) {
+    const double need = std::max(1.0, d.workers_needed.value_or(1));
+    // With every core of the node reserved (cpu.cores = cpu.reserved_cores), workers need cores
+    // of their own: the fix adds them.
+    if (in.transform.node_cores && !in.transform.cores_per_accelerator)
+      c.add(FixKind::Overlap,
+            {{Field::Workers, {need, Dim::Number}},
+             {Field::Cores,
+              {need * in.transform.threads_per_core * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+    else
+      c.add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}});
+  }
 
   const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
   // Only when some number of workers keeps up (the scaling law may peak below the need).

@@ -310,8 +310,12 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
   const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
   switch (fix.kind) {
     case FixKind::Overlap:
-      return fmt::format("Use {} (now 0) so loading overlaps compute: {}", plural(value(0), "worker", "workers"),
-                         gain(d, after));
+      return fmt::format(
+          "Use {} (now 0) so loading overlaps compute{}: {}", plural(value(0), "worker", "workers"),
+          fix.changes.size() > 1
+              ? fmt::format(", with cpu.cores = {} so that they have cores of their own", count(value(1)))
+              : std::string(),
+          gain(d, after));
     case FixKind::Workers:
       return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}", count(value(0)),
                          count(in.workers), gain(d, after));

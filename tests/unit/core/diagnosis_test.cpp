@@ -220,3 +220,24 @@ TEST_CASE("the workers that beat variance: searched one by one when few, by bise
     CHECK(!evaluate(resolve(s)).compute_bound());
   }
 }
+
+TEST_CASE("no workers on a node whose cores are all reserved: the overlap fix adds the cores its workers need") {
+  Scenario s = reference_preset();
+  s.set(Field::Workers, 0);
+  s.set(Field::Cores, 1);  // the one reserved for the training process
+  const Diagnosis d = diagnose(s);
+  const Fix* overlap = find(d, FixKind::Overlap);
+  REQUIRE(overlap);
+  REQUIRE(overlap->changes.size() == 2);
+  CHECK(overlap->changes[0].field == Field::Workers);
+  CHECK(overlap->changes[0].value.value == 44);
+  CHECK(overlap->changes[1].field == Field::Cores);
+  CHECK(overlap->changes[1].value.value == 44 + 1);  // a core per worker, and the reserved one
+  CHECK(overlap->result.utilization == 1);
+  // With a free core, workers alone.
+  s.set(Field::Cores, 96);
+  const Diagnosis free_core = diagnose(s);
+  const Fix* plain = find(free_core, FixKind::Overlap);
+  REQUIRE(plain);
+  CHECK(plain->changes.size() == 1);
+}
