@@ -162,6 +162,10 @@ void setup_attribute(CLI::App& app) {
       located("--batch", [&] { check_value(spec(Field::BatchSize), {o->batch, Dim::Number}); });
     if (o->workers_opt->count() > 0)
       located("--workers", [&] { check_value(spec(Field::Workers), {o->workers, Dim::Number}); });
+    if (!o->observed.empty() && !o->log.empty())
+      throw Error(Origin::argument("--log"),
+                  "give either --log (what the log says) or --observed (a figure to solve the scenario from), "
+                  "not both: --log reads the observed rate from the log; pass its figure to --observed to solve");
     if (!o->observed.empty()) {
       emit(*o, observed(*o));
       return;
