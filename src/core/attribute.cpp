@@ -224,7 +224,8 @@ void level_costs(const CachingExperiments& e, Attribution& a) {
   a.worker_batch = worker;
   a.worker_per_sample = per_sample(worker, e.batch);
   a.workers_bind = a.levels.back().workers_bind;
-  a.utilization = a.compute_s / a.levels.back().step_s;
+  // Over the step as read: a level measured faster than the one below it adds nothing.
+  a.utilization = a.compute_s / step;
   a.worker_budget_s = W * loop_step;
   if (a.workers_bind) a.workers_needed = std::ceil(worker.low / loop_step);
 }

@@ -74,6 +74,16 @@ TEST_CASE("attribute: each cost per sample is its cost per batch over the batch 
   }
 }
 
+TEST_CASE("attribute: a full pipeline measured faster than compute alone computes 100% of the time, not more") {
+  CachingExperiments e;
+  e.batch = 64;
+  e.workers = 8;
+  e.steps_per_s = {3.0, std::nullopt, std::nullopt, std::nullopt, 3.45};
+  const Attribution a = attribute(e);
+  CHECK(a.utilization == 1);
+  CHECK_FALSE(a.notes.empty());  // and a note says to measure both again
+}
+
 TEST_CASE("attribute: after the transform was optimised, its cost is only bounded") {
   const Attribution a = attribute(published(3.23, 1.28));
   const LevelCost& raw = row(a, CacheLevel::Raw);
