@@ -189,10 +189,20 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
   };
 
   // A grid over the field's range, then bisection between the two grid values around the target.
-  const std::vector<double> grid = search_grid(s, unknown, dim, fraction);
-  std::vector<double> g;
-  g.reserve(grid.size());
-  for (double v : grid) g.push_back(figure(v));
+  // Values the model refuses (cpu.cores below the cores reserved for training processes) are left
+  // out: the figure is searched where the scenario is valid.
+  std::vector<double> grid, g;
+  for (double v : search_grid(s, unknown, dim, fraction)) {
+    try {
+      g.push_back(figure(v));
+    } catch (const Error&) {
+      continue;
+    }
+    grid.push_back(v);
+  }
+  if (grid.size() < 2)
+    throw Error(fmt::format(
+        "the model refuses this scenario at almost every value of {}: solve for another field (--solve)", f.key));
 
   const double first = g.front();
   const double last = g.back();

@@ -85,3 +85,12 @@ TEST_CASE("solve_observed: refuses what cannot be solved") {
   CHECK_THROWS_WITH_AS(solve_observed(s, Field::PricePerHour, parse_observation("utilization=50%")),
                        doctest::Contains("does not depend on cost.price_per_hour"), Error);
 }
+
+TEST_CASE("solve_observed: values the model refuses are left out of the search (cpu.cores below the reserved)") {
+  // p4d: 96 vCPUs, 8 reserved; below 8 the model refuses the scenario, which must not end the search.
+  const Scenario s = load_scenario("p4d-resnet50-nvme").scenario;
+  const Solution sol = solve_observed(s, Field::Cores, {Observed::Utilization, 0.4});
+  CHECK(sol.exact);
+  CHECK(sol.value.value > 8);
+  CHECK(sol.result.utilization == doctest::Approx(0.4).epsilon(1e-6));
+}
