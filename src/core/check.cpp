@@ -15,6 +15,7 @@ struct MetricInfo {
 
 constexpr std::array kMetrics = {
     MetricInfo{Metric::Utilization, "min_utilization", Bound::AtLeast},
+    MetricInfo{Metric::FirstEpochUtilization, "min_first_epoch_utilization", Bound::AtLeast},
     MetricInfo{Metric::Throughput, "min_throughput", Bound::AtLeast},
     MetricInfo{Metric::EpochTime, "max_epoch_time", Bound::AtMost},
     MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", Bound::AtMost},
@@ -37,6 +38,8 @@ double value_of(const Requirement& req, const Result& r) {
   switch (req.metric) {
     case Metric::Utilization:
       return r.utilization;
+    case Metric::FirstEpochUtilization:
+      return r.cold ? r.cold->utilization : r.utilization;
     case Metric::Throughput:
       return req.per_step ? 1.0 / r.step_s : r.throughput;
     case Metric::EpochTime:
@@ -71,6 +74,7 @@ bool find_requirement(std::string_view key, Metric* out) {
 std::string_view requirement_unit(const Requirement& r) {
   switch (r.metric) {
     case Metric::Utilization:
+    case Metric::FirstEpochUtilization:
       return "ratio";
     case Metric::Throughput:
       return r.per_step ? "it/s" : "samples/s";
@@ -99,10 +103,16 @@ std::vector<std::string_view> requirement_keys() {
 
 PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   PlanOutcome out;
-  for (const auto& req : plan.requirements) out.outcomes.push_back({&req, true, 0, 0, s.get(Field::BatchSize)});
+  const auto outcome = [&](const Requirement* req) {
+    Outcome o;
+    o.requirement = req;
+    o.at_batch = s.get(Field::BatchSize);
+    return o;
+  };
+  for (const auto& req : plan.requirements) out.outcomes.push_back(outcome(&req));
   if (const Inputs in = resolve(s); in.compute.memory_capacity) {
     out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}, false});
-    out.outcomes.push_back({out.memory.get(), true, 0, 0, s.get(Field::BatchSize)});
+    out.outcomes.push_back(outcome(out.memory.get()));
   }
 
   const auto visit = [&](const Scenario& point, bool first) {
@@ -128,6 +138,8 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
       if (first || (minimum ? v < o.value : v > o.value)) {
         o.value = v;
         o.at_batch = batch;
+        if (req.metric == Metric::Utilization)
+          o.first_epoch = r.cold ? std::optional<double>(r.cold->utilization) : std::nullopt;
       }
     }
   };

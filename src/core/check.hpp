@@ -13,7 +13,10 @@
 namespace pipesim {
 
 enum class Metric : std::uint8_t {
-  Utilization,    // min_utilization (ratio)
+  Utilization,  // min_utilization (ratio): the steady state, every epoch after the first
+  // min_first_epoch_utilization (ratio): the first epoch's, which reads from storage what later
+  // epochs find in the page cache (the steady state's when the cache makes no difference)
+  FirstEpochUtilization,
   Throughput,     // min_throughput (samples/s for the cluster, or steps/s: see Requirement::per_step)
   EpochTime,      // max_epoch_time (s)
   CostPerEpoch,   // max_cost_per_epoch (USD)
@@ -67,6 +70,9 @@ struct Outcome {
   // accepted by the plan (the requirement fails), and accepted (it passes on an upper bound).
   unsigned unmodelled = 0;
   unsigned accepted = 0;
+  // min_utilization judges the steady state; when the page cache makes the first epoch differ,
+  // its utilization at the same batch size, so that the output can say which was judged.
+  std::optional<double> first_epoch;
 };
 
 struct PlanOutcome {

@@ -10,6 +10,7 @@ namespace {
 std::string shown(const Requirement& req, double v) {
   switch (req.metric) {
     case Metric::Utilization:
+    case Metric::FirstEpochUtilization:
       return percent(v);
     case Metric::Throughput:
       return req.per_step ? format_human(v, Dim::StepRate) : samples(v);
@@ -54,6 +55,13 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     l.reached = shown(req, o.value);
     l.required = fmt::format("{} {}", relation(req.metric), shown(req, req.threshold));
     if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
+    // Said where the judgement would differ: the steady state passes, the first epoch would not.
+    if (o.first_epoch && o.value >= req.threshold && *o.first_epoch < req.threshold) {
+      const std::string epochs = fmt::format(
+          "epochs after the first, from the page cache; the first epoch reaches {} (min_first_epoch_utilization)",
+          percent(*o.first_epoch));
+      l.where = l.where.empty() ? epochs : l.where + "; " + epochs;
+    }
   }
   // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.
   const auto stages = [](unsigned bits) {

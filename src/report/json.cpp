@@ -349,6 +349,7 @@ class JsonRenderer final : public DiagnosisRenderer,
           j.kv("value", oc.value).kv("threshold", req.threshold).kv_str("unit", requirement_unit(req));
         }
         j.kv("at_batch_size", oc.at_batch);
+        if (oc.first_epoch) j.kv("first_epoch_value", *oc.first_epoch);
         walls(j.key("unmodelled"), oc.unmodelled);
         walls(j.key("accepted_unmodelled"), oc.accepted);
         j.end();

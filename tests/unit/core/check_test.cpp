@@ -158,3 +158,34 @@ TEST_CASE("each requirement's bound: min_ at least, max_ and memory at most, wal
     CHECK(requirement_key(m).starts_with(requirement_bound(m) == Bound::AtLeast ? "min_" : "max_"));
   }
 }
+
+TEST_CASE("min_first_epoch_utilization judges the first epoch; min_utilization says the first epoch beside it") {
+  // Four DGX H100 nodes reading ImageNet over NFS: later epochs come from the page cache.
+  LoadedScenario s = load_scenario("dgx-h100+nfs-10gbe+resnet50-imagenet-h100");
+  apply_assignment(s, "cluster.nodes=4");
+  apply_requirement(s, "min_utilization=90%");
+  apply_requirement(s, "min_first_epoch_utilization=90%");
+  const Result r = evaluate(resolve(s.scenario));
+  REQUIRE(r.cold.has_value());
+  const PlanOutcome o = check_plan(s.scenario, s.plan);
+  const auto of = [&](Metric m) {
+    for (const Outcome& oc : o.outcomes)
+      if (oc.requirement->metric == m) return oc;
+    FAIL("no such requirement");
+    return Outcome{};
+  };
+  const Outcome steady = of(Metric::Utilization);
+  const Outcome first = of(Metric::FirstEpochUtilization);
+  CHECK(steady.pass);
+  CHECK(steady.value == r.utilization);
+  CHECK(steady.first_epoch == r.cold->utilization);
+  CHECK_FALSE(first.pass);
+  CHECK(first.value == r.cold->utilization);
+  CHECK_FALSE(o.pass);
+  CHECK(requirement_unit(*first.requirement) == "ratio");
+  // Where the page cache makes no difference the first epoch is the steady state.
+  LoadedScenario local = load_scenario("reference");
+  apply_requirement(local, "min_first_epoch_utilization=10%");
+  const PlanOutcome lo = check_plan(local.scenario, local.plan);
+  CHECK(lo.outcomes.at(0).value == evaluate(resolve(local.scenario)).utilization);
+}
