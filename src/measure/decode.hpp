@@ -69,6 +69,10 @@ struct DecodeCalibration {
   // (threads of one process: switching between them is cheaper than between a loader's worker
   // processes, so this is a lower bound for those); nullopt when no count was above them.
   std::optional<double> oversubscription;
+  // Two threads or more decoded no faster than one (sigma >= 1 with two or more counts up to the
+  // logical CPUs): other work was taking the CPUs, so the rates and the law are the busy
+  // machine's, not the decoder's.
+  [[nodiscard]] bool busy() const { return fit.sigma >= 1 && machine.logical_cpus >= 2; }
 };
 
 // The thread counts measured by default: 1, 2, 4 ... below `logical`, `logical`, and twice it

@@ -45,6 +45,9 @@ struct StorageCalibration {
   double latency_s = 0;         // concurrency 1: mean time per read less its bytes at read_bandwidth
   unsigned saturates_at = 1;    // the least concurrency that reached 90% of read_bandwidth
   bool cold_like_warm = false;  // cold within 20% of warm at concurrency 1: the drop may not have worked
+  // The cold figures describe the storage: every file's pages were dropped and cold reads were
+  // slower than warm ones. Otherwise they may be the page cache's, and no key should be taken.
+  [[nodiscard]] bool trusted() const { return cold_dropped && !cold_like_warm; }
 };
 
 // The concurrency levels measured by default: 1, 2, 4 ... 64.

@@ -24,6 +24,26 @@ std::string measured_value(double v, Dim dim) {
   return format_compact(std::round(v / scale) * scale, dim);
 }
 
+// A calibration's keys, or, when its figures are not to be trusted, the same keys commented
+// out after the reason and how to measure again: a pasted fragment then sets nothing.
+std::string keys(std::string table, const std::string& lines, std::string_view doubt) {
+  if (doubt.empty()) return table + lines;
+  std::string out = fmt::format("# NOT TRUSTED: {}\n# The keys below are left commented out.\n{}", doubt, table);
+  for (std::size_t at = 0; at < lines.size();) {
+    const std::size_t end = lines.find('\n', at);
+    out += "# " + lines.substr(at, end - at + 1);
+    at = end + 1;
+  }
+  return out;
+}
+
+// JSON's scenario keys are "scenario" when trusted, "untrusted_scenario" (after "trusted":
+// false) when not, so that a program reading "scenario" takes nothing doubtful.
+std::string_view scenario_member(JsonWriter& j, bool trusted) {
+  j.kv_bool("trusted", trusted);
+  return trusted ? "scenario" : "untrusted_scenario";
+}
+
 std::string header(const Machine& m, std::string_view what) {
   return fmt::format(
       "# pipesim calibrate {}: measured {} by pipesim {}\n"
@@ -155,10 +175,10 @@ std::string decode_toml(const DecodeCalibration& c) {
                                       : std::string("not determined (it needs three or more thread counts)"));
   if (c.oversubscription)
     t += fmt::format(
-        "# Time slicing: past the {} logical CPUs each thread spent more CPU per image than at them:\n"
+        "# Time slicing: past the {} logical CPUs each thread spent {} CPU per image than at them:\n"
         "# oversubscription_cost {:.4f} (1 + o (N - C) / C times the CPU). Threads of one process\n"
         "# switch more cheaply than a loader's worker processes: a lower bound for those.\n",
-        c.machine.logical_cpus, *c.oversubscription);
+        c.machine.logical_cpus, *c.oversubscription > 0 ? "more" : "no more", *c.oversubscription);
   const DecodeKeys k = decode_keys(c);
   t += "# Decode alone is a lower bound on a worker's cost per sample: reading the file, cropping,\n"
        "# flipping, converting to a tensor and normalizing add to it, so the rate below is an upper\n"
@@ -166,15 +186,22 @@ std::string decode_toml(const DecodeCalibration& c) {
   if (!k.per_image)
     t += "# The files are not yours: the rate is per JPEG byte (cpu.worker_throughput), so that the\n"
          "# scenario's workload.sample_size turns it into samples/s.\n";
-  t += "\n[cpu]\n";
+  std::string lines;
   if (k.per_image)
-    t += fmt::format("worker_sample_rate = \"{}\"\n", measured_value(k.single, Dim::SampleRate));
+    lines += fmt::format("worker_sample_rate = \"{}\"\n", measured_value(k.single, Dim::SampleRate));
   else
-    t += fmt::format("worker_throughput = \"{}\"\n", measured_value(k.single, Dim::Rate));
-  t += fmt::format("scaling_contention = {:.4f}\n", c.fit.sigma);
-  if (c.fit.kappa_fitted) t += fmt::format("scaling_coherency = {:.5f}\n", c.fit.kappa);
-  if (c.oversubscription) t += fmt::format("oversubscription_cost = {:.4f}\n", *c.oversubscription);
-  return t;
+    lines += fmt::format("worker_throughput = \"{}\"\n", measured_value(k.single, Dim::Rate));
+  lines += fmt::format("scaling_contention = {:.4f}\n", c.fit.sigma);
+  if (c.fit.kappa_fitted) lines += fmt::format("scaling_coherency = {:.5f}\n", c.fit.kappa);
+  if (c.oversubscription) lines += fmt::format("oversubscription_cost = {:.4f}\n", *c.oversubscription);
+  const std::string doubt =
+      c.busy() ? fmt::format(
+                     "more threads decoded no faster than one (scaling_contention {:.4f} >= 1 on {} logical "
+                     "CPUs): other work was using the CPUs. Measure again on an idle machine, or with "
+                     "--threads no higher than the CPUs that are free.",
+                     c.fit.sigma, c.machine.logical_cpus)
+               : std::string();
+  return t + keys("\n[cpu]\n", lines, doubt);
 }
 
 std::string decode_json(const DecodeCalibration& c) {
@@ -208,7 +235,7 @@ std::string decode_json(const DecodeCalibration& c) {
     if (c.oversubscription) j.kv("oversubscription_cost", *c.oversubscription);
     j.kv_bool("kappa_fitted", c.fit.kappa_fitted).kv("max_abs_residual", c.fit.max_abs_residual).end();
     const DecodeKeys k = decode_keys(c);
-    j.key("scenario").object();
+    j.key(scenario_member(j, !c.busy())).object();
     j.kv(k.per_image ? "cpu.worker_sample_rate" : "cpu.worker_throughput", k.single);
     j.kv("cpu.scaling_contention", c.fit.sigma);
     if (c.fit.kappa_fitted) j.kv("cpu.scaling_coherency", c.fit.kappa);
@@ -248,11 +275,18 @@ std::string storage_toml(const StorageCalibration& c) {
       "# bandwidth is reached at {} readers (storage.queue_depth is the readers a loader keeps\n"
       "# busy: a DataLoader worker reads one file at a time).\n",
       c.saturates_at);
-  t += "\n[storage]\n";
-  t += fmt::format("read_bandwidth = \"{}\"\n", measured_value(c.read_bandwidth, Dim::Rate));
-  t += fmt::format("iops = {}\n", format_compact(std::round(c.iops), Dim::Number));
-  t += fmt::format("latency = \"{}\"\n", measured_value(c.latency_s, Dim::Duration));
-  return t;
+  std::string lines = fmt::format("read_bandwidth = \"{}\"\n", measured_value(c.read_bandwidth, Dim::Rate));
+  lines += fmt::format("iops = {}\n", format_compact(std::round(c.iops), Dim::Number));
+  lines += fmt::format("latency = \"{}\"\n", measured_value(c.latency_s, Dim::Duration));
+  const std::string doubt =
+      c.trusted() ? std::string()
+                  : fmt::format(
+                        "the cold reads may have come from the page cache ({}), so these are not the "
+                        "storage's figures. Measure again with the files out of memory: as root after "
+                        "`sync; echo 3 > /proc/sys/vm/drop_caches`, after a reboot, or on more data than "
+                        "the machine's memory.",
+                        c.cold_dropped ? "cold within 20% of warm at one reader" : "the kernel kept some files' pages");
+  return t + keys("\n[storage]\n", lines, doubt);
 }
 
 std::string storage_json(const StorageCalibration& c) {
@@ -285,7 +319,7 @@ std::string storage_json(const StorageCalibration& c) {
     levels("cold", c.cold);
     levels("warm", c.warm);
     j.key("fit").object().kv("saturates_at_concurrency", c.saturates_at).end();
-    j.key("scenario")
+    j.key(scenario_member(j, c.trusted()))
         .object()
         .kv("storage.read_bandwidth", c.read_bandwidth)
         .kv("storage.iops", c.iops)
