@@ -81,6 +81,8 @@ std::string_view fix_key(FixKind k) {
       return "workers";
     case FixKind::WorkersAndCores:
       return "workers_and_cores";
+    case FixKind::WorkersWithinCores:
+      return "workers_within_cores";
     case FixKind::Overlap:
       return "overlap";
     case FixKind::StorageBandwidth:
@@ -374,10 +376,13 @@ void transform_fixes(const FixContext& c) {
       ;  // no count of workers helps
     else if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
       c.add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
-    else  // more workers alone add nothing: the cores cap them
+    else {  // more workers alone add nothing past the cores: first fill them, then add cores
+      const double fit = std::floor(*in.transform.cores_per_accelerator / in.transform.threads_per_core);
+      if (fit > in.workers) c.add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fit, Dim::Number}}});
       c.add(FixKind::WorkersAndCores,
             {{Field::Workers, {need, Dim::Number}},
              {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+    }
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).
@@ -474,6 +479,7 @@ void all_together(const FixContext& c) {
   std::vector<Change> all;
   bool decode_taken = false;
   for (const auto& f : d.fixes) {
+    if (f.kind == FixKind::WorkersWithinCores) continue;  // workers_and_cores goes further
     const bool decode =
         f.kind == FixKind::DecodeOnDecoder || f.kind == FixKind::DecodeOnGpu || f.kind == FixKind::Predecoded;
     if (decode && decode_taken) continue;

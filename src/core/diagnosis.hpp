@@ -31,6 +31,9 @@ enum class FixKind : std::uint8_t {
   AllTogether,      // every fix above but the batch size, applied at once
   FewerWorkers,     // fewer workers: less time slicing of the cores, or back to the scaling law's peak
   Uint8Samples,     // samples as uint8 on the device (4x fewer bytes to collate and pin), converted there
+  // As many workers as the node's cores run, when keeping up needs more than it has: the fix in
+  // hand, offered before the one that adds cores (not a wall of its own in AllTogether).
+  WorkersWithinCores,
 };
 // Stable key of a fix kind, for JSON ("workers", "storage_bandwidth", "decoder", ...).
 std::string_view fix_key(FixKind k);

@@ -319,6 +319,11 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
     case FixKind::Workers:
       return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}", count(value(0)),
                          count(in.workers), gain(d, after));
+    case FixKind::WorkersWithinCores:
+      return fmt::format(
+          "Workers within the node's cores: {} per accelerator (now {}), a core each: {}; keeping up "
+          "needs more cores (below)",
+          count(value(0)), count(in.workers), gain(d, after));
     case FixKind::WorkersAndCores:
       return fmt::format(
           "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator for workers; "

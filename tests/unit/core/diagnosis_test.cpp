@@ -241,3 +241,24 @@ TEST_CASE("no workers on a node whose cores are all reserved: the overlap fix ad
   REQUIRE(plain);
   CHECK(plain->changes.size() == 1);
 }
+
+TEST_CASE("the fix in hand first: as many workers as the node's cores run, then the cores keeping up needs") {
+  // The reference needs 44 workers; 16 cores leave 15 for workers (1 reserved) against 8 now.
+  Scenario s = reference_preset();
+  s.set(Field::Cores, 16);
+  const Diagnosis d = diagnose(s);
+  const Fix* within = find(d, FixKind::WorkersWithinCores);
+  const Fix* more = find(d, FixKind::WorkersAndCores);
+  REQUIRE(within);
+  REQUIRE(more);
+  CHECK(within < more);  // offered first
+  CHECK(within->changes.at(0).value.value == 15);
+  CHECK(within->result.throughput == 15 * 500.0);  // 15 workers x 500 samples/s each
+  CHECK(within->result.throughput > d.result.throughput);
+  CHECK(find(d, FixKind::AllTogether) == nullptr);  // one wall: the transform
+  // With the workers already filling the cores, nothing within them to offer.
+  s.set(Field::Workers, 15);
+  const Diagnosis full = diagnose(s);
+  CHECK(find(full, FixKind::WorkersWithinCores) == nullptr);
+  CHECK(find(full, FixKind::WorkersAndCores) != nullptr);
+}
