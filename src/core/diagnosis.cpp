@@ -332,6 +332,14 @@ struct FixContext {
     Fix f = apply(kind, s, std::move(changes));
     if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
   }
+
+  // Each kind of fix, in the order diagnose offers them.
+  void transform_fixes() const;
+  void storage_fixes() const;
+  void transfer_fixes() const;
+  void all_together() const;
+  void fewer_workers() const;
+  void smaller_batch() const;
 };
 
 // The training process binds when its pin thread, or its loop and pin thread taking turns on the
@@ -343,23 +351,18 @@ bool process_binds(const Result& r) {
 
 // The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
 // variance a deeper window or any ready batch.
-void transform_fixes(const FixContext& c) {
-  const Scenario& s = c.s;
-  Diagnosis& d = c.d;
-  const Inputs& in = c.in;
-  const Result& r = c.r;
-  const double compute = c.compute;
+void FixContext::transform_fixes() const {
   if (r.serial) {
     const double need = std::max(1.0, d.workers_needed.value_or(1));
     // With every core of the node reserved (cpu.cores = cpu.reserved_cores), workers need cores
     // of their own: the fix adds them.
     if (in.transform.node_cores && !in.transform.cores_per_accelerator)
-      c.add(FixKind::Overlap,
-            {{Field::Workers, {need, Dim::Number}},
-             {Field::Cores,
-              {need * in.transform.threads_per_core * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+      add(FixKind::Overlap,
+          {{Field::Workers, {need, Dim::Number}},
+           {Field::Cores,
+            {need * in.transform.threads_per_core * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
     else
-      c.add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}});
+      add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}});
   }
 
   const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
@@ -375,49 +378,43 @@ void transform_fixes(const FixContext& c) {
     if (need <= in.workers)
       ;  // no count of workers helps
     else if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
-      c.add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
+      add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else {  // more workers alone add nothing past the cores: first fill them, then add cores
       const double fit = std::floor(*in.transform.cores_per_accelerator / in.transform.threads_per_core);
-      if (fit > in.workers) c.add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fit, Dim::Number}}});
-      c.add(FixKind::WorkersAndCores,
-            {{Field::Workers, {need, Dim::Number}},
-             {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+      if (fit > in.workers) add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fit, Dim::Number}}});
+      add(FixKind::WorkersAndCores,
+          {{Field::Workers, {need, Dim::Number}},
+           {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
     }
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).
   if (transform_slow && in.transform.at == TransformAt::Cpu) {
     if (s.has(Field::DecoderRate))
-      c.add_if_faster(FixKind::DecodeOnDecoder,
-                      {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
+      add_if_faster(FixKind::DecodeOnDecoder,
+                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
     if (s.has(Field::GpuTime))
-      c.add_if_faster(FixKind::DecodeOnGpu,
-                      {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
+      add_if_faster(FixKind::DecodeOnGpu,
+                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
     if (s.has(Field::PredecodedSampleRate)) {
       const double size = s.opt(Field::PredecodedSampleSize).value_or(in.transfer.device_bytes);
       if (size > 0)
-        c.add_if_faster(FixKind::Predecoded,
-                        {{Field::SampleSize, {size, Dim::Size}},
-                         {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
+        add_if_faster(FixKind::Predecoded,
+                      {{Field::SampleSize, {size, Dim::Size}},
+                       {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
     }
   }
 
   // Variance under the DataLoader's delivery: a deeper window, or any ready batch.
   if (r.stage(Stage::Transform).limit == Limit::Variance) {
     if (const auto p = smallest_that_binds(s, Field::PrefetchFactor, in.prefetch_factor + 1, 16, r.throughput))
-      c.add(FixKind::Prefetch, {{Field::PrefetchFactor, {*p, Dim::Number}}});
-    if (in.in_order) c.add_if_faster(FixKind::OutOfOrder, {{Field::InOrder, {0, Dim::Bool}}});
+      add(FixKind::Prefetch, {{Field::PrefetchFactor, {*p, Dim::Number}}});
+    if (in.in_order) add_if_faster(FixKind::OutOfOrder, {{Field::InOrder, {0, Dim::Bool}}});
   }
 }
 
 // Storage: its aggregate or per-node bandwidth, IOPS, queue depth.
-void storage_fixes(const FixContext& c) {
-  const Scenario& s = c.s;
-  Diagnosis& d = c.d;
-  const Inputs& in = c.in;
-  const Result& r = c.r;
-  const double B = c.B;
-  const double compute = c.compute;
+void FixContext::storage_fixes() const {
   if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {
     const double bytes = storage_bytes_per_batch(in.storage, in, B);
     if (bytes / in.storage.bandwidth > compute) {
@@ -429,24 +426,24 @@ void storage_fixes(const FixContext& c) {
         return Change{Field::ReadBandwidth, {needed, Dim::Rate}};
       };
       if (in.storage.bandwidth_limit == Limit::Bandwidth) {
-        c.add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
+        add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
       } else {
         std::vector<Change> changes{
             {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
              {bytes * in.accelerators / compute, Dim::Rate}}};
         if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_bandwidth_needed)
           changes.push_back(aggregate(d.storage_bandwidth_needed));
-        c.add(FixKind::StorageBandwidth, changes);
+        add(FixKind::StorageBandwidth, changes);
       }
     }
     if (in.storage.iops && bytes / in.storage.request_bytes / *in.storage.iops > compute) {
       const double iops = ceil_count(bytes / in.storage.request_bytes / compute * in.storage.shared_by);
-      c.add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
+      add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
     }
     if (in.storage.latency &&
         bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
       const double qd = ceil_count(bytes * request_service_time(in.storage) / (in.storage.request_bytes * compute));
-      c.add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
+      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
     }
   }
 }
@@ -454,26 +451,20 @@ void storage_fixes(const FixContext& c) {
 // The transfer: pinned memory, link bandwidth; when the training process binds a faster link does
 // not help, but fewer bytes per sample for the workers to collate and the pin thread to copy do
 // (uint8 samples converted on the accelerator, when the scenario gives the dtype).
-void transfer_fixes(const FixContext& c) {
-  const Scenario& s = c.s;
-  Diagnosis& d = c.d;
-  const Inputs& in = c.in;
-  const Result& r = c.r;
-  const double compute = c.compute;
+void FixContext::transfer_fixes() const {
   const Limit transfer_limit = r.stage(Stage::Transfer).limit;
   if (in.transfer.modelled) {
     if (!in.transfer.pinned && !r.serial && r.binds(Stage::Transfer))
-      c.add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
+      add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
     if (r.stage(Stage::Transfer).time_s > compute && in.transfer.pinned && transfer_limit == Limit::Link)
-      c.add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
+      add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
     const auto dtype = s.opt(Field::DeviceDtype);
     if (process_binds(r) && !r.serial && dtype && dtype_bytes(static_cast<Dtype>(*dtype)) > 1)
-      c.add_if_faster(FixKind::Uint8Samples, {{Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice}}});
+      add_if_faster(FixKind::Uint8Samples, {{Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice}}});
   }
 }
 
-void all_together(const FixContext& c) {
-  Diagnosis& d = c.d;
+void FixContext::all_together() const {
   // With more than one wall, no single fix suffices: show them together (one way to decode).
   std::size_t walls = 0;
   std::vector<Change> all;
@@ -497,14 +488,10 @@ void all_together(const FixContext& c) {
         all.push_back(ch);
     }
   }
-  if (walls > 1) c.add(FixKind::AllTogether, all);
+  if (walls > 1) add(FixKind::AllTogether, all);
 }
 
-void fewer_workers(const FixContext& c) {
-  const Scenario& s = c.s;
-  Diagnosis& d = c.d;
-  const Inputs& in = c.in;
-  const Result& r = c.r;
+void FixContext::fewer_workers() const {
   // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
   // (cpu.oversubscription_cost), past the scaling law's peak contention does. Below the cores
   // (and the peak) more workers deliver more, past them less, so the best count is at the
@@ -541,18 +528,16 @@ void fewer_workers(const FixContext& c) {
         throughput = got;
       }
     }
-    if (best) c.add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});
+    if (best) add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});
   }
 }
 
-void smaller_batch(const FixContext& c) {
-  Diagnosis& d = c.d;
-  const double B = c.B;
+void FixContext::smaller_batch() const {
   // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.
   for (const auto& cx : d.crossovers) {
     if (!cx.input_binds_above || cx.batch >= B) continue;
     const double b = std::floor(cx.batch);
-    if (b >= 1) c.add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
+    if (b >= 1) add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
     break;
   }
 }
@@ -571,12 +556,12 @@ Diagnosis diagnose(const Scenario& s) {
     return d;
   }
   if (d.result.compute_bound()) return d;  // compute-bound: nothing to fix
-  transform_fixes(c);
-  storage_fixes(c);
-  transfer_fixes(c);
-  all_together(c);
-  fewer_workers(c);
-  smaller_batch(c);
+  c.transform_fixes();
+  c.storage_fixes();
+  c.transfer_fixes();
+  c.all_together();
+  c.fewer_workers();
+  c.smaller_batch();
   return d;
 }
 
