@@ -49,6 +49,7 @@ inline void expect_consistent(const PlanOutcome& outcome) {
     bool pass = o.pass;
     switch (r.metric) {
       case Metric::Utilization:
+      case Metric::FirstEpochUtilization:
       case Metric::Throughput:
       case Metric::SamplesPerUsd:
         pass = o.value >= r.threshold;
