@@ -352,15 +352,16 @@ bool process_binds(const Result& r) {
 // The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
 // variance a deeper window or any ready batch.
 void FixContext::transform_fixes() const {
+  // The node's cores for `workers` per accelerator, a whole core each, and those reserved.
+  const auto node_cores = [&](double workers) {
+    return workers * in.transform.threads_per_core * in.accelerators + in.transform.reserved_cores;
+  };
   if (r.serial) {
     const double need = std::max(1.0, d.workers_needed.value_or(1));
     // With every core of the node reserved (cpu.cores = cpu.reserved_cores), workers need cores
     // of their own: the fix adds them.
     if (in.transform.node_cores && !in.transform.cores_per_accelerator)
-      add(FixKind::Overlap,
-          {{Field::Workers, {need, Dim::Number}},
-           {Field::Cores,
-            {need * in.transform.threads_per_core * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+      add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}, {Field::Cores, {node_cores(need), Dim::Number}}});
     else
       add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}});
   }
@@ -383,8 +384,7 @@ void FixContext::transform_fixes() const {
       const double fit = std::floor(*in.transform.cores_per_accelerator / in.transform.threads_per_core);
       if (fit > in.workers) add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fit, Dim::Number}}});
       add(FixKind::WorkersAndCores,
-          {{Field::Workers, {need, Dim::Number}},
-           {Field::Cores, {logical * in.accelerators + in.transform.reserved_cores, Dim::Number}}});
+          {{Field::Workers, {need, Dim::Number}}, {Field::Cores, {node_cores(need), Dim::Number}}});
     }
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures

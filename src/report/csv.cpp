@@ -1,5 +1,5 @@
 // CSV: for programs. One header line, SI base units, full precision, stable column names.
-#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -56,35 +56,26 @@ bool has_column(const PointFigure& f, const SweepLayout& layout) {
 }
 
 // The simulated figures of `sweep --simulate`, after the point's.
-constexpr std::string_view kSimulatedColumns =
-    "sim_utilization,sim_throughput_samples_per_s,sim_step_time_s,sim_wait_p95_s,sim_epoch_utilization";
+constexpr std::array<std::string_view, 5> kSimulatedColumns = {
+    "sim_utilization", "sim_throughput_samples_per_s", "sim_step_time_s", "sim_wait_p95_s", "sim_epoch_utilization"};
 
-// A sweep row's figure columns, after its inputs and before `invalid`, each followed by a comma:
-// each modelled stage's time, the registry's figures this layout has, the simulated ones.
-std::string figure_columns(const SweepLayout& layout) {
-  std::string h;
-  for (Stage st : kStages)
-    for (const StageFigure& f : stage_figures())
-      if (f.csv) h += fmt::format("{}_{},", stage_key(st), f.key);
-  for (const PointFigure& f : point_figures())
-    if (has_column(f, layout)) h += fmt::format("{},", f.csv);
-  if (layout.simulated) h += fmt::format("{},", kSimulatedColumns);
-  return h;
+// A number in base units and its comma; only the comma when there is none.
+void number_cell(Out& o, std::optional<double> v) {
+  if (v) o.num(*v);
+  o.put(',');
 }
 
-// One cell and its comma: numbers in base units, flags true/false, walls joined by "+"; empty
-// when the point has no such figure.
+// One figure's cell and its comma: flags true/false, walls joined by "+", a limit by its key,
+// other figures as numbers; empty when the point has no such figure.
 void cell(Out& o, FigureUnit unit, std::optional<double> v) {
-  if (v) {
-    if (unit == FigureUnit::Flag)
-      o.write(*v != 0 ? "true" : "false");
-    else if (unit == FigureUnit::Walls)
-      o.write(walls_text(static_cast<unsigned>(*v)));
-    else if (unit == FigureUnit::Limit)
-      o.write(limit_key(static_cast<Limit>(*v)));
-    else
-      o.num(*v);
-  }
+  if (!v || (unit != FigureUnit::Flag && unit != FigureUnit::Walls && unit != FigureUnit::Limit))
+    return number_cell(o, v);
+  if (unit == FigureUnit::Flag)
+    o.write(*v != 0 ? "true" : "false");
+  else if (unit == FigureUnit::Walls)
+    o.write(walls_text(static_cast<unsigned>(*v)));
+  else
+    o.write(limit_key(static_cast<Limit>(*v)));
   o.put(',');
 }
 
@@ -142,14 +133,27 @@ class CsvRenderer final : public DiagnosisRenderer,
     }
   }
 
-  // The header is the first row's; the figures of this layout's columns are picked once.
+  // The header is the first row's; the figures of this layout's columns are picked once, and
+  // with them the figure columns' header (after the inputs, before `invalid`, each followed by
+  // a comma): each stage's time, the registry's figures this layout has, the simulated ones.
   void begin(const SweepLayout& layout) override {
-    columns_.clear();
-    for (const PointFigure& f : point_figures())
-      if (has_column(f, layout)) columns_.push_back(&f);
     stage_columns_.clear();
     for (const StageFigure& f : stage_figures())
       if (f.csv) stage_columns_.push_back(&f);
+    columns_.clear();
+    for (const PointFigure& f : point_figures())
+      if (has_column(f, layout)) columns_.push_back(&f);
+    header_.clear();
+    figure_count_ = 0;
+    const auto column = [&](std::string_view name) {
+      header_.append(name).push_back(',');
+      ++figure_count_;
+    };
+    for (Stage st : kStages)
+      for (const StageFigure* f : stage_columns_) column(fmt::format("{}_{}", stage_key(st), f->key));
+    for (const PointFigure* f : columns_) column(f->csv);
+    if (layout.simulated)
+      for (std::string_view name : kSimulatedColumns) column(name);
   }
   void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     const Scenario& s = p.scenario;
@@ -158,7 +162,7 @@ class CsvRenderer final : public DiagnosisRenderer,
       for (Field f : required_fields()) o.print("{},", spec(f).key);
       for (Field f : layout.inputs)
         if (!required(f)) o.print("{},", spec(f).key);
-      o.write(figure_columns(layout));
+      o.write(header_);
       o.write("invalid\n");
     }
     for (Field f : required_fields()) {
@@ -172,9 +176,7 @@ class CsvRenderer final : public DiagnosisRenderer,
       }
     if (!p.invalid.empty()) {
       // A point the model refuses: its inputs, every figure empty, and why in the last column.
-      // One field per figure column: as many commas as the columns' header has.
-      const std::string columns = figure_columns(layout);
-      o.write(std::string(static_cast<std::size_t>(std::count(columns.begin(), columns.end(), ',')), ','));
+      o.write(std::string(figure_count_, ','));
       o.print("{}\n", csv_field(p.invalid));
       return;
     }
@@ -184,10 +186,10 @@ class CsvRenderer final : public DiagnosisRenderer,
     for (const PointFigure* f : columns_) cell(o, f->unit, f->value(source));
     if (layout.simulated) {
       if (const Simulation* m = p.simulated) {
-        for (double v : {m->utilization, m->throughput, m->step_s, m->wait.p95}) cell(o, FigureUnit::Fraction, v);
-        cell(o, FigureUnit::Fraction, m->epoch_utilization);
+        for (double v : {m->utilization, m->throughput, m->step_s, m->wait.p95}) number_cell(o, v);
+        number_cell(o, m->epoch_utilization);
       } else {
-        o.write(",,,,,");
+        o.write(std::string(kSimulatedColumns.size(), ','));
       }
     }
     o.write("\n");
@@ -227,6 +229,8 @@ class CsvRenderer final : public DiagnosisRenderer,
  private:
   std::vector<const PointFigure*> columns_;        // the figures of this layout's columns, in order
   std::vector<const StageFigure*> stage_columns_;  // each stage's
+  std::string header_;                             // the figure columns' names, each with its comma
+  std::size_t figure_count_ = 0;                   // how many
 };
 
 }  // namespace
