@@ -6,22 +6,22 @@ namespace pipesim {
 
 namespace {
 
-// A requirement's value or threshold for people.
+// A requirement's value or threshold for people, as its figure is written elsewhere.
 std::string shown(const Requirement& req, double v) {
   switch (req.metric) {
     case Metric::Utilization:
     case Metric::FirstEpochUtilization:
-      return percent(v);
+      return figure_text(FigureUnit::Fraction, v);
     case Metric::Throughput:
-      return req.per_step ? format_human(v, Dim::StepRate) : samples(v);
+      return req.per_step ? format_human(v, Dim::StepRate) : figure_text(FigureUnit::SampleRate, v);
     case Metric::EpochTime:
-      return format_human(v, Dim::Duration);
+      return figure_text(FigureUnit::Seconds, v);
     case Metric::CostPerEpoch:
-      return format_human(v, Dim::Money);
+      return figure_text(FigureUnit::Usd, v);
     case Metric::SamplesPerUsd:
-      return format_number(v);
+      return figure_text(FigureUnit::SamplesPerUsd, v);
     case Metric::Memory:
-      return format_human(v, Dim::Size);
+      return figure_text(FigureUnit::Bytes, v);
     case Metric::Walls:
       break;
   }

@@ -56,20 +56,20 @@ std::string binding_text(const Result& r) { return walls_text(r.binding); }
 std::string compare_value_text(CompareMetric m, double v) {
   switch (m) {
     case CompareMetric::Throughput:
-      return samples(v);
+      return figure_text(FigureUnit::SampleRate, v);
     case CompareMetric::Utilization:
-      return percent(v);
+      return figure_text(FigureUnit::Fraction, v);
     case CompareMetric::EpochTime:
-      return format_human(v, Dim::Duration);
+      return figure_text(FigureUnit::Seconds, v);
     case CompareMetric::PricePerHour:
-      return format_human(v, Dim::MoneyRate);
+      return figure_text(FigureUnit::UsdPerHour, v);
     case CompareMetric::CostPerEpoch:
     case CompareMetric::IdleCostPerEpoch:
-      return format_human(v, Dim::Money);
+      return figure_text(FigureUnit::Usd, v);
     case CompareMetric::SamplesPerUsd:
       break;
   }
-  return format_number(v);
+  return figure_text(FigureUnit::SamplesPerUsd, v);
 }
 
 std::string compute_source(const Scenario& s, const Result& r) {
