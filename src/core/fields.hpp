@@ -128,6 +128,9 @@ struct FieldSpec {
   bool integer;                   // must be a whole number
   std::string_view default_text;  // "" when the field has no default
   std::string_view help;
+  // For a field without a default: a typical value, as TOML, that `init` offers ("256",
+  // "\"7 GB/s\"", "\"h100-sxm\""); it must load as it is.
+  std::string_view example = "";
   std::span<const std::string_view> choices = {};  // for Dim::Choice fields: the names
   bool shape = false;  // a plain number also written as a shape: "3x224x224" or [3, 224, 224]
 };

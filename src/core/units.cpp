@@ -452,6 +452,13 @@ std::string format_exact(double value, Dim dim) {
     if (parse_quantity(compact).value == value) return compact;
   } catch (const Error&) {
   }
+  // A size or rate that is a round number of binary units reads as one: "1152 GiB", not
+  // "1.236950581248 TB".
+  if (dim == Dim::Size || dim == Dim::Rate)
+    for (const auto& [unit, factor] : {std::pair{"TiB", Ti}, {"GiB", Gi}, {"MiB", Mi}, {"KiB", Ki}}) {
+      const std::string text = fmt::format("{:.4g} {}{}", value / factor, unit, dim == Dim::Rate ? "/s" : "");
+      if (value >= factor && parse_quantity(text).value == value) return text;
+    }
   const Scaled s = scale(value, dim);
   if (s.unit.empty()) return fmt::format("{}", s.value);
   return fmt::format("{} {}", s.value, s.unit);

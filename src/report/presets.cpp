@@ -297,6 +297,21 @@ std::string origin_preset(const Origin& o) {
   return std::string(s);
 }
 
+// A key that a pair of keys can replace, and which both may not be set: init writes the
+// key, naming the pair, unless the pair is set.
+struct Instead {
+  Field line;
+  std::array<Field, 2> pair;
+};
+constexpr std::array kInstead = {Instead{Field::ReadBandwidth, {Field::StorageCapacity, Field::ThroughputPerTib}},
+                                 Instead{Field::PricePerHour, {Field::PurchasePrice, Field::Amortization}}};
+
+const Instead* instead_pair(Field f) {
+  for (const Instead& i : kInstead)
+    if (i.line == f || i.pair[0] == f || i.pair[1] == f) return &i;
+  return nullptr;
+}
+
 }  // namespace
 
 std::string init_toml(const std::vector<std::string>& presets, const LoadedScenario& loaded) {
@@ -334,24 +349,30 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
       t += fmt::format("{:<40} # from {}: {}\n", line, origin_preset(loaded.origins[static_cast<std::size_t>(f.field)]),
                        f.help);
     } else {
-      // An example of the value's form: a unit's example, a choice, a fraction, a count.
-      std::string example = describe_dims(f.accepts);
-      const std::size_t eg = example.find("(e.g. ");
-      example = eg == std::string::npos ? std::string() : example.substr(eg + 6, example.find(')', eg) - eg - 6);
-      // One value, the first quoted one: a unit may give several examples ("1200 samples/s",
-      // "3.45 it/s"; 8, "$32.77/h").
-      if (const std::size_t open = example.find('"'); open != std::string::npos)
-        example = example.substr(open, example.find('"', open + 1) - open + 1);
-      if (example.find('"') == std::string::npos) {
-        const bool fraction = f.constraint == Constraint::UnitInterval || f.constraint == Constraint::Share ||
-                              f.constraint == Constraint::HitRatio;
-        example = fraction ? "0.5" : f.integer ? "8" : "1";
+      // One decide line per way of saying a thing, naming the other ways, so that every line
+      // loads when uncommented: the first alternative in the registry's order, and the single
+      // key a pair of keys can replace.
+      if (const Instead* pair = instead_pair(f.field)) {
+        const bool line = pair->line == f.field;
+        if (line ? s.has(pair->pair[0]) || s.has(pair->pair[1])
+                 : s.has(pair->line) || !(s.has(pair->pair[0]) || s.has(pair->pair[1])))
+          continue;
       }
-      if (f.shape) example = "\"3x224x224\"";
-      if (!f.choices.empty()) example = fmt::format("\"{}\"", f.choices.front());
+      std::string others;
+      bool offered = false;
+      for (Field g : alternatives(f.field)) {
+        if (g == f.field || instead_pair(g)) continue;
+        if (spec(g).default_text.empty() && g < f.field) offered = true;
+        others += fmt::format("{}{}", others.empty() ? "" : " or ", spec(g).key);
+      }
+      if (offered) continue;
+      if (const Instead* pair = instead_pair(f.field); pair && pair->line == f.field)
+        others = fmt::format("{} with {}", spec(pair->pair[0]).key, spec(pair->pair[1]).key);
+      std::string example(f.example);
       if (f.accepts == dims(Dim::Bool)) example = "true";
       const std::string line = fmt::format("# {} = {}", name, example);
-      t += fmt::format("{:<40} # decide{}: {}\n", line, required(f.field) ? " (required)" : "", f.help);
+      t += fmt::format("{:<40} # decide{}: {}{}\n", line, required(f.field) ? " (required)" : "", f.help,
+                       others.empty() ? "" : fmt::format("; or instead {}", others));
     }
   }
   return t;

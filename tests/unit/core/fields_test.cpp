@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "config/loader.hpp"
 #include "core/model.hpp"
 
@@ -85,4 +87,18 @@ TEST_CASE("the required fields, in one place") {
   CHECK(required(Field::SampleSize));
   CHECK_FALSE(required(Field::PrefetchFactor));
   for (Field f : required_fields()) CHECK(spec(f).default_text.empty());
+}
+
+TEST_CASE("every field without a default has a typical value that loads as it is (what init offers)") {
+  for (const FieldSpec& f : all_fields()) {
+    if (!f.default_text.empty()) continue;
+    CAPTURE(f.key);
+    REQUIRE_FALSE(f.example.empty());
+    const std::size_t dot = f.key.find('.');
+    const std::string toml =
+        fmt::format("[{}]\n{} = {}\n", f.key.substr(0, dot), f.key.substr(dot + 1), f.example);
+    LoadedScenario loaded;
+    CHECK_NOTHROW(loaded = load_scenario_text(toml, Origin::file("example.toml"), "."));
+    CHECK(loaded.scenario.has(f.field));
+  }
 }

@@ -178,3 +178,14 @@ TEST_CASE("format_number writes the rounded value's own digits, as printing it w
                    1e6,  1e7,  9.9995, 99.995, 999.95, 9999.5, 99995.0, 999950.0, 9999500.0, 0.00099995})
     CHECK(format_number(v) == reference(v));
 }
+
+TEST_CASE("an exact value reads back exactly, in binary units when it is a round number of them") {
+  CHECK(format_exact(1152.0 * 1024 * 1024 * 1024, Dim::Size) == "1.125 TiB");  // not "1.236950581248 TB"
+  CHECK(format_exact(1.5 * 1024 * 1024, Dim::Rate) == "1.5 MiB/s");
+  CHECK(format_exact(7.45e9, Dim::Rate) == "7.45 GB/s");
+  CHECK(format_exact(500e3, Dim::Size) == "500 KB");
+  for (const double v : {1152.0 * 1024 * 1024 * 1024, 123456789.0, 3.0 * 1024}) {
+    CAPTURE(v);
+    CHECK(parse_quantity(format_exact(v, Dim::Size)).value == v);
+  }
+}
