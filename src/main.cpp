@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     args.emplace_back("--help");
   }
+  // Bare `pipesim` is a question about what it does: the overview, not an error.
+  if (args.empty()) args.emplace_back("--help");
   const std::string first = args.empty() ? std::string() : args.front();
   bool named = false;
   for (const auto& c : kCommands) named |= c.name == first;
@@ -141,6 +143,7 @@ int main(int argc, char** argv) {
   const bool all = !named || first == "completions";
   for (const auto& c : kCommands)
     if (all || c.name == first) c.setup(app);
+  pipesim::plain_help(app);
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
     app.parse(reversed);

@@ -114,6 +114,7 @@ void setup_attribute(CLI::App& app) {
                   "With --observed: the scenario to solve (TOML file or preset; default: the embedded 'reference')");
   cmd->add_option("--set", o->common.sets, "With --observed: override a field (repeatable)")
       ->type_name("KEY=VALUE")
+      ->check(key_value("KEY=VALUE", "pipeline.batch_size=64"))
       ->allow_extra_args(false);
   cmd->add_option("--observed", o->observed,
                   "What the training loop showed: \"utilization=40%\", \"3.1 it/s\" or \"790 samples/s\"; solves "

@@ -68,10 +68,13 @@ void setup_calibrate(CLI::App& app) {
   dec->seconds = 1.0;
   auto* decode = cmd->add_subcommand(
       "decode", "JPEG decode rate per thread with libjpeg-turbo on 1, 2, 4 ... threads, and the scaling law fitted");
-  decode->add_option("folder", dec->folder,
-                     "Folder of JPEG files (searched below; default: a synthetic set pipesim makes)");
+  decode
+      ->add_option("folder", dec->folder,
+                   "Folder of JPEG files (searched below; default: a synthetic set pipesim makes)")
+      ->type_name("DIR");
   add_output_options(*decode, *dec);
   decode->add_option("--time", dec->seconds, "Seconds per thread count")
+      ->type_name("SECONDS")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   decode
@@ -101,9 +104,12 @@ void setup_calibrate(CLI::App& app) {
   sto->seconds = 1.0;
   auto* storage = cmd->add_subcommand(
       "storage", "Read a dataset folder's files as a loader does, cold and warm, at 1 to 64 readers; never writes");
-  storage->add_option("folder", sto->folder, "The folder of dataset files (searched below)")->required();
+  storage->add_option("folder", sto->folder, "The folder of dataset files (searched below)")
+      ->type_name("DIR")
+      ->required();
   add_output_options(*storage, *sto);
   storage->add_option("--time", sto->seconds, "Seconds per level and pass, at most")
+      ->type_name("SECONDS")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   storage->add_option("--concurrency", sto->concurrency, "Reader counts, e.g. 1,4,16 (default: 1, 2, 4 ... 64)")
@@ -126,6 +132,7 @@ void setup_calibrate(CLI::App& app) {
       "memory", "One thread's and every thread's copy rate, into fresh shared memory (cpu.memcpy_bandwidth) and warm");
   add_output_options(*memory, *mem);
   memory->add_option("--time", mem->seconds, "Seconds per figure (four figures)")
+      ->type_name("SECONDS")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 60.0));
   memory->add_option("--threads", mem->threads, "Threads for the all-threads figures (default: every logical CPU)")

@@ -10,7 +10,7 @@ namespace pipesim {
 namespace {
 
 void run_check(const PlanOptions& o) {
-  const auto renderer = check_renderer(o.format);
+  const auto renderer = check_renderer(o.format, output_columns());
   check_stdin_once(o);
   // Every plan is evaluated: one with bad input is reported as an error beside the others.
   std::deque<LoadedScenario> loaded;
@@ -71,6 +71,7 @@ void setup_check(CLI::App& app) {
   cmd->add_option("--require", opts->requires_,
                   "Add or override a requirement in every plan, e.g. --require min_utilization=90% (repeatable)")
       ->type_name("KEY=VALUE")
+      ->check(key_value("KEY=VALUE", "min_utilization=90%"))
       ->allow_extra_args(false);
   cmd->add_option("--junit", opts->junit, "Also write JUnit XML to FILE: one test case per plan and requirement")
       ->type_name("FILE");

@@ -28,12 +28,61 @@ void add_format_option(CLI::App& cmd, Format& format, Output what, std::string_v
       ->default_str(std::string(format_name(format)));
 }
 
+CLI::Validator key_value(std::string_view form, std::string_view example) {
+  return CLI::Validator(
+      [form = std::string(form), example = std::string(example)](std::string& text) -> std::string {
+        if (text.find('=') != std::string::npos) return {};
+        return fmt::format("takes {} in one argument, e.g. {}; got '{}' with no '=' (a space splits it in two)", form,
+                           example, echo(text));
+      },
+      "");
+}
+
 void add_common_options(CLI::App& cmd, CommonOptions& o, Output what) {
   cmd.add_option("scenario", o.scenario, "Scenario TOML file or preset name (default: the embedded 'reference' case)");
   cmd.add_option("--set", o.sets, "Override a field, e.g. --set pipeline.batch_size=64 (repeatable)")
       ->type_name("KEY=VALUE")
+      ->check(key_value("KEY=VALUE", "pipeline.batch_size=64"))
       ->allow_extra_args(false);
   add_format_option(cmd, o.format, what);
+}
+
+void plain_help(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    // CLI11 writes a validator's description into the value's name ("N:UINT in [1 - 256]"):
+    // the range goes into the option's help, in words, and the name stays a name.
+    std::string range;
+    for (int i = 0;; ++i) {
+      CLI::Validator* v = nullptr;
+      try {
+        v = opt->get_validator(i);
+      } catch (const CLI::OptionNotFound&) {
+        break;
+      }
+      if (v == nullptr) break;
+      const std::string d = v->get_description();
+      if (const std::size_t open = d.find('['), close = d.find(']'); open != std::string::npos && close > open) {
+        std::string inside = d.substr(open + 1, close - open - 1);
+        if (const std::size_t dash = inside.find(" - "); dash != std::string::npos) inside.replace(dash, 3, " to ");
+        range = fmt::format("from {}", inside);
+      }
+      v->description("");
+    }
+    if (!range.empty()) opt->description(fmt::format("{} ({})", opt->get_description(), range));
+    // CLI11's names of C++ types are not what a user types: a number is N, text is named by
+    // what it is (SCENARIO, FORMAT, SHELL).
+    const std::string type = opt->get_type_name();
+    if (type == "UINT" || type == "INT" || type == "FLOAT" || type == "NUMBER") {
+      opt->type_name("N");
+    } else if (type == "TEXT") {
+      std::string name = opt->get_lnames().empty() ? opt->get_name() : opt->get_lnames().front();
+      if (name.ends_with("-format")) name = "format";
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+      opt->type_name(name);
+    }
+  }
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) plain_help(*sub);
 }
 
 LoadedScenario load_with_sets(const CommonOptions& o) {

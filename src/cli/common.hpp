@@ -29,6 +29,15 @@ void add_format_option(CLI::App& cmd, Format& format, Output what, std::string_v
 // Loads the scenario and applies --set in order.
 LoadedScenario load_with_sets(const CommonOptions& o);
 
+// Help that reads as the user types: value names without CLI11's C++ types ("N", not
+// "UINT"; "FORMAT", not "TEXT") and a validator's range in the option's words. Walks every
+// subcommand; main calls it once they are built.
+void plain_help(CLI::App& app);
+
+// The check of a --set or --require value: refused, with the form named, when it has no '='
+// ("--set pipeline.batch_size 64" is two arguments).
+CLI::Validator key_value(std::string_view form, std::string_view example);
+
 // Writes a finished result to stdout in one piece; throws Error when it cannot be written.
 void write_stdout(const std::string& text);
 // As write_stdout, for the `table` format: coloured when colour is wanted on stdout.

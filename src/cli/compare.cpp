@@ -20,7 +20,7 @@ void setup_compare(CLI::App& app) {
                   "one page with the figure, the table, and each plan's inputs with their origins and assumptions")
       ->type_name("FILE");
   cmd->callback([opts, plot] {
-    const auto renderer = compare_renderer(opts->format);
+    const auto renderer = compare_renderer(opts->format, output_columns());
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
     for (const auto& s : loaded) check_plot(*plot, s.files);

@@ -10,6 +10,7 @@ void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output ou
   cmd.add_option("plans", o.plans, what)->required();
   cmd.add_option("--set", o.sets, "Override a field in every plan, e.g. --set cpu.cores=64 (repeatable)")
       ->type_name("KEY=VALUE")
+      ->check(key_value("KEY=VALUE", "cpu.cores=64"))
       ->allow_extra_args(false);
   add_format_option(cmd, o.format, output);
 }

@@ -165,6 +165,7 @@ void setup_sweep(CLI::App& app) {
       cmd->add_option("--sample-size", opts->sample_size, "Bytes per sample, e.g. 100KB..5MB")->type_name("RANGE");
   cmd->add_option("--vary", opts->vary, "Any field over a range, e.g. --vary cpu.cores=8,16,32 (repeatable)")
       ->type_name("KEY=RANGE")
+      ->check(key_value("KEY=RANGE", "cpu.cores=8,16,32"))
       ->allow_extra_args(false);
   cmd->add_option("--jobs", opts->jobs, "Threads that compute rows (default: one per core); the output is the same")
       ->check(CLI::Range(1u, 256u))

@@ -104,7 +104,12 @@ Format parse_format(std::string_view name, Output what, std::string_view command
   for (const auto& e : kFormats)
     if (e.name == name) found = &e;
   if (name == kMarkdownAlias) found = &entry(Format::Markdown);
-  if (found == nullptr) throw Error(fmt::format("--format: unknown format '{}' ({})", echo(name), format_names(what)));
+  if (found == nullptr) {
+    std::vector<std::string_view> names;
+    for (Format f : formats_of(what)) names.push_back(format_name(f));
+    throw Error(
+        fmt::format("--format: unknown format '{}'{} ({})", echo(name), did_you_mean(name, names), format_names(what)));
+  }
   for (Format f : formats_of(what))
     if (f == found->format) return f;
   throw Error(Origin::argument(fmt::format("--format {}", echo(name))),
@@ -115,8 +120,12 @@ std::unique_ptr<DiagnosisRenderer> diagnosis_renderer(Format format, std::size_t
   return need(renderers(format).diagnosis, format)(columns);
 }
 std::unique_ptr<SweepRenderer> sweep_renderer(Format format) { return need(renderers(format).sweep, format)(); }
-std::unique_ptr<CheckRenderer> check_renderer(Format format) { return need(renderers(format).check, format)(); }
-std::unique_ptr<CompareRenderer> compare_renderer(Format format) { return need(renderers(format).compare, format)(); }
+std::unique_ptr<CheckRenderer> check_renderer(Format format, std::size_t columns) {
+  return need(renderers(format).check, format)(columns);
+}
+std::unique_ptr<CompareRenderer> compare_renderer(Format format, std::size_t columns) {
+  return need(renderers(format).compare, format)(columns);
+}
 std::unique_ptr<SimulationRenderer> simulation_renderer(Format format) {
   return need(renderers(format).simulation, format)();
 }

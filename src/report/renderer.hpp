@@ -85,39 +85,41 @@ class SimulationRenderer {
 
 // The renderer of a format for one kind of result. The format was parsed for that kind
 // (parse_format), so it writes it; `columns`: the width a text format wraps a diagnosis's
-// prose to (0: one line per sentence).
+// prose, or a plan's assumptions, to (0: one line per sentence).
 std::unique_ptr<DiagnosisRenderer> diagnosis_renderer(Format format, std::size_t columns = 0);
 std::unique_ptr<SweepRenderer> sweep_renderer(Format format);
-std::unique_ptr<CheckRenderer> check_renderer(Format format);
-std::unique_ptr<CompareRenderer> compare_renderer(Format format);
+std::unique_ptr<CheckRenderer> check_renderer(Format format, std::size_t columns = 0);
+std::unique_ptr<CompareRenderer> compare_renderer(Format format, std::size_t columns = 0);
 std::unique_ptr<SimulationRenderer> simulation_renderer(Format format);
 
 // What one format renders: a maker for each kind of result it writes, null for the others.
 struct FormatRenderers {
   std::unique_ptr<DiagnosisRenderer> (*diagnosis)(std::size_t columns) = nullptr;
   std::unique_ptr<SweepRenderer> (*sweep)() = nullptr;
-  std::unique_ptr<CheckRenderer> (*check)() = nullptr;
-  std::unique_ptr<CompareRenderer> (*compare)() = nullptr;
+  std::unique_ptr<CheckRenderer> (*check)(std::size_t columns) = nullptr;
+  std::unique_ptr<CompareRenderer> (*compare)(std::size_t columns) = nullptr;
   std::unique_ptr<SimulationRenderer> (*simulation)() = nullptr;
 };
 // The makers for a renderer class R: one for each interface R implements. A class built from
 // the wrap width (the text formats) gets it.
 template <class R>
+std::unique_ptr<R> make_renderer(std::size_t columns) {
+  if constexpr (std::is_constructible_v<R, std::size_t>)
+    return std::make_unique<R>(columns);
+  else
+    return std::make_unique<R>();
+}
+template <class R>
 FormatRenderers renderers_of() {
   FormatRenderers f;
   if constexpr (std::is_base_of_v<DiagnosisRenderer, R>)
-    f.diagnosis = [](std::size_t columns) -> std::unique_ptr<DiagnosisRenderer> {
-      if constexpr (std::is_constructible_v<R, std::size_t>)
-        return std::make_unique<R>(columns);
-      else
-        return std::make_unique<R>();
-    };
+    f.diagnosis = [](std::size_t columns) -> std::unique_ptr<DiagnosisRenderer> { return make_renderer<R>(columns); };
   if constexpr (std::is_base_of_v<SweepRenderer, R>)
     f.sweep = []() -> std::unique_ptr<SweepRenderer> { return std::make_unique<R>(); };
   if constexpr (std::is_base_of_v<CheckRenderer, R>)
-    f.check = []() -> std::unique_ptr<CheckRenderer> { return std::make_unique<R>(); };
+    f.check = [](std::size_t columns) -> std::unique_ptr<CheckRenderer> { return make_renderer<R>(columns); };
   if constexpr (std::is_base_of_v<CompareRenderer, R>)
-    f.compare = []() -> std::unique_ptr<CompareRenderer> { return std::make_unique<R>(); };
+    f.compare = [](std::size_t columns) -> std::unique_ptr<CompareRenderer> { return make_renderer<R>(columns); };
   if constexpr (std::is_base_of_v<SimulationRenderer, R>)
     f.simulation = []() -> std::unique_ptr<SimulationRenderer> { return std::make_unique<R>(); };
   return f;

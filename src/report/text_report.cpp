@@ -332,16 +332,17 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
 namespace {
 
 // The defaults a plan rests on, under its check table or its line in a comparison.
-void plan_assumptions(Out& o, const PlanReport& p, bool md) {
+void plan_assumptions(Out& o, const PlanReport& p, bool md, std::size_t columns) {
   if (p.assumptions.empty()) return;
   o.print("{}assumed (set the key to replace one):\n", md ? "\n" : "  ");
   if (md) o.write("\n");
-  for (const Assumption& a : p.assumptions) o.print("{}{}\n", md ? "- " : "    - ", a.text);
+  for (const Assumption& a : p.assumptions)
+    o.print("{}\n", md ? "- " + a.text : columns > 0 ? wrap_hanging("    - ", a.text, columns) : "    - " + a.text);
 }
 
 }  // namespace
 
-void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
+void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size_t columns) {
   std::size_t failed = 0, errors = 0;
   for (const auto& p : plans) {
     if (p.error)
@@ -380,7 +381,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
       table.add({oc.pass ? "PASS" : "FAIL", l.key, l.reached, l.required, l.where});
     }
     table.render(o);
-    plan_assumptions(o, p, md);
+    plan_assumptions(o, p, md, columns);
     o.print("{}verdict: {}\n\n", md ? "\n**" : "  ", verdict(p.outcome) + (md ? "**" : ""));
   }
   if (plans.size() > 1)
@@ -388,7 +389,8 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md) {
             errors ? fmt::format(", {} could not be evaluated", errors) : "");
 }
 
-void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md) {
+void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md,
+                  std::size_t columns) {
   std::vector<Column> cols{{"", false, 0}};
   for (const auto& p : plans) cols.push_back({printable(p.label), true, 0});
   TextTable table(std::move(cols), md);
@@ -432,7 +434,7 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
     o.print("{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
             self_named ? std::string()
                        : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source.label())));
-    plan_assumptions(o, p, md);
+    plan_assumptions(o, p, md, columns);
   }
 }
 

@@ -14,12 +14,14 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
 // A sweep's table is laid out once (sweep_table) and each row written as it comes.
 TextTable sweep_table(const SweepLayout& layout, bool markdown);
 void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, const SweepPoint& p, bool first);
-void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown);
-void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown);
+// `columns`: plain text wraps each plan's assumptions to this width (0: not wrapped).
+void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown, std::size_t columns = 0);
+void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown,
+                  std::size_t columns = 0);
 void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool markdown);
 
 // The renderer of both: table.cpp makes TextRenderer<false>, markdown.cpp TextRenderer<true>.
-// `columns`: the width plain text wraps a diagnosis's prose to.
+// `columns`: the width plain text wraps a diagnosis's prose, and a plan's assumptions, to.
 template <bool Markdown>
 class TextRenderer final : public DiagnosisRenderer,
                            public SweepRenderer,
@@ -38,9 +40,9 @@ class TextRenderer final : public DiagnosisRenderer,
     text_sweep_row(o, *table_, layout, p, first);
   }
   void end(Out&, const SweepLayout&, std::size_t) const override {}  // a table has no footer
-  void check(Out& o, const std::vector<PlanReport>& plans) const override { text_check(o, plans, Markdown); }
+  void check(Out& o, const std::vector<PlanReport>& plans) const override { text_check(o, plans, Markdown, columns_); }
   void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
-    text_compare(o, plans, rows, Markdown);
+    text_compare(o, plans, rows, Markdown, columns_);
   }
   void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const override {
     text_simulation(o, loaded, s, Markdown);

@@ -19,9 +19,10 @@ for f in bin/pipesim share/man/man1/pipesim.1.gz share/bash-completion/completio
 done
 "$tmp/local/usr/local/bin/pipesim" --version | grep -q '^pipesim ' || bad "the installed binary does not run"
 
-# The man page: every command's help, and the exit status.
+# The man page: every command's help, the exit status, the environment, an example per command.
 page="$(zcat "$tmp/local/usr/local/share/man/man1/pipesim.1.gz" | groff -man -Tascii -P-cbou 2> /dev/null)"
-for want in 'pipesim diagnose' 'pipesim calibrate decode' 'pipesim completions' 'EXIT STATUS' 'internal error'; do
+for want in 'pipesim diagnose' 'pipesim calibrate decode' 'pipesim completions' 'EXIT STATUS' 'internal error' \
+  ENVIRONMENT NO_COLOR 'attribute --device-cached' 'init dgx-h100'; do
   grep -qF "$want" <<< "$page" || bad "the man page lacks '$want'"
 done
 

@@ -26,6 +26,7 @@ TEST_CASE("command_completion takes every command, option and value kind from th
   setup_check(app);
   setup_calibrate(app);
   setup_init(app);
+  plain_help(app);  // as main does: the value names completion reads are the help's
   const CommandCompletion root = command_completion(app);
   REQUIRE(root.subcommands.size() == 4);
   CHECK(root.subcommands[3].positional == Completes::Preset);  // init PRESETS...

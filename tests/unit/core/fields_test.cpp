@@ -95,8 +95,7 @@ TEST_CASE("every field without a default has a typical value that loads as it is
     CAPTURE(f.key);
     REQUIRE_FALSE(f.example.empty());
     const std::size_t dot = f.key.find('.');
-    const std::string toml =
-        fmt::format("[{}]\n{} = {}\n", f.key.substr(0, dot), f.key.substr(dot + 1), f.example);
+    const std::string toml = fmt::format("[{}]\n{} = {}\n", f.key.substr(0, dot), f.key.substr(dot + 1), f.example);
     LoadedScenario loaded;
     CHECK_NOTHROW(loaded = load_scenario_text(toml, Origin::file("example.toml"), "."));
     CHECK(loaded.scenario.has(f.field));
