@@ -103,6 +103,18 @@ constexpr std::array kUnits = {
     Unit{"GFLOPs", Dim::Flop, G},
     Unit{"TFLOPs", Dim::Flop, T},
     Unit{"PFLOPs", Dim::Flop, P},
+    // A multiply-accumulate is two FLOPs: torchvision's and most papers' "GFLOPS" per image
+    // count MACs ("17.56 GMAC" is 35.12 GFLOP).
+    Unit{"MAC", Dim::Flop, 2},
+    Unit{"KMAC", Dim::Flop, 2 * K},
+    Unit{"MMAC", Dim::Flop, 2 * M},
+    Unit{"GMAC", Dim::Flop, 2 * G},
+    Unit{"TMAC", Dim::Flop, 2 * T},
+    Unit{"MACs", Dim::Flop, 2},
+    Unit{"KMACs", Dim::Flop, 2 * K},
+    Unit{"MMACs", Dim::Flop, 2 * M},
+    Unit{"GMACs", Dim::Flop, 2 * G},
+    Unit{"TMACs", Dim::Flop, 2 * T},
     Unit{"FLOPS", Dim::FlopRate, 1},
     Unit{"KFLOPS", Dim::FlopRate, K},
     Unit{"MFLOPS", Dim::FlopRate, M},

@@ -189,3 +189,10 @@ TEST_CASE("an exact value reads back exactly, in binary units when it is a round
     CHECK(parse_quantity(format_exact(v, Dim::Size)).value == v);
   }
 }
+
+TEST_CASE("a multiply-accumulate count is two FLOPs per MAC") {
+  CHECK(parse_quantity("17.56 GMAC").value == 35.12e9);  // torchvision's ViT-B/16 "GFLOPS"
+  CHECK(parse_quantity("17.56 GMAC").dim == Dim::Flop);
+  CHECK(parse_quantity("4.09 GMACs").value == 8.18e9);
+  CHECK(parse_quantity("1 MAC").value == 2);
+}

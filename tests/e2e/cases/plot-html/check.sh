@@ -7,7 +7,7 @@ head -1 "$html" | grep -qx '<!DOCTYPE html>'
 grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$html"
 grep -q '^utilization    73.2% (accelerator idle 26.8% of every step)$' "$html"
 grep -q '<td><code>pipeline.batch_size</code></td><td class="v">32</td><td class="origin">--set pipeline.batch_size=32</td>' "$html"
-grep -q '<td class="origin">preset:configs/reference.toml:18:11</td>' "$html"
+grep -q '<td class="origin">preset:configs/reference.toml:20:11</td>' "$html"
 grep -q '<li>linear worker scaling: every added worker adds a full worker' "$html"
 # The sweep's page: its figure, axes and scenario.
 "$PIPESIM" sweep --batch 8..1024 --workers 8,16 --plot "$CASE_TMP/sweep.html" > /dev/null
