@@ -230,8 +230,8 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                  "cpu.scaling_coherency)"});
   if (workers && in.transform.cores_per_accelerator && !s.has(Field::ThreadsPerCore))
     a.push_back({Field::ThreadsPerCore,
-                 "cpu.cores counts whole cores: each runs a worker at its full rate (cpu.threads_per_core when "
-                 "they are hardware threads)"});
+                 "each of cpu.cores' CPUs is a whole core and runs a worker at its full rate (cpu.threads_per_core "
+                 "when two are the hardware threads of one core)"});
   // Tasks past the cores: the workers, and the training process and pin thread when shared by time.
   if (workers && in.transform.cores_per_accelerator && !s.has(Field::OversubscriptionCost)) {
     const double tasks = cpu_tasks(in);

@@ -70,7 +70,7 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "(its buffers are new memory while the batch is held, the forked process's caches are cold)"},
     {Field::LoopCpuShare, "pipeline.loop_cpu_share", kNum, C::Share, false, "",
      "share of the compute time the training process keeps a core busy (1: it spins or launches work all step; "
-     "0: it sleeps); set, the cores are shared by time with the workers instead of reserved",
+     "0: it sleeps); set, the CPUs are shared by time with the workers instead of reserved",
      "0.3"},
     {Field::LaunchTime, "pipeline.launch_time", kTime, C::NonNegative, false, "0 s",
      "the training loop's CPU time per step launching the step's work while it holds the interpreter lock "
@@ -199,9 +199,11 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "shows",
      "\"125 samples/s\""},
     {Field::Cores, "cpu.cores", kNum, C::Positive, false, "",
-     "CPU cores (or vCPUs) on the node, shared by its accelerators (omit for no limit)", "16"},
+     "logical CPUs (vCPUs, hardware threads) on the node, as nproc counts them, shared by its accelerators (omit for "
+     "no limit)",
+     "16"},
     {Field::ReservedCores, "cpu.reserved_cores", kNum, C::NonNegative, false, "accelerator.count",
-     "cores of the node kept for the training processes themselves, not for workers"},
+     "CPUs of the node (in cpu.cores) kept for the training processes themselves, not for workers"},
     {Field::ThreadsPerCore, "cpu.threads_per_core", kNum, C::Positive, true, "1",
      "hardware threads per physical core: cpu.cores counts logical CPUs, and a core's second thread adds only "
      "cpu.smt_yield of a worker"},

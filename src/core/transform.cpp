@@ -81,8 +81,8 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
     } else if (in.cpu_work && w.workers >= 1) {
       throw FieldError(
           s.has(Field::ReservedCores) ? Field::ReservedCores : Field::Cores,
-          fmt::format("cpu.cores = {} leaves no core for workers after cpu.reserved_cores = {} "
-                      "({}): lower the reservation or add cores",
+          fmt::format("cpu.cores = {} leaves no CPU for workers after cpu.reserved_cores = {} "
+                      "({}): lower the reservation or add CPUs",
                       format_compact(*in.node_cores, Dim::Number), format_compact(in.reserved_cores, Dim::Number),
                       s.has(Field::ReservedCores) ? "as set" : "one per training process"));
     }

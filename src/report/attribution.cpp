@@ -53,21 +53,21 @@ std::string verdict(const Attribution& a) {
     else if (a.evidence == WorkerEvidence::Partial)
       evidence = fmt::format(
           "With {} the full pipeline ran {:.3g} steps/s, and {:.3g} here follows the count only in part (in "
-          "proportion {} would run {:.3g}): the cores they share with the training process, or the loop near its "
+          "proportion {} would run {:.3g}): the CPUs they share with the training process, or the loop near its "
           "limit, take the rest.\n",
           workers_text(*a.in.other_workers), *a.in.other_full, full.measured_steps_per_s,
           workers_text(*a.in.other_workers), a.proportional_steps_per_s);
     else if (a.evidence == WorkerEvidence::Slack)
       evidence = fmt::format(
           "But with {} the full pipeline ran {:.3g} steps/s, as fast: the count does not move the rate, so what sets "
-          "it is not how many workers there are (the training process, or the cores they share).\n",
+          "it is not how many workers there are (the training process, or the CPUs they share).\n",
           workers_text(*a.in.other_workers), *a.in.other_full);
     return evidence +
            fmt::format(
                "The workers bind: one worker takes {} per batch ({}), so {} {} a batch every {} while the "
                "training loop needs {}. The accelerator computes {:.1f}% of the time.\n"
                "To keep up, one worker's batch must take at most {} ({:g} x the loop's {}), or the node needs {} of "
-               "this speed if it has the cores for them (the times were measured with {} sharing this node).\n",
+               "this speed if it has the CPUs for them (the times were measured with {} sharing this node).\n",
                time(a.worker_batch.low), parts, workers_text(W), W == 1 ? "delivers" : "deliver", time(full.step_s),
                time(a.loop_step_s), 100 * a.utilization, time(a.worker_budget_s), W, time(a.loop_step_s),
                workers_text(*a.workers_needed), workers_text(W));
@@ -119,7 +119,7 @@ std::string fragment_header(const Attribution& a) {
   t += "# pipesim attribute shows, beside each rate, the rate pipesim's model gives with these keys.\n";
   t += "# Assumed: compute grows in proportion to the batch (one batch size was measured); the\n";
   t += "# workers' time per batch includes building the batch and was measured with this node's\n";
-  t += "# cores shared as they were, so it holds for this node and this many workers.\n";
+  t += "# CPUs shared as they were, so it holds for this node and this many workers.\n";
   if (a.in.workers >= 1 && !a.worker_batch.exact())
     t += fmt::format(
         "# workload.transform_cost is left out: the workers kept up, so only its bound is known:\n"

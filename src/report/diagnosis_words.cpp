@@ -71,8 +71,8 @@ std::string loss_remedy(const Diagnosis& d, LossKind k) {
              "accelerator, needs fewer of them";
     case LossKind::TimeSlicing:
       return has_fix(d, FixKind::FewerWorkers)
-                 ? "more tasks than cores take turns (cpu.oversubscription_cost); fewer workers recover it (above)"
-                 : "more tasks than cores take turns (cpu.oversubscription_cost); no more workers than cores "
+                 ? "more tasks than CPUs take turns (cpu.oversubscription_cost); fewer workers recover it (above)"
+                 : "more tasks than CPUs take turns (cpu.oversubscription_cost); no more workers than CPUs "
                    "recovers it";
     case LossKind::LoopCpu:
       return "the training process holds a core while the accelerator computes (pipeline.loop_cpu_share); a loop "
@@ -125,19 +125,19 @@ std::string knee_sentence(const Diagnosis& d) {
     out += fmt::format("; past {} more deliver less (cpu.scaling_coherency)", count(c.peak_workers));
   if (t.cores_per_accelerator)
     out +=
-        fmt::format("; the node's {} per accelerator for workers {}", plural(*t.cores_per_accelerator, "core", "cores"),
+        fmt::format("; the node's {} per accelerator for workers {}", plural(*t.cores_per_accelerator, "CPU", "CPUs"),
                     c.knee_fits_cores ? "run them a core each" : "are too few to run them a core each");
   return out + ".";
 }
 
 namespace {
 
-// ", its threads getting 72.7% of a CPU each beside 14.2 busy workers on 16 cores" when the
-// cores shared by time slow the training process's threads; empty otherwise.
+// ", its threads getting 72.7% of a CPU each beside 14.2 busy workers on 16 CPUs" when the
+// CPUs shared by time slow the training process's threads; empty otherwise.
 std::string thread_share_text(const Result& r) {
   if (r.thread_rate >= 1) return "";
   return fmt::format(" (its threads get {} of a CPU each beside {} busy workers on {})", percent(r.thread_rate),
-                     format_number(r.busy_workers), plural(r.shared_cores, "core", "cores"));
+                     format_number(r.busy_workers), plural(r.shared_cores, "CPU", "CPUs"));
 }
 
 }  // namespace
@@ -173,11 +173,11 @@ std::string wall_sentence(const Diagnosis& d) {
           dur(r.step_without_variance_s), in.in_order ? ", pipeline.in_order = false" : ""));
     else if (st.limit == Limit::SharedCores)
       parts.push_back(fmt::format(
-          "{}, limited by the cores it shares with the training process: {} of CPU per step (workers, training "
+          "{}, limited by the CPUs it shares with the training process: {} of CPU per step (workers, training "
           "process{}) on {} per accelerator",
           stage_name(Stage::Transform, r.transform_at), dur(r.shared_cpu_s),
           in.transfer.modelled && in.transfer.pinned && in.transform.memcpy_bandwidth ? ", pin thread" : "",
-          plural(r.shared_cores, "core", "cores")));
+          plural(r.shared_cores, "CPU", "CPUs")));
     else
       parts.push_back(fmt::format(
           "{}: {} x {} = {} per accelerator, compute would consume {}{}", stage_name(Stage::Transform, r.transform_at),
@@ -186,7 +186,7 @@ std::string wall_sentence(const Diagnosis& d) {
           r.worker_slicing > 1
               ? fmt::format(" ({} take turns on {}: time slicing costs their work {} more CPU, "
                             "cpu.oversubscription_cost)",
-                            workers_text(in.workers), plural(*in.transform.cores_per_accelerator, "core", "cores"),
+                            workers_text(in.workers), plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"),
                             percent(r.worker_slicing - 1))
               : std::string()));
   }
@@ -228,7 +228,7 @@ std::string wall_sentence(const Diagnosis& d) {
           in.loop_cpu_share && *in.loop_cpu_share > 0
               ? fmt::format(", its CPU share beside {} on average", format_number(r.busy_workers))
               : "",
-          plural(*in.transform.cores_per_accelerator, "core", "cores"));
+          plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"));
   }
   std::string out;
   for (const auto& p : parts) {
@@ -287,16 +287,19 @@ std::string cores_text(const Diagnosis& d) {
   const CoreNeeds& c = *d.cores;
   if (!c.reachable)
     return fmt::format(
-        "Cores: no number of workers keeps up with compute: with cpu.scaling_contention = {} and "
+        "CPUs: no number of workers keeps up with compute: with cpu.scaling_contention = {} and "
         "cpu.scaling_coherency = {}, workers deliver at most {} single-worker rates{}",
         format_compact(in.transform.sigma, Dim::Number), format_compact(in.transform.kappa, Dim::Number),
         format_human(c.most_rates, Dim::Number),
         in.transform.kappa > 0 ? fmt::format(" (at {})", plural(c.workers_full, "worker", "workers"))
                                : std::string(" (approached as workers are added)"));
   std::string out = fmt::format(
-      "Cores: {} per accelerator keep up with compute ({} for {}), plus {} reserved for its training process: "
-      "{} cores per node ({} for {})",
+      "CPUs: {} per accelerator keep up with compute ({} for {}){}, plus {} reserved for its training "
+      "process: {} CPUs per node ({} for {})",
       plural(c.workers_full, "worker", "workers"), count(c.workers_target), percent(in.target_utilization),
+      in.transform.threads_per_core > 1
+          ? fmt::format(", a core each ({} CPUs)", format_compact(in.transform.threads_per_core, Dim::Number))
+          : std::string(),
       format_compact(c.reserved_per_accelerator, Dim::Number), count(c.node_full), count(c.node_target),
       percent(in.target_utilization));
   if (in.transform.node_cores)
@@ -310,26 +313,29 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
   const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
   switch (fix.kind) {
     case FixKind::Overlap:
-      return fmt::format(
-          "Use {} (now 0) so loading overlaps compute{}: {}", plural(value(0), "worker", "workers"),
-          fix.changes.size() > 1
-              ? fmt::format(", with cpu.cores = {} so that they have cores of their own", count(value(1)))
-              : std::string(),
-          gain(d, after));
+      return fmt::format("Use {} (now 0) so loading overlaps compute{}: {}", plural(value(0), "worker", "workers"),
+                         fix.changes.size() > 1
+                             ? fmt::format(", with cpu.cores = {} so that they have CPUs of their own", count(value(1)))
+                             : std::string(),
+                         gain(d, after));
     case FixKind::Workers:
       return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}", count(value(0)),
                          count(in.workers), gain(d, after));
     case FixKind::WorkersWithinCores:
       return fmt::format(
-          "Workers within the node's cores: {} per accelerator (now {}), a core each: {}; keeping up "
-          "needs more cores (below)",
+          "Workers within the node's CPUs: {} per accelerator (now {}), a core each: {}; keeping up "
+          "needs more CPUs (below)",
           count(value(0)), count(in.workers), gain(d, after));
     case FixKind::WorkersAndCores:
       return fmt::format(
-          "CPU: the transform needs {} per accelerator, but the node has {} cores per accelerator for workers; "
-          "{} cores for the node ({} reserved for training processes) with {} workers per accelerator: {}",
-          plural(value(0), "worker", "workers"), format_compact(*in.transform.cores_per_accelerator, Dim::Number),
-          count(value(1)), format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
+          "CPU: the transform needs {} per accelerator{}, but the node has {} CPUs per accelerator for workers; "
+          "{} CPUs for the node ({} reserved for training processes) with {} workers per accelerator: {}",
+          plural(value(0), "worker", "workers"),
+          in.transform.threads_per_core > 1
+              ? fmt::format(", a core ({} CPUs) each", format_compact(in.transform.threads_per_core, Dim::Number))
+              : std::string(),
+          format_compact(*in.transform.cores_per_accelerator, Dim::Number), count(value(1)),
+          format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
     case FixKind::DecodeOnDecoder:
       return fmt::format("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}",
                          samples(d.scenario_decoder_rate), gain(d, after));
@@ -381,7 +387,7 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
       return fmt::format("Fewer workers: {} per accelerator (now {}), {}: {}", count(value(0)), count(in.workers),
                          in.transform.cores_per_accelerator
                              ? fmt::format("so fewer tasks take turns on {}",
-                                           plural(*in.transform.cores_per_accelerator, "core", "cores"))
+                                           plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"))
                              : std::string("so they contend less"),
                          gain(d, after));
     case FixKind::Uint8Samples:

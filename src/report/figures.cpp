@@ -122,15 +122,15 @@ constexpr std::array kPoint{
                 [](const FigureSource& s) -> Value { return res(s).loop_overhead_s; }},
     PointFigure{"lock_s", G::Point, U::Seconds, "the interpreter lock's work per step", "", C::None, false,
                 [](const FigureSource& s) -> Value { return res(s).lock_s > 0 ? Value(res(s).lock_s) : std::nullopt; }},
-    PointFigure{"shared_cpu_s", G::Point, U::Seconds, "CPU time per step on the shared cores", "", C::None, false,
+    PointFigure{"shared_cpu_s", G::Point, U::Seconds, "CPU time per step on the shared CPUs", "", C::None, false,
                 [](const FigureSource& s) -> Value {
                   return res(s).shared_cores > 0 ? Value(res(s).shared_cpu_s) : std::nullopt;
                 }},
-    PointFigure{"shared_cores", G::Point, U::Count, "cores shared by time", "", C::None, false,
+    PointFigure{"shared_cores", G::Point, U::Count, "CPUs shared by time", "", C::None, false,
                 [](const FigureSource& s) -> Value {
                   return res(s).shared_cores > 0 ? Value(res(s).shared_cores) : std::nullopt;
                 }},
-    PointFigure{"shared_wait_s", G::Point, U::Seconds, "time the shared cores add per step", "", C::None, false,
+    PointFigure{"shared_wait_s", G::Point, U::Seconds, "time the shared CPUs add per step", "", C::None, false,
                 [](const FigureSource& s) -> Value {
                   return res(s).shared_cores > 0 ? Value(res(s).shared_wait_s) : std::nullopt;
                 }},

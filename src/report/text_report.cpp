@@ -84,7 +84,7 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
     o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n", bullet,
             count(*d.workers_needed), count(in.workers),
             in.transform.cores_per_accelerator && *in.transform.cores_per_accelerator < *d.workers_needed
-                ? fmt::format(", but the node has only {} cores per accelerator for workers",
+                ? fmt::format(", but the node has only {} CPUs per accelerator for workers",
                               format_compact(*in.transform.cores_per_accelerator, Dim::Number))
                 : std::string());
   if (d.cores) o.print("{}{}\n", bullet, knee_sentence(d));
@@ -145,10 +145,14 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                   format_compact(in.sample_bytes, Dim::Size), plural(in.accelerators, "accelerator", "accelerators"));
   if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
   if (in.transform.cores_per_accelerator)
-    inputs += fmt::format(" | {} cores per accelerator for workers ({} on the node, {} reserved)",
-                          format_compact(*in.transform.cores_per_accelerator, Dim::Number),
-                          format_compact(*in.transform.node_cores, Dim::Number),
-                          format_compact(in.transform.reserved_cores, Dim::Number));
+    inputs += fmt::format(
+        " | {} CPUs per accelerator for workers ({} on the node{}, {} reserved)",
+        format_compact(*in.transform.cores_per_accelerator, Dim::Number),
+        format_compact(*in.transform.node_cores, Dim::Number),
+        in.transform.threads_per_core > 1
+            ? fmt::format(": {} threads per core", format_compact(in.transform.threads_per_core, Dim::Number))
+            : std::string(),
+        format_compact(in.transform.reserved_cores, Dim::Number));
   o.print("{}\n\n", columns > 0 ? wrap(inputs, columns) : inputs);
 
   TextTable stages({{"stage", false, 23},

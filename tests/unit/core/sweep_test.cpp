@@ -164,7 +164,7 @@ TEST_CASE("invalid points are rows that say why, exactly where diagnose refuses 
     }
     CHECK(refused == !p.invalid.empty());
     CHECK((p.diagnosis == nullptr) == refused);
-    if (refused) CHECK(std::string(p.invalid).find("leaves no core for workers") != std::string::npos);
+    if (refused) CHECK(std::string(p.invalid).find("leaves no CPU for workers") != std::string::npos);
     invalid.push_back(!p.invalid.empty());
     crossed.push_back(p.crossed_from);
   });
