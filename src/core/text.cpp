@@ -7,6 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/units.hpp"
+
 namespace pipesim {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -211,6 +214,26 @@ std::size_t columns(std::string_view s) {
 
 std::string wrap(std::string_view text, std::size_t width) { return wrap_hanging("", text, width); }
 
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A unit a number is written with ("GB", "samples/s,", "ms)"): the word, less trailing
+// punctuation, parses as a quantity with that unit.
+bool is_unit(std::string_view word) {
+  while (!word.empty() &&
+         (word.back() == ',' || word.back() == ';' || word.back() == ':' || word.back() == ')' || word.back() == '.'))
+    word.remove_suffix(1);
+  if (word.empty() || !std::isalpha(static_cast<unsigned char>(word.front()))) return false;
+  try {
+    return parse_quantity(fmt::format("1 {}", word)).dim != Dim::Number;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 std::string wrap_hanging(std::string_view prefix, std::string_view text, std::size_t width) {
   const std::size_t indent = columns(prefix);
   std::string out;
@@ -230,6 +253,10 @@ std::string wrap_hanging(std::string_view prefix, std::string_view text, std::si
         const std::size_t next = line.find(' ', space + 3);
         space = next;
       }
+      // A number and its unit stay on one line: "192.9 GB", "1220 samples/s".
+      while (space != std::string_view::npos && space > 0 && is_digit(line[space - 1]) &&
+             is_unit(line.substr(space + 1, line.find(' ', space + 1) - space - 1)))
+        space = line.find(' ', space + 1);
       const std::string_view word = line.substr(0, space);
       line = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
       if (word.empty()) continue;

@@ -210,7 +210,7 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back(
           fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
                       "compute would take {}",
-                      rate(in.transfer.bandwidth), format_compact(in.transfer.device_bytes, Dim::Size),
+                      rate(in.transfer.bandwidth), format_significant(in.transfer.device_bytes, Dim::Size, 4),
                       rate(st.demand_bytes_per_s)));
   }
   if (r.binds(Stage::Compute)) {
@@ -262,12 +262,12 @@ std::string storage_capacity_text(const Diagnosis& d) {
                            : std::string("no aggregate bandwidth limit");
   if (c.by_iops)
     limits += fmt::format(", {} IOPS at {} per request feed {}", count(*in.storage.iops_total),
-                          format_compact(in.storage.request_bytes, Dim::Size), count(*c.by_iops));
+                          format_significant(in.storage.request_bytes, Dim::Size, 4), count(*c.by_iops));
   if (!c.latency_ok)
-    limits +=
-        fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
-                    format_compact(in.storage.queue_depth, Dim::Number),
-                    format_compact(in.storage.request_bytes, Dim::Size), format_human(c.request_time, Dim::Duration));
+    limits += fmt::format(", but {} outstanding requests of {} taking {} each deliver less than one accelerator reads",
+                          format_compact(in.storage.queue_depth, Dim::Number),
+                          format_significant(in.storage.request_bytes, Dim::Size, 4),
+                          format_human(c.request_time, Dim::Duration));
   std::string fed = c.accelerators ? plural(*c.accelerators, "accelerator", "accelerators")
                                    : std::string("any number of accelerators");
   if (c.accelerators && *c.accelerators == 0) fed = "not even one accelerator";
@@ -345,7 +345,7 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
           format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
     case FixKind::Predecoded:
       return fmt::format("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
-                         format_compact(value(0), Dim::Size), format_compact(in.sample_bytes, Dim::Size),
+                         format_significant(value(0), Dim::Size, 4), format_significant(in.sample_bytes, Dim::Size, 4),
                          format_compact(value(1), Dim::SampleRate), gain(d, after),
                          in.dataset_samples
                              ? fmt::format("; the dataset grows to {}", format_human(fix.dataset_bytes, Dim::Size))

@@ -140,9 +140,9 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   const Result& r = d.result;
   const std::string title = fmt::format("{}{}\n", md ? "## " : "", printable(loaded.name));
   o.write(columns > 0 ? wrap(title, columns) : title);
-  std::string inputs =
-      fmt::format("batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
-                  format_compact(in.sample_bytes, Dim::Size), plural(in.accelerators, "accelerator", "accelerators"));
+  std::string inputs = fmt::format(
+      "batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
+      format_significant(in.sample_bytes, Dim::Size, 4), plural(in.accelerators, "accelerator", "accelerators"));
   if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
   if (in.transform.cores_per_accelerator)
     inputs += fmt::format(
@@ -450,9 +450,9 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
   const Result& a = s.analytic;
   const Inputs& in = s.inputs;
   o.print("{}{}\n", md ? "## " : "", printable(loaded.name));
-  std::string head = fmt::format("simulated: batch {} | {} | {} per sample | {}", count(in.batch),
-                                 plural(in.workers, "worker", "workers"), format_compact(in.sample_bytes, Dim::Size),
-                                 plural(in.accelerators, "accelerator", "accelerators"));
+  std::string head = fmt::format(
+      "simulated: batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
+      format_significant(in.sample_bytes, Dim::Size, 4), plural(in.accelerators, "accelerator", "accelerators"));
   if (in.workers >= 1)
     head += fmt::format(" | prefetch {} per worker, {}", count(in.prefetch_factor),
                         in.in_order ? "in order" : "out of order");

@@ -78,3 +78,9 @@ TEST_CASE("wrap_hanging: continuation lines hang under the text after the prefix
   CHECK(wrap_hanging("", "set transform.device = gpu now", 24) == "set\ntransform.device = gpu\nnow");
   CHECK(wrap("a = b", 3) == "a = b");
 }
+
+TEST_CASE("wrap: a number and its unit stay on one line") {
+  CHECK(wrap("the dataset grows to 192.9 GB", 25) == "the dataset grows to\n192.9 GB");
+  CHECK(wrap("throughput 5,000 samples/s (then", 20) == "throughput\n5,000 samples/s\n(then");
+  CHECK(wrap("at 12 workers each", 12) == "at 12\nworkers each");  // a count and a noun may part
+}
