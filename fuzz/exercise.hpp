@@ -50,6 +50,7 @@ inline void expect_consistent(const PlanOutcome& outcome) {
     switch (r.metric) {
       case Metric::Utilization:
       case Metric::FirstEpochUtilization:
+      case Metric::RunUtilization:
       case Metric::Throughput:
       case Metric::SamplesPerUsd:
         pass = o.value >= r.threshold;

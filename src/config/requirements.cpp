@@ -81,7 +81,9 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
       throw fail(e.what());
     }
     if (!(q.value > 0)) throw fail("the threshold must be greater than zero");
-    if ((metric == Metric::Utilization || metric == Metric::FirstEpochUtilization) && q.value > 1)
+    if ((metric == Metric::Utilization || metric == Metric::FirstEpochUtilization ||
+         metric == Metric::RunUtilization) &&
+        q.value > 1)
       throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
     req.threshold = q.value;
     req.per_step = q.dim == Dim::StepRate;

@@ -16,6 +16,7 @@ struct MetricInfo {
 constexpr std::array kMetrics = {
     MetricInfo{Metric::Utilization, "min_utilization", Bound::AtLeast},
     MetricInfo{Metric::FirstEpochUtilization, "min_first_epoch_utilization", Bound::AtLeast},
+    MetricInfo{Metric::RunUtilization, "min_run_utilization", Bound::AtLeast},
     MetricInfo{Metric::Throughput, "min_throughput", Bound::AtLeast},
     MetricInfo{Metric::EpochTime, "max_epoch_time", Bound::AtMost},
     MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", Bound::AtMost},
@@ -40,6 +41,9 @@ double value_of(const Requirement& req, const Result& r) {
       return r.utilization;
     case Metric::FirstEpochUtilization:
       return r.cold ? r.cold->utilization : r.utilization;
+    case Metric::RunUtilization:
+      need(r.epoch_s, "workload.dataset_samples (the epoch size)");
+      return need(r.run_utilization, "workload.epochs (the run's epochs)");
     case Metric::Throughput:
       return req.per_step ? 1.0 / r.step_s : r.throughput;
     case Metric::EpochTime:
@@ -75,6 +79,7 @@ std::string_view requirement_unit(const Requirement& r) {
   switch (r.metric) {
     case Metric::Utilization:
     case Metric::FirstEpochUtilization:
+    case Metric::RunUtilization:
       return "ratio";
     case Metric::Throughput:
       return r.per_step ? "it/s" : "samples/s";

@@ -17,6 +17,9 @@ enum class Metric : std::uint8_t {
   // min_first_epoch_utilization (ratio): the first epoch's, which reads from storage what later
   // epochs find in the page cache (the steady state's when the cache makes no difference)
   FirstEpochUtilization,
+  // min_run_utilization (ratio): over the whole run of workload.epochs epochs, the first from
+  // storage and every epoch's start included
+  RunUtilization,
   Throughput,     // min_throughput (samples/s for the cluster, or steps/s: see Requirement::per_step)
   EpochTime,      // max_epoch_time (s)
   CostPerEpoch,   // max_cost_per_epoch (USD)

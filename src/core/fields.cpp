@@ -174,6 +174,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "CPU time one worker spends per sample", "\"8 ms\""},
     {Field::DatasetSamples, "workload.dataset_samples", kNum, C::Positive, true, "",
      "samples per epoch (enables epoch time)", "1281167"},
+    {Field::Epochs, "workload.epochs", kNum, C::Positive, true, "",
+     "epochs the run trains (with workload.dataset_samples: the whole run's time and utilization, the first epoch "
+     "from storage and every epoch's start included)",
+     "90"},
     {Field::DatasetSize, "workload.dataset_size", kSize, C::Positive, false, "dataset_samples x sample_size",
      "bytes stored for one epoch (page-cache hit ratio)"},
     {Field::SampleSizeCv, "workload.sample_size_cv", kNum, C::NonNegative, false, "0",

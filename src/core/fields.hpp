@@ -65,6 +65,7 @@ enum class Field : std::uint8_t {
   DeviceDtype,
   TransformCost,
   DatasetSamples,
+  Epochs,
   DatasetSize,
   SampleSizeCv,
   TransformDevice,

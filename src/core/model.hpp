@@ -79,7 +79,11 @@ struct Result {
   std::optional<double> first_batch_s;
   std::optional<double> epoch_utilization;
   std::optional<double> workers_start_s;  // of epoch_start_s: starting the workers, per epoch
-  double loop_overhead_s = 0;             // the training loop's own time per step (loop overhead + receive)
+  // The whole run of workload.epochs epochs (needs the dataset size): the first epoch at its
+  // cold figures, the others steady, each with its start; utilization = model compute / run.
+  std::optional<double> run_s;
+  std::optional<double> run_utilization;
+  double loop_overhead_s = 0;  // the training loop's own time per step (loop overhead + receive)
   // Cores shared by time (pipeline.loop_cpu_share): CPU seconds per step of workers, training
   // process and pin thread, and the cores (in whole-core workers) they share; 0 otherwise.
   double shared_cpu_s = 0;

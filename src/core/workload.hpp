@@ -12,7 +12,8 @@ struct Workload {
   double nodes = 1;         // in the cluster
   double sample_bytes = 0;  // read from storage (and transformed) per sample
   std::optional<double> dataset_samples;
-  double dataset_bytes = 0;  // stored for one epoch (0: unknown)
+  std::optional<double> epochs;  // of the whole run (workload.epochs)
+  double dataset_bytes = 0;      // stored for one epoch (0: unknown)
   double target_utilization = 0.9;
   // The training loop's own time per step, not overlapped (s): loop_overhead, and with workers
   // receive_time + B x receive_time_per_sample to take the batch from them.

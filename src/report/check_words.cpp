@@ -11,6 +11,7 @@ std::string shown(const Requirement& req, double v) {
   switch (req.metric) {
     case Metric::Utilization:
     case Metric::FirstEpochUtilization:
+    case Metric::RunUtilization:
       return figure_text(FigureUnit::Fraction, v);
     case Metric::Throughput:
       return req.per_step ? format_human(v, Dim::StepRate) : figure_text(FigureUnit::SampleRate, v);

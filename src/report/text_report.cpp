@@ -248,6 +248,10 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                    : *r.workers_start_s > 0 ? fmt::format("workers start in {}; ", dur(*r.workers_start_s))
                                             : std::string(),
                    dur(*r.first_batch_s), percent(*r.epoch_utilization)));
+  if (r.run_s)
+    kv("run",
+       fmt::format("{} epochs in {}: utilization {} over the whole run ({}every epoch's start)", count(*in.epochs),
+                   dur(*r.run_s), percent(*r.run_utilization), r.cold ? "the first epoch from storage, " : ""));
 
   std::string prose;
   {

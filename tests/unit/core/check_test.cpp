@@ -192,3 +192,33 @@ TEST_CASE("min_first_epoch_utilization judges the first epoch; min_utilization s
   const PlanOutcome lo = check_plan(local.scenario, local.plan);
   CHECK(lo.outcomes.at(0).value == evaluate(resolve(local.scenario)).utilization);
 }
+
+TEST_CASE("min_run_utilization judges the whole run: the first epoch from storage, the others steady, every start") {
+  LoadedScenario s = load_scenario("dgx-h100+nfs-10gbe+resnet50-imagenet-h100");
+  apply_assignment(s, "cluster.nodes=4");
+  apply_assignment(s, "pipeline.workers=24");
+  apply_assignment(s, "cpu.worker_sample_rate=250img/s");
+  apply_requirement(s, "min_run_utilization=90%");
+  // Without the run's length the requirement cannot be judged: an input error, not a pass.
+  CHECK_THROWS_WITH_AS(check_plan(s.scenario, s.plan), doctest::Contains("needs workload.epochs"), Error);
+  apply_assignment(s, "workload.epochs=3");
+  const Result r = evaluate(resolve(s.scenario));
+  REQUIRE(r.cold.has_value());
+  REQUIRE(r.run_s.has_value());
+  // 3 epochs: the cold one, two steady ones, three starts.
+  const double run = *r.cold->epoch_s + 2 * *r.epoch_s + 3 * *r.epoch_start_s;
+  CHECK(*r.run_s == doctest::Approx(run).epsilon(1e-12));
+  CHECK(*r.run_utilization == doctest::Approx(3 * *r.epoch_utilization * (*r.epoch_s + *r.epoch_start_s) / run));
+  CHECK(*r.run_utilization < *r.epoch_utilization);
+  CHECK(*r.run_utilization > r.cold->utilization);
+  const PlanOutcome o = check_plan(s.scenario, s.plan);
+  CHECK(o.outcomes.at(0).value == *r.run_utilization);
+  CHECK_FALSE(o.outcomes.at(0).pass);
+  // Where the page cache makes no difference, the run is its epochs: the epoch's utilization.
+  LoadedScenario local = load_scenario("reference");
+  apply_assignment(local, "workload.dataset_samples=6400");
+  apply_assignment(local, "workload.epochs=5");
+  const Result lr = evaluate(resolve(local.scenario));
+  CHECK(*lr.run_s == doctest::Approx(5 * (*lr.epoch_s + *lr.epoch_start_s)));
+  CHECK(*lr.run_utilization == doctest::Approx(*lr.epoch_utilization));
+}

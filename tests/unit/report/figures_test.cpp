@@ -31,6 +31,7 @@ std::vector<LoadedScenario> plans() {
   LoadedScenario rich = load_scenario("p4d-resnet50-nfs");
   apply_assignment(rich, "node.page_cache=100 GB");
   apply_assignment(rich, "cluster.nodes=2");
+  apply_assignment(rich, "workload.epochs=90");
   out.push_back(rich);
   LoadedScenario shared = load_scenario("pytorch-dataloader");
   for (const char* a :
