@@ -280,6 +280,11 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
   }
   if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
     a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
+  if (in.storage.modelled && in.storage.cache_from_page_cache && in.nodes > 1 && !s.has(Field::Reshuffle))
+    a.push_back({Field::Reshuffle,
+                 "every epoch each node reads a different random share of the dataset, as a shuffled "
+                 "DistributedSampler does, and its page cache keeps what it read: the cache warms over epochs "
+                 "(cluster.reshuffle)"});
   if (in.storage.modelled && in.storage.read_bandwidth && !s.has(Field::Latency) && !s.has(Field::Iops))
     a.push_back({Field::Latency,
                  "storage at line rate: storage.read_bandwidth at any request size and concurrency "

@@ -95,6 +95,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "utilization the capacity answers aim for (MLPerf Storage: 90%, 70% for cosmoflow)"},
     {Field::Nodes, "cluster.nodes", kNum, C::Positive, true, "1",
      "nodes in the cluster, each with accelerator.count accelerators"},
+    {Field::Reshuffle, "cluster.reshuffle", kBool, C::None, false, "true",
+     "with several nodes, each epoch every node reads a different random share of the dataset (a shuffled "
+     "DistributedSampler), so its page cache warms over epochs; false: each node reads the same shard every "
+     "epoch, and its cache needs only that shard"},
     {Field::AcceleratorCount, "accelerator.count", kNum, C::Positive, true, "1",
      "accelerators (data-parallel replicas) per node"},
     {Field::AcceleratorType, "accelerator.type", kChoice, C::None, false, "",

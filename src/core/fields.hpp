@@ -32,6 +32,7 @@ enum class Field : std::uint8_t {
   InOrder,
   TargetUtilization,
   Nodes,
+  Reshuffle,
   AcceleratorCount,
   AcceleratorType,
   PeakFlops,

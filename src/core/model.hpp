@@ -40,6 +40,15 @@ struct ColdEpoch {
   std::optional<double> epoch_s;
 };
 
+// Several nodes reading a fresh random share of the dataset each epoch: the page cache warms
+// over epochs. The hit ratio of epochs 2, 3, 5 and 10, and the first epoch within 1% of the
+// steady state's.
+struct CacheWarmup {
+  double shards = 1;
+  std::array<double, 4> hits{};  // epochs 2, 3, 5, 10
+  double near_epoch = 2;
+};
+
 struct Result {
   std::array<StageResult, 4> stages{};
   double step_s = 0;
@@ -67,6 +76,7 @@ struct Result {
   double worker_bytes_per_s = 0;                // one worker's transform rate (0 when no CPU work)
   double cache_hit = 0;                         // storage reads served from page cache (steady state)
   std::optional<ColdEpoch> cold;                // the first epoch, when the page cache makes it differ
+  std::optional<CacheWarmup> warmup;            // later epochs, when the cache warms over several
   // Accelerator memory, when modelled: bytes needed at this batch, and whether they fit.
   std::optional<double> memory_needed;
   bool fits = true;

@@ -74,10 +74,20 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
   } else if (cache && w.dataset_bytes > 0) {
     in.cache_from_page_cache = true;
     in.page_cache_bytes = *cache;
-    in.cache_hit = std::min(1.0, *cache / w.dataset_bytes);
+    // A node reads dataset / nodes per epoch: the same shard every epoch (its cache needs only
+    // that), or a fresh random share (its cache fills over epochs towards the whole dataset).
+    const bool reshuffle = s.value(Field::Reshuffle) != 0;
+    in.shards = reshuffle ? w.nodes : 1;
+    in.cache_hit = std::min(1.0, *cache / (reshuffle ? w.dataset_bytes : w.dataset_bytes / w.nodes));
     if (in.cache_hit > 0) in.cold_cache_hit = 0;
   }
   return in;
+}
+
+double epoch_cache_hit(const StorageInputs& in, double epoch) {
+  if (!in.cache_from_page_cache) return in.cache_hit;
+  if (epoch <= 1) return in.cold_cache_hit.value_or(in.cache_hit);
+  return std::min(in.cache_hit, 1 - std::pow(1 - 1 / in.shards, epoch - 1));
 }
 
 double storage_bytes_per_batch(const StorageInputs& in, const Workload& w, double batch) {

@@ -28,7 +28,16 @@ struct StorageInputs {
   std::optional<double> cold_cache_hit;    // the first epoch, when it differs (page cache)
   bool cache_from_page_cache = false;      // cache_hit follows from node.page_cache
   double page_cache_bytes = 0;
+  // Several nodes reading a different random share each epoch (cluster.reshuffle): a node's
+  // cache holds what it has read, so the hit ratio climbs to cache_hit over epochs.
+  double shards = 1;  // cluster.nodes when reshuffled, else 1
 };
+
+// The page-cache hit ratio of epoch `epoch` (1 = the first) when it follows from the page
+// cache: none in the first; after it, what the node has read so far, 1 - (1 - 1/shards)^(epoch-1)
+// of the dataset when every epoch's share is a fresh random one, up to what its cache holds
+// (cache_hit). The given storage.cache_hit holds for every epoch.
+double epoch_cache_hit(const StorageInputs& in, double epoch);
 
 StorageInputs resolve_storage(const Scenario& s, const Workload& w);
 

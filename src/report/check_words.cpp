@@ -59,7 +59,8 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     // Said where the judgement would differ: the steady state passes, the first epoch would not.
     if (o.first_epoch && o.value >= req.threshold && *o.first_epoch < req.threshold) {
       const std::string epochs = fmt::format(
-          "epochs after the first, from the page cache; the first epoch reaches {} (min_first_epoch_utilization)",
+          "epochs with the page cache warm; the first epoch reaches {} (min_first_epoch_utilization; the whole "
+          "run: min_run_utilization)",
           percent(*o.first_epoch));
       l.where = l.where.empty() ? epochs : l.where + "; " + epochs;
     }

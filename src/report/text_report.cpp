@@ -201,11 +201,20 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
   kv("data demand", demand);
   if (in.storage.cache_from_page_cache) {
+    const bool own_shard = in.nodes > 1 && in.storage.shards <= 1;
     std::string cache = fmt::format(
-        "{} of {} dataset fits in {} of page cache per node: later epochs read {} from "
-        "cache",
-        percent(r.cache_hit), format_human(in.dataset_bytes, Dim::Size),
-        format_human(in.storage.page_cache_bytes, Dim::Size), percent(r.cache_hit));
+        "{} of {} {} fits in {} of page cache per node: {} read {} from cache", percent(r.cache_hit),
+        format_human(own_shard ? in.dataset_bytes / in.nodes : in.dataset_bytes, Dim::Size),
+        own_shard ? "shard (each node reads the same one every epoch, cluster.reshuffle = false)" : "dataset",
+        format_human(in.storage.page_cache_bytes, Dim::Size), r.warmup ? "once warm, epochs" : "later epochs",
+        percent(r.cache_hit));
+    if (r.warmup)
+      cache += fmt::format(
+          "; each of the {} nodes reads a different random share every epoch (cluster.reshuffle), so its cache "
+          "warms over epochs: epoch 2 reads {} from cache, epoch 3 {}, epoch 5 {}, epoch 10 {}, within 1% of "
+          "{} from epoch {}",
+          count(r.warmup->shards), percent(r.warmup->hits[0]), percent(r.warmup->hits[1]), percent(r.warmup->hits[2]),
+          percent(r.warmup->hits[3]), percent(r.cache_hit), count(r.warmup->near_epoch));
     if (r.cold)
       cache += fmt::format(
           "; the first epoch reads everything from storage: storage {}, step {}, utilization "

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "config/loader.hpp"
 #include "core/check.hpp"
 
@@ -202,9 +204,11 @@ TEST_CASE("min_run_utilization judges the whole run: the first epoch from storag
   // Without the run's length the requirement cannot be judged: an input error, not a pass.
   CHECK_THROWS_WITH_AS(check_plan(s.scenario, s.plan), doctest::Contains("needs workload.epochs"), Error);
   apply_assignment(s, "workload.epochs=3");
+  apply_assignment(s, "cluster.reshuffle=false");  // each node its own shard: warm from epoch 2
   const Result r = evaluate(resolve(s.scenario));
   REQUIRE(r.cold.has_value());
   REQUIRE(r.run_s.has_value());
+  CHECK_FALSE(r.warmup);
   // 3 epochs: the cold one, two steady ones, three starts.
   const double run = *r.cold->epoch_s + 2 * *r.epoch_s + 3 * *r.epoch_start_s;
   CHECK(*r.run_s == doctest::Approx(run).epsilon(1e-12));
@@ -221,4 +225,31 @@ TEST_CASE("min_run_utilization judges the whole run: the first epoch from storag
   const Result lr = evaluate(resolve(local.scenario));
   CHECK(*lr.run_s == doctest::Approx(5 * (*lr.epoch_s + *lr.epoch_start_s)));
   CHECK(*lr.run_utilization == doctest::Approx(*lr.epoch_utilization));
+}
+
+TEST_CASE("reshuffled shards warm each node's page cache over epochs, and the run pays for it") {
+  // Four nodes, each reading a fresh random quarter every epoch: after k - 1 epochs a node has
+  // read 1 - 0.75^(k-1) of the dataset, all of which its 2 TB cache keeps.
+  LoadedScenario s = load_scenario("dgx-h100+nfs-10gbe+resnet50-imagenet-h100");
+  apply_assignment(s, "cluster.nodes=4");
+  apply_assignment(s, "workload.epochs=3");
+  const Result r = evaluate(resolve(s.scenario));
+  REQUIRE(r.warmup);
+  CHECK(r.cache_hit == 1);
+  CHECK(r.warmup->hits[0] == doctest::Approx(0.25));
+  CHECK(r.warmup->hits[1] == doctest::Approx(0.4375));
+  CHECK(r.warmup->hits[2] == doctest::Approx(1 - std::pow(0.75, 4)));
+  CHECK(r.warmup->hits[3] == doctest::Approx(1 - std::pow(0.75, 9)));
+  CHECK(r.warmup->near_epoch == 18);  // 0.75^17 = 0.0075 <= 1%, 0.75^16 = 0.0100 is not
+  // The run: epochs 2 and 3 take what a given hit ratio of 25% and 43.75% gives every epoch.
+  const auto epoch_at = [&](const char* hit) {
+    LoadedScenario h = s;
+    apply_assignment(h, std::string("storage.cache_hit=") + hit);
+    return *evaluate(resolve(h.scenario)).epoch_s;
+  };
+  const double run = *r.cold->epoch_s + epoch_at("0.25") + epoch_at("0.4375") + 3 * *r.epoch_start_s;
+  CHECK(*r.run_s == doctest::Approx(run).epsilon(1e-12));
+  // One node reads the whole dataset every epoch: warm from the second.
+  apply_assignment(s, "cluster.nodes=1");
+  CHECK_FALSE(evaluate(resolve(s.scenario)).warmup);
 }
