@@ -253,3 +253,20 @@ TEST_CASE("reshuffled shards warm each node's page cache over epochs, and the ru
   apply_assignment(s, "cluster.nodes=1");
   CHECK_FALSE(evaluate(resolve(s.scenario)).warmup);
 }
+
+TEST_CASE("a long run's warm-up, counted in blocks of epochs, is within 0.1% of every epoch counted") {
+  LoadedScenario s = load_scenario("dgx-h100+nfs-10gbe+resnet50-imagenet-h100");
+  apply_assignment(s, "cluster.nodes=64");
+  apply_assignment(s, "workload.epochs=1000");
+  const Inputs in = resolve(s.scenario);
+  const Result r = evaluate(in);
+  double run = *r.cold->epoch_s + 1000 * *r.epoch_start_s;
+  for (int k = 2; k <= 1000; ++k) {
+    Inputs e = in;
+    e.storage.cache_hit = epoch_cache_hit(in.storage, k);
+    e.storage.cold_cache_hit.reset();
+    e.epochs.reset();
+    run += *evaluate(e).epoch_s;
+  }
+  CHECK(*r.run_s == doctest::Approx(run).epsilon(1e-3));
+}
