@@ -39,8 +39,12 @@ void setup_compare(CLI::App& app) {
     }
     if (!plot->empty()) {
       std::vector<std::string> labels;
-      for (const PlanReport& r : reports) labels.push_back(r.label);
-      const std::string svg = compare_svg(labels, rows);
+      std::vector<unsigned> walls;
+      for (const PlanReport& r : reports) {
+        labels.push_back(r.label);
+        walls.push_back(r.result.binding);
+      }
+      const std::string svg = compare_svg(labels, rows, walls);
       if (plot_is_html(*plot)) {
         const std::string words = table_words(
             opts->format, text, [&](Out& out) { compare_renderer(Format::Table)->compare(out, reports, rows); });

@@ -464,7 +464,8 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   return svg.finish();
 }
 
-std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows) {
+std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows,
+                        const std::vector<unsigned>& walls) {
   constexpr std::array kShown = {CompareMetric::Throughput, CompareMetric::Utilization, CompareMetric::EpochTime,
                                  CompareMetric::CostPerEpoch};
   std::vector<const CompareRow*> shown;
@@ -486,10 +487,20 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
     const CompareRow& row = *shown[m];
     const double y0 = top + static_cast<double>(m) * panel;
     svg.text(kLeft - 60, y0 + 12, compare_name(row.metric), Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+    // Utilization on its own axis, 0 to 100%, so that a bar's length is the figure; the other
+    // rows scaled to their largest value.
+    const bool utilization = row.metric == CompareMetric::Utilization;
     double most = 0;
     for (const auto& v : row.values)
       if (v) most = std::max(most, *v);
-    const Scale x{0, most > 0 ? most : 1, x0, x1};
+    const Scale x{0, utilization ? 1 : most > 0 ? most : 1, x0, x1};
+    if (utilization) {
+      const double bottom = y0 + 22 + bar * static_cast<double>(labels.size());
+      for (const double t : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+        svg.line(x(t), y0 + 20, x(t), bottom, t == 0 || t == 1 ? "#bbbbbb" : "#e5e5e5");
+        svg.text(x(t), bottom + 11, fmt::format("{:g}%", t * 100), Anchor::Middle, 10, "#666666");
+      }
+    }
     for (std::size_t p = 0; p < labels.size(); ++p) {
       const double y = y0 + 22 + static_cast<double>(p) * bar;
       svg.text(x0 - 8, y + 13, labels[p], Anchor::End, 11);
@@ -501,8 +512,10 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
       const double v = *row.values[p];
       const bool best = p < row.best.size() && row.best[p];
       svg.rect(x0, y + 2, x(v) - x0, bar - 5, kPalette[p % std::size(kPalette)]);
-      svg.text(x(v) + 6, y + 13, compare_value_text(row.metric, v) + (best ? "  * best" : ""), Anchor::Start, 11,
-               "#222222", best ? "font-weight=\"bold\"" : "");
+      std::string label = compare_value_text(row.metric, v) + (best ? "  * best" : "");
+      if (utilization && p < walls.size() && walls[p] != 0)
+        label += fmt::format("  ({} binds)", binding_text(walls[p]));
+      svg.text(x(v) + 6, y + 13, label, Anchor::Start, 11, "#222222", best ? "font-weight=\"bold\"" : "");
     }
   }
   return svg.finish();

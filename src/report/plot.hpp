@@ -21,7 +21,9 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d);
 
 // Plans side by side: one panel of bars per figure compared (throughput, utilization, epoch time,
 // cost per epoch, when any plan has it), the best marked. `labels` name the plans.
-std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows);
+// `walls`: each plan's binding wall (bit per Stage), named beside its utilization bar.
+std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows,
+                        const std::vector<unsigned>& walls);
 
 // A simulation: the timeline of the first `steps` steps of accelerator 0 (each track's spans,
 // coloured by what it did; needs the simulation's spans), the distribution of the loop's wait

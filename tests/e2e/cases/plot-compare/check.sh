@@ -13,7 +13,9 @@ for name in ("throughput", "utilization", "epoch time", "cost per epoch"):
 nvme, small = d["plans"]
 assert reading(nvme["throughput_samples_per_s"]) + " samples/s  * best" in texts, texts
 assert reading(small["throughput_samples_per_s"]) + " samples/s" in texts, texts
-assert "%.1f%%  * best" % (100 * nvme["utilization"]) in texts, texts
+# Utilization on a 0-100% axis, each bar with its binding wall.
+assert "%.1f%%  * best  (transform binds)" % (100 * nvme["utilization"]) in texts, texts
+assert "0%" in texts and "100%" in texts, texts
 assert "$%.2f  * best" % nvme["cost_per_epoch_usd"] in texts, texts
 assert d["best"]["throughput_samples_per_s"] == ["p4d-resnet50-nvme"]
 PY
