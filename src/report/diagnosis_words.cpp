@@ -252,11 +252,17 @@ std::string aggregate_change(const Diagnosis& d, const Change& c) {
 
 }  // namespace
 
+std::string warm_epochs(const Result& r) {
+  if (!r.warmup) return "after the first epoch";
+  return fmt::format("once each node's page cache is warm (within 1% from epoch {})", count(r.warmup->near_epoch));
+}
+
 std::string storage_capacity_text(const Diagnosis& d) {
   const Inputs& in = d.inputs;
   const StorageCapacity& c = *d.storage_capacity;
   if (c.demand <= 0)
-    return "Storage: after the first epoch every read is a page-cache hit, so storage limits no accelerator count";
+    return fmt::format("Storage: {} every read is a page-cache hit, so storage limits no accelerator count",
+                       warm_epochs(d.result));
   std::string limits = c.by_bandwidth
                            ? fmt::format("{} feeds {}", rate(*in.storage.read_bandwidth), count(*c.by_bandwidth))
                            : std::string("no aggregate bandwidth limit");

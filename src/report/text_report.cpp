@@ -95,9 +95,9 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
         bullet, rate(d.storage_bandwidth_needed_per_accelerator));
   else if (d.first_epoch_storage_bandwidth_needed)
     o.print(
-        "{}Storage: after the first epoch every read is a page-cache hit; the first epoch needs {} read "
+        "{}Storage: {} every read is a page-cache hit; the first epoch needs {} read "
         "bandwidth to keep up (have {}).\n",
-        bullet, rate(*d.first_epoch_storage_bandwidth_needed),
+        bullet, warm_epochs(d.result), rate(*d.first_epoch_storage_bandwidth_needed),
         in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
   else if (!has_fix(d, FixKind::StorageBandwidth))
     o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet, rate(d.storage_bandwidth_needed),
