@@ -143,7 +143,11 @@ int main(int argc, char** argv) {
   const bool all = !named || first == "completions";
   for (const auto& c : kCommands)
     if (all || c.name == first) c.setup(app);
-  pipesim::plain_help(app);
+  // Help and completion read the value names: tidied only for them (walking every option's
+  // validators costs more than a diagnosis).
+  bool help = first == "completions";
+  for (const auto& a : args) help |= a == "--help" || a == "-h";
+  if (help) pipesim::plain_help(app);
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
     app.parse(reversed);

@@ -219,17 +219,12 @@ namespace {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // A unit a number is written with ("GB", "samples/s,", "ms)"): the word, less trailing
-// punctuation, parses as a quantity with that unit.
+// punctuation, is a unit parse_quantity knows.
 bool is_unit(std::string_view word) {
   while (!word.empty() &&
          (word.back() == ',' || word.back() == ';' || word.back() == ':' || word.back() == ')' || word.back() == '.'))
     word.remove_suffix(1);
-  if (word.empty() || !std::isalpha(static_cast<unsigned char>(word.front()))) return false;
-  try {
-    return parse_quantity(fmt::format("1 {}", word)).dim != Dim::Number;
-  } catch (const Error&) {
-    return false;
-  }
+  return is_unit_name(word);
 }
 
 }  // namespace

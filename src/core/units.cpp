@@ -307,6 +307,12 @@ Quantity parse_quantity(std::string_view text) {
   return q;
 }
 
+bool is_unit_name(std::string_view word) {
+  for (const auto& u : kUnits)
+    if (u.name == word) return u.dim != Dim::Number;
+  return false;
+}
+
 std::vector<std::string_view> unit_names(Dim d) {
   std::vector<std::string_view> out;
   for (const auto& u : kUnits)

@@ -57,6 +57,9 @@ Quantity parse_quantity(std::string_view text);
 
 // The unit names parse_quantity accepts for a kind ("GB/s", "Gbps", ...), in table order.
 std::vector<std::string_view> unit_names(Dim d);
+// Whether a word is a unit parse_quantity knows, of a kind other than a plain number ("GB",
+// "samples/s"; not "%" or "workers"). Never throws.
+bool is_unit_name(std::string_view word);
 
 // Parses text and checks its kind against `accepted`; the error names both kinds.
 Quantity parse_quantity_as(std::string_view text, DimSet accepted);
