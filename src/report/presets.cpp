@@ -368,9 +368,7 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
       if (offered) continue;
       if (const Instead* pair = instead_pair(f.field); pair && pair->line == f.field)
         others = fmt::format("{} with {}", spec(pair->pair[0]).key, spec(pair->pair[1]).key);
-      std::string example(f.example);
-      if (f.accepts == dims(Dim::Bool)) example = "true";
-      const std::string line = fmt::format("# {} = {}", name, example);
+      const std::string line = fmt::format("# {} = {}", name, f.example);
       t += fmt::format("{:<40} # decide{}: {}{}\n", line, required(f.field) ? " (required)" : "", f.help,
                        others.empty() ? "" : fmt::format("; or instead {}", others));
     }
