@@ -21,6 +21,7 @@ namespace {
 struct SweepOptions : CommonOptions {
   std::string batch, workers, sample_size;
   std::string plot;  // --plot FILE.svg
+  std::string x;     // --x KEY: the plot's x axis
   std::vector<std::string> vary;
   bool cost = false;
   bool force = false;
@@ -58,6 +59,23 @@ void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axe
                 fmt::format("{} is too few for any point of the sweep: with {} workers (its fewest) and prefetch "
                             "factor {} the steady state needs at least {} steps",
                             batches, in.workers, in.prefetch_factor, need));
+}
+
+// The swept axis --x names: its key, or the option that sweeps it (batch, workers, sample-size).
+std::size_t x_axis(const std::vector<Axis>& axes, const std::string& key) {
+  const std::string_view k = key == "batch"         ? "pipeline.batch_size"
+                             : key == "workers"     ? "pipeline.workers"
+                             : key == "sample-size" ? "workload.sample_size"
+                                                    : std::string_view(key);
+  std::string swept;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    if (spec(axes[a].field).key == k) return a;
+    swept += fmt::format("{}{}", swept.empty() ? "" : ", ", spec(axes[a].field).key);
+  }
+  throw Error(
+      Origin::argument("--x " + key),
+      fmt::format("{}; the x axis is one of the swept keys: {}",
+                  find_field(k) == nullptr ? unknown_key_message(k) : fmt::format("{} is not swept", k), swept));
 }
 
 void run_sweep(const SweepOptions& o) {
@@ -112,16 +130,19 @@ void run_sweep(const SweepOptions& o) {
   const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
   if (o.cost && !columns.priced)
     throw Error(loaded.source, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
-  // A sweep too large to plot is refused before any row is written.
+  // The plot's x axis, and a sweep too large to plot, before any row is written.
+  if (!o.x.empty() && o.plot.empty())
+    throw Error(Origin::argument("--x " + o.x), "--x chooses the plot's x axis: give --plot FILE.svg as well");
+  const std::size_t x = o.x.empty() ? plot_x_axis(axes) : x_axis(axes, o.x);
   if (!o.plot.empty()) {
     try {
-      check_sweep_svg(axes);
+      check_sweep_svg(plot_axes(axes, x));
     } catch (const Error& e) {
       throw Error(Origin::argument("--plot " + o.plot), e.what());
     }
   }
   // The rows' pass over the grid also gathers the plot's curves and what finds inert axes.
-  SweepGather gather(axes, !o.plot.empty(), true);
+  SweepGather gather(axes, !o.plot.empty(), true, x);
   SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
   layout.simulated = o.simulate;
   SimOptions sim;
@@ -136,7 +157,7 @@ void run_sweep(const SweepOptions& o) {
                                            o.simulate ? &sim : nullptr, progress, &gather);
   if (!o.plot.empty()) {
     // check_sweep_svg above refused every grid sweep_svg would.
-    const std::string figure = sweep_svg(loaded, axes, gather.curves());
+    const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());
     write_plot(o.plot, plot_is_html(o.plot) ? sweep_html(loaded, axes, figure) : figure);
   }
   for (const InertAxis& a : gather.inert_axes(loaded.scenario))
@@ -177,6 +198,10 @@ void setup_sweep(CLI::App& app) {
                 "Simulate every point as well (pipesim simulate, the same seed at each point): simulated "
                 "utilization, throughput and wait p95 beside the closed forms");
   add_plot_option(*cmd, opts->plot);
+  cmd->add_option("--x", opts->x,
+                  "With --plot: the swept key drawn along x (default: the swept axis with the most values), "
+                  "e.g. --x pipeline.workers or --x workers")
+      ->type_name("KEY");
   cmd->add_option("--seed", opts->seed, "With --simulate: the seed of the random draws")->capture_default_str();
   cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run");
   cmd->callback([opts] { run_sweep(*opts); });

@@ -143,14 +143,16 @@ std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>&
   return gather.inert_axes(base);
 }
 
-SweepGather::SweepGather(const std::vector<Axis>& axes, bool curves, bool inert)
-    : axes_(axes), inner_(axes.empty() ? 1 : axes.back().range.size()) {
+SweepGather::SweepGather(const std::vector<Axis>& axes, bool curves, bool inert, std::optional<std::size_t> x)
+    : axes_(axes), x_(x.value_or(axes.empty() ? 0 : axes.size() - 1)), strides_(axes.size(), 1) {
   const std::size_t total = grid_size(axes);
+  for (std::size_t a = axes.size(); a-- > 1;) strides_[a - 1] = strides_[a] * axes[a].range.size();
   // Every slot exists before any point is added: a slice that starts inside a curve writes its
   // points while another thread writes the curve's first.
-  if (curves)
-    curves_.assign(total / inner_,
-                   Curve{std::vector<double>(axes.empty() ? 0 : axes.size() - 1), std::vector<CurvePoint>(inner_)});
+  if (curves && !axes.empty()) {
+    const std::size_t along = axes[x_].range.size();
+    curves_.assign(total / along, Curve{std::vector<double>(axes.size() - 1), std::vector<CurvePoint>(along)});
+  }
   if (inert && total <= kMaxInertCheck) rows_.resize(total);
 }
 
@@ -168,12 +170,24 @@ void SweepGather::add(std::size_t index, const SweepPoint& p) {
     }
   }
   if (curves_.empty()) return;
-  Curve& curve = curves_[index / inner_];
-  if (index % inner_ == 0)
-    for (std::size_t a = 0; a + 1 < axes_.size(); ++a) curve.outer[a] = p.scenario.get(axes_[a].field);
-  CurvePoint& c = curve.points[index % inner_];
+  // The point's place: its curve numbers the other axes' positions (outer slowest), its
+  // position along the curve is its position along x.
+  std::size_t curve_index = 0, along = 0;
+  for (std::size_t a = 0; a < axes_.size(); ++a) {
+    const std::size_t n = axes_[a].range.size();
+    const std::size_t at = (index / strides_[a]) % n;
+    if (a == x_)
+      along = at;
+    else
+      curve_index = curve_index * n + at;
+  }
+  Curve& curve = curves_[curve_index];
+  if (along == 0)
+    for (std::size_t a = 0, o = 0; a < axes_.size(); ++a)
+      if (a != x_) curve.outer[o++] = p.scenario.get(axes_[a].field);
+  CurvePoint& c = curve.points[along];
   c = CurvePoint{};
-  c.x = p.scenario.get(axes_.back().field);
+  c.x = p.scenario.get(axes_[x_].field);
   c.valid = valid;
   if (!valid) return;
   const Result& r = p.result;
@@ -186,8 +200,41 @@ void SweepGather::add(std::size_t index, const SweepPoint& p) {
     c.stage_s[static_cast<std::size_t>(st)] = sr.time_s;
   }
   c.binding = r.binding;
-  c.crossed_from = p.crossed_from;
   c.fits = r.fits;
+  if (p.simulated != nullptr) {
+    c.simulated_utilization = p.simulated->utilization;
+    c.simulated_throughput = p.simulated->throughput;
+  }
+}
+
+std::vector<Curve> SweepGather::curves() const {
+  std::vector<Curve> out = curves_;
+  // The sweep's crossover rule (SweepPoint::crossed_from) along x: the wall changed from the
+  // previous point, both valid and fitting.
+  for (Curve& c : out) {
+    std::optional<unsigned> previous;
+    for (CurvePoint& p : c.points) {
+      const bool drawn = p.valid && p.fits;
+      if (drawn && previous && p.binding != *previous) p.crossed_from = previous;
+      previous = drawn ? std::optional<unsigned>(p.binding) : std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::size_t plot_x_axis(const std::vector<Axis>& axes) {
+  std::size_t best = axes.empty() ? 0 : axes.size() - 1;
+  for (std::size_t a = axes.size(); a-- > 0;)
+    if (axes[a].range.size() > axes[best].range.size()) best = a;
+  return best;
+}
+
+std::vector<Axis> plot_axes(const std::vector<Axis>& axes, std::size_t x) {
+  std::vector<Axis> out;
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    if (a != x) out.push_back(axes[a]);
+  if (x < axes.size()) out.push_back(axes[x]);
+  return out;
 }
 
 std::vector<InertAxis> SweepGather::inert_axes(const Scenario& base) const {
@@ -228,9 +275,9 @@ void check_plot_points(const std::vector<Axis>& axes) {
                             kMaxPlotPoints, points));
 }
 
-std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes) {
+std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes, std::optional<std::size_t> x) {
   check_plot_points(axes);
-  SweepGather gather(axes, true, false);
+  SweepGather gather(axes, true, false, x);
   std::size_t i = 0;
   sweep(base, axes, false, [&](const SweepPoint& p) { gather.add(i++, p); });
   return gather.curves();

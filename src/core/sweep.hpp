@@ -195,10 +195,10 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, bool diagnose_po
 // Most points a sweep --simulate may have without --force (each is a whole simulation).
 constexpr double kLargeSimulatedSweep = 1000;
 
-// A sweep as curves, for a plot: one curve per combination of the outer axes' values, its
-// points along the innermost axis.
+// A sweep as curves, for a plot: one curve per combination of the other axes' values, its
+// points along the plot's x axis (any one of the swept axes).
 struct CurvePoint {
-  double x = 0;  // the innermost axis's value
+  double x = 0;  // the x axis's value
   bool valid = false;
   bool fits = true;  // the batch fits in the accelerator's memory (Result::fits)
   double utilization = 0;
@@ -206,12 +206,23 @@ struct CurvePoint {
   std::array<double, 4> stage_s{};  // per Stage, time per batch (0 when not modelled)
   unsigned modelled = 0;            // bit per Stage
   unsigned binding = 0;             // bit per Stage
+  // The binding stages at the previous point along x when the wall changed between the two, both
+  // drawn (valid and fitting in accelerator memory): the sweep's crossover rule along x.
   std::optional<unsigned> crossed_from;
+  // sweep --simulate: the simulated figures, when the point was simulated.
+  std::optional<double> simulated_utilization;
+  std::optional<double> simulated_throughput;  // samples/s, the cluster
 };
 struct Curve {
-  std::vector<double> outer;  // the outer axes' values, in axis order
+  std::vector<double> outer;  // the other axes' values, in the order of plot_axes (x left out)
   std::vector<CurvePoint> points;
 };
+// The axis a plot draws along x when none is chosen: the swept axis with the most values, the
+// innermost of those tied (a sweep over 16 batch sizes and 2 worker counts draws batch size).
+std::size_t plot_x_axis(const std::vector<Axis>& axes);
+// The axes in a plot's order: the others in their order, then axis `x` last (the figures read the
+// last axis as x and the others as what tells curves apart).
+std::vector<Axis> plot_axes(const std::vector<Axis>& axes, std::size_t x);
 // Most points a plot shows: more would not be readable, and a plot holds every point at once.
 inline constexpr std::size_t kMaxPlotPoints = 20000;
 // Throws Error when the grid has more than kMaxPlotPoints points (before any point is evaluated).
@@ -223,12 +234,13 @@ void check_plot_points(const std::vector<Axis>& axes);
 // several threads at once (each index once).
 class SweepGather {
  public:
-  // `curves`: keep the plot's curves (check_plot_points first). `inert`: keep what inert_axes
-  // compares, for a grid of at most kMaxInertCheck points (a larger one keeps nothing).
-  SweepGather(const std::vector<Axis>& axes, bool curves, bool inert);
+  // `curves`: keep the plot's curves along axis `x` (check_plot_points first; default: the
+  // innermost). `inert`: keep what inert_axes compares, for a grid of at most kMaxInertCheck
+  // points (a larger one keeps nothing).
+  SweepGather(const std::vector<Axis>& axes, bool curves, bool inert, std::optional<std::size_t> x = std::nullopt);
   void add(std::size_t index, const SweepPoint& p);
-  // The curves, once every point was added.
-  [[nodiscard]] const std::vector<Curve>& curves() const { return curves_; }
+  // The curves, once every point was added, their crossovers marked along x.
+  [[nodiscard]] std::vector<Curve> curves() const;
   // The swept axes (of two or more values) that change nothing, once every point was added; a
   // point the model refuses counts as a change. Empty for a grid larger than kMaxInertCheck.
   [[nodiscard]] std::vector<InertAxis> inert_axes(const Scenario& base) const;
@@ -238,12 +250,15 @@ class SweepGather {
   // stages' times), for comparing two points; nullopt for a refused point.
   using RowFigures = std::optional<std::array<double, 10>>;
   std::vector<Axis> axes_;
-  std::size_t inner_ = 1;  // points per curve: the innermost axis's values
+  std::size_t x_ = 0;                 // the axis along which curves run
+  std::vector<std::size_t> strides_;  // per axis: points between neighbours along it
   std::vector<Curve> curves_;
   std::vector<RowFigures> rows_;
 };
 
-// The curves of a whole grid (check_plot_points, then one pass).
-std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes);
+// The curves of a whole grid along axis `x` (default: the innermost; check_plot_points, then one
+// pass).
+std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes,
+                                std::optional<std::size_t> x = std::nullopt);
 
 }  // namespace pipesim

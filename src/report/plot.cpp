@@ -68,37 +68,69 @@ std::string binding_text(unsigned binding) {
   return out.empty() ? "none" : out;
 }
 
+// A figure's name as its heading: 16 px, smaller for a long name so that it fits the width (down
+// to 10 px; past that it is cut short with "...", the whole name staying the document's title).
+void heading(Svg& svg, std::string_view name) {
+  constexpr double kAdvance = 0.62;  // DejaVu Sans Bold's mean advance, in em
+  const double room = kWidth - 40;
+  std::size_t chars = 0;  // code points
+  for (const char ch : name) chars += (static_cast<unsigned char>(ch) & 0xC0) != 0x80 ? 1 : 0;
+  const double fit = std::floor(2 * room / (kAdvance * static_cast<double>(std::max<std::size_t>(chars, 1)))) / 2;
+  const double size = std::clamp(fit, 10.0, 16.0);
+  std::string text(name);
+  const auto most = static_cast<std::size_t>(room / (kAdvance * size)) - 3;
+  if (chars > most + 3) {
+    std::size_t cut = 0;
+    for (std::size_t seen = 0; cut < text.size(); ++cut)
+      if ((static_cast<unsigned char>(text[cut]) & 0xC0) != 0x80 && seen++ == most) break;
+    text = text.substr(0, cut) + "...";
+  }
+  svg.text(kWidth / 2, 26, text, Anchor::Middle, size, "#222222", "font-weight=\"bold\"");
+}
+
 }  // namespace
 
 std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
   const Result& r = d.result;
   const std::size_t fixes = std::min<std::size_t>(d.fixes.size(), 8);
-  const double bars_top = 90;
+  const double bars_top = 96;
   const double row = 34;
-  const double fixes_top = bars_top + 4 * row + 70;
-  const double height = fixes == 0 ? fixes_top - 20 : fixes_top + static_cast<double>(fixes) * row + 40;
+  const double bars_bottom = bars_top + 4 * row;
+  const double fixes_top = bars_bottom + 84;
+  const double fixes_bottom = fixes_top + static_cast<double>(fixes) * row;
+  const double height = fixes == 0 ? bars_bottom + 50 : fixes_bottom + 62;
   Svg svg(kWidth, height, loaded.name);
-  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  heading(svg, loaded.name);
   svg.text(kWidth / 2, 48,
            fmt::format("utilization {} | step {} | binding: {}", percent(r.utilization),
                        format_human(r.step_s, Dim::Duration), binding_text(r.binding)),
            Anchor::Middle, 12, "#444444");
 
-  // Time per batch by stage.
+  // Time per batch by stage, on an axis in time from zero; a stage the scenario does not model
+  // has no bar (it takes no time in the model), only the words.
   double longest = r.step_s;
   for (Stage st : kStages)
     if (r.stage(st).modelled) longest = std::max(longest, r.stage(st).time_s);
   const double label_width = 170;
   const Scale x{0, longest > 0 ? longest * 1.15 : 1, kLeft + label_width - 60, kWidth - kRight - 120};
-  svg.text(kLeft - 60, bars_top - 14, "Time per batch by stage", Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+  const Unit unit = duration_unit(x.high);
+  svg.text(kLeft - 60, bars_top - 20, "Time per batch by stage", Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+  for (double t : nice_ticks(0, x.high, 5)) {
+    svg.line(x(t), bars_top, x(t), bars_bottom, t == 0 ? "#444444" : "#e5e5e5");
+    svg.line(x(t), bars_bottom, x(t), bars_bottom + 4, "#444444");
+    svg.text(x(t), bars_bottom + 16, tick_text(t / unit.divide), Anchor::Middle, 11);
+  }
+  svg.line(x.from, bars_bottom, x.to, bars_bottom, "#444444");
+  svg.text((x.from + x.to) / 2, bars_bottom + 32, fmt::format("time per batch ({})", unit.name), Anchor::Middle, 11,
+           "#444444");
   for (std::size_t i = 0; i < kStages.size(); ++i) {
     const Stage st = kStages[i];
     const StageResult& sr = r.stage(st);
     const double y = bars_top + static_cast<double>(i) * row;
     svg.text(x.from - 8, y + 17, stage_name(st), Anchor::End, 12);
     if (!sr.modelled) {
-      svg.rect(x.from, y + 4, x.to - x.from, 20, "none", "stroke=\"#bbbbbb\" stroke-dasharray=\"4 3\"");
-      svg.text(x.from + 8, y + 18, "not modelled", Anchor::Start, 11, "#777777", "font-style=\"italic\"");
+      svg.text(x.from + 8, y + 18, "not modelled (no bar: the model gives it no time)", Anchor::Start, 11, "#777777",
+               "font-style=\"italic\"");
       continue;
     }
     const bool binds = (r.binding & stage_bit(st)) != 0;
@@ -108,15 +140,20 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
              binds ? kBinding : "#222222", binds ? "font-weight=\"bold\"" : "");
   }
   const double step_x = x(r.step_s);
-  svg.line(step_x, bars_top, step_x, bars_top + 4 * row, "#222222", 1, "5 4");
-  svg.text(step_x, bars_top + 4 * row + 14, fmt::format("step {}", format_human(r.step_s, Dim::Duration)),
-           Anchor::Middle, 11);
+  svg.line(step_x, bars_top - 4, step_x, bars_bottom, "#222222", 1, "5 4");
+  svg.text(step_x, bars_top - 8, fmt::format("step {}", format_human(r.step_s, Dim::Duration)), Anchor::Middle, 11);
 
-  // What each fix buys.
+  // What each fix buys, on a utilization axis from 0 to 100%.
   if (fixes > 0) {
     svg.text(kLeft - 60, fixes_top - 14, "Utilization before -> after each fix", Anchor::Start, 13, "#222222",
              "font-weight=\"bold\"");
     const Scale u{0, 1, x.from, x.to};
+    for (const double t : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+      svg.line(u(t), fixes_top, u(t), fixes_bottom, t == 0 ? "#444444" : "#e5e5e5");
+      svg.line(u(t), fixes_bottom, u(t), fixes_bottom + 4, "#444444");
+      svg.text(u(t), fixes_bottom + 16, fmt::format("{:g}%", t * 100), Anchor::Middle, 11);
+    }
+    svg.line(u.from, fixes_bottom, u.to, fixes_bottom, "#444444");
     for (std::size_t i = 0; i < fixes; ++i) {
       const Fix& f = d.fixes[i];
       std::string name(fix_key(f.kind));
@@ -161,12 +198,21 @@ std::string outer_label(const std::vector<Axis>& axes, const Curve& c) {
   return label.empty() ? "all points" : label;
 }
 
-// The innermost axis's extent over every curve, and whether it reads better on a log scale.
+// The x axis's extent over every curve, and whether it reads better on a log scale: a range that
+// multiplies (32..1024 doubling, x4, or a list rising 1.5 times or more at each value) and spans 8
+// times or more; steps (1..16:+1) read linear.
 struct XExtent {
   double low = 0, high = 1;
   bool log = false;
+  std::optional<double> only;  // the one value when the axis has one
 };
-XExtent x_extent(const std::vector<Curve>& curves) {
+bool multiplies(const Range& r) {
+  if (r.size() < 3 || !(r.at(0) > 0) || r.at(r.size() - 1) / r.at(0) < 8) return false;
+  for (std::size_t i = 1; i < r.size(); ++i)
+    if (!(r.at(i) >= 1.5 * r.at(i - 1))) return false;
+  return true;
+}
+XExtent x_extent(const Axis& x, const std::vector<Curve>& curves) {
   XExtent e;
   bool first = true;
   for (const Curve& c : curves)
@@ -175,13 +221,44 @@ XExtent x_extent(const std::vector<Curve>& curves) {
       e.high = first ? p.x : std::max(e.high, p.x);
       first = false;
     }
-  if (e.high <= e.low) e.high = e.low + 1;
-  e.log = e.low > 0 && e.high / e.low >= 8;
+  if (e.high <= e.low) {  // one value: in the middle of the axis
+    e.only = e.low;
+    const double pad = std::max(0.1 * std::fabs(e.low), 0.5);
+    e.low -= pad;
+    e.high += pad;
+  }
+  e.log = multiplies(x.range);
   return e;
+}
+
+// The x axis's ticks, at most `most`: on a log axis the swept values themselves (every k-th when
+// there are more); on a linear one round numbers, whole ones for a field that takes whole numbers
+// (workers 6, 7, 8; never 6.5).
+std::vector<double> x_ticks(const Axis& x, const XExtent& e, std::size_t most) {
+  std::vector<double> t;
+  if (e.only) return {*e.only};
+  if (e.log) {
+    for (std::size_t i = 0; i < x.range.size(); ++i) t.push_back(x.range.at(i));
+  } else {
+    for (double v : nice_ticks(e.low, e.high, static_cast<int>(std::min<std::size_t>(most, 6))))
+      if (!spec(x.field).integer || v == std::round(v)) t.push_back(v);
+  }
+  if (t.size() <= most) return t;
+  const std::size_t every = (t.size() + most - 1) / most;
+  std::vector<double> thinned;
+  for (std::size_t i = 0; i < t.size(); i += every) thinned.push_back(t[i]);
+  return thinned;
 }
 
 // A point is drawn when the model gives it and its batch fits in memory; the others are gaps.
 bool drawn(const CurvePoint& p) { return p.valid && p.fits; }
+
+bool simulated(const std::vector<Curve>& curves) {
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points)
+      if (p.simulated_utilization) return true;
+  return false;
+}
 
 // The note under a sweep's figure when points are left out, and why.
 void gaps_note(Svg& svg, double y, const std::vector<Curve>& curves) {
@@ -206,14 +283,55 @@ std::string point_figures(const Axis& inner, const CurvePoint& p) {
                                 format_human(p.throughput, Dim::SampleRate), binding_text(p.binding));
   if (p.crossed_from)
     out += fmt::format(" (crossover: {} -> {})", binding_text(*p.crossed_from), binding_text(p.binding));
+  if (p.simulated_utilization && p.simulated_throughput)
+    out += fmt::format("; simulated: utilization {}, throughput {}", percent(*p.simulated_utilization),
+                       format_human(*p.simulated_throughput, Dim::SampleRate));
   return out;
+}
+
+// The line that says which curves lie on an earlier one's (drawn over it, so hidden): "workers 6
+// lies under workers 8". `same(a, b)`: curves a and b draw the same line in the panel.
+template <class Same>
+std::string coinciding_note(const std::vector<Axis>& axes, const std::vector<Curve>& curves, Same same) {
+  std::vector<std::string> pairs;
+  for (std::size_t c = 1; c < curves.size(); ++c)
+    for (std::size_t d = 0; d < c; ++d)
+      if (same(curves[d], curves[c])) {
+        pairs.push_back(fmt::format("{} under {}", outer_label(axes, curves[d]), outer_label(axes, curves[c])));
+        break;
+      }
+  if (pairs.empty()) return {};
+  if (pairs.size() > 3)
+    return fmt::format("{} of the {} curves lie exactly on another (drawn over it)", pairs.size(), curves.size());
+  std::string out = "drawn over each other (the same at every point): ";
+  for (std::size_t i = 0; i < pairs.size(); ++i) out += (i > 0 ? "; " : "") + pairs[i];
+  return out;
+}
+
+// Two curves draw the same line where `value` gives the same at every point (gaps alike).
+template <class Value>
+bool same_line(const Curve& a, const Curve& b, Value value) {
+  if (a.points.size() != b.points.size()) return false;
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    const std::optional<double> u = value(a.points[i]), v = value(b.points[i]);
+    if (u.has_value() != v.has_value()) return false;
+    if (u && std::fabs(*u - *v) > 1e-9 * std::max(std::fabs(*u), std::fabs(*v))) return false;
+  }
+  return true;
+}
+
+// A crossover's label beside its line, to the right, or to the left where it would run past the
+// plot's right edge (10 px text: about 6 px a character).
+void crossover_label(Svg& svg, double px, double y, double right, const std::string& label, std::string_view colour) {
+  const bool left = px + 3 + 6.0 * static_cast<double>(label.size()) > right;
+  svg.text(left ? px - 3 : px + 3, y, label, left ? Anchor::End : Anchor::Start, 10, colour);
 }
 
 // Many outer combinations: a grid of small utilization panels on shared axes.
 std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes,
                            const std::vector<Curve>& curves) {
   const Axis& inner = axes.back();
-  const XExtent e = x_extent(curves);
+  const XExtent e = x_extent(inner, curves);
   constexpr std::size_t kColumns = 4;
   const std::size_t rows = (curves.size() + kColumns - 1) / kColumns;
   const std::size_t title_lines = axes.size() - 1;
@@ -222,19 +340,20 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   const double ph = 90;
   const double head = 12 * static_cast<double>(title_lines) + 6;
   const double cell = head + ph + 30;
-  const double top = 104;
+  const bool sim = simulated(curves);
+  const double top = sim ? 122 : 104;
   unsigned walls = 0;
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points)
       if (drawn(p)) walls |= 1u << wall_index(p.binding);
   const double height = top + cell * static_cast<double>(rows) + 40;
   Svg svg(kWidth, height, loaded.name);
-  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  heading(svg, loaded.name);
   svg.text(kWidth / 2, 46,
-           fmt::format("pipesim sweep over {}: utilization, a panel per combination of the outer axes ({})",
+           fmt::format("pipesim sweep over {}: utilization, a panel per combination of the other axes ({})",
                        spec(inner.field).key, curves.size()),
            Anchor::Middle, 12, "#444444");
-  // Legend: the binding walls the points show.
+  // Legend: the binding walls the points show, and the crossovers' line.
   double lx = kLeft;
   svg.text(lx, 72, "binding wall:", Anchor::Start, 11);
   lx += 80;
@@ -245,43 +364,58 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
     svg.text(lx + 13, 72, name, Anchor::Start, 11);
     lx += 30 + 6.5 * static_cast<double>(name.size());
   }
-  svg.text(kWidth - kRight, 72, "dashed: a crossover", Anchor::End, 11, "#444444");
+  svg.line(kWidth - kRight - 150, 62, kWidth - kRight - 150, 76, "#222222", 1, "2 2");
+  svg.text(kWidth - kRight, 72, "dotted: the wall changes", Anchor::End, 11, "#444444");
+  if (sim) {
+    svg.line(kLeft, 90, kLeft + 22, 90, "#444444", 1.5, "4 3");
+    svg.ring(kLeft + 11, 90, 4, "#444444");
+    svg.text(kLeft + 28, 94, "dashed, rings: simulated (--simulate); solid, dots: the model's closed forms",
+             Anchor::Start, 11);
+  }
 
   const std::vector<double> yticks = {0, 0.5, 1};
+  const std::vector<double> xticks = x_ticks(inner, e, 4);
   for (std::size_t k = 0; k < curves.size(); ++k) {
     const Curve& c = curves[k];
     const double x0 = kLeft + static_cast<double>(k % kColumns) * (pw + gap);
     const double y0 = top + static_cast<double>(k / kColumns) * cell;
     const double ptop = y0 + head;
-    // The panel's title: one line per outer axis.
+    // The panel's title: one line per other axis.
     for (std::size_t a = 0; a < title_lines; ++a)
       svg.text(x0, y0 + 10 + 12 * static_cast<double>(a),
                fmt::format("{} {}", field_short(axes[a].field), format_compact(c.outer[a], axes[a].range.dim())),
                Anchor::Start, 10, "#222222", "font-weight=\"bold\"");
-    const Scale xs{e.low, e.high, x0 + 4, x0 + pw - 4, e.log};
+    const Scale xs{e.low, e.high, x0 + 8, x0 + pw - 8, e.log};
     const Scale ys{0, 1, ptop + ph, ptop};
     svg.rect(x0, ptop, pw, ph, "#fafafa", "stroke=\"#cccccc\"");
     for (double t : yticks) {
       svg.line(x0, ys(t), x0 + pw, ys(t), "#e5e5e5");
       if (k % kColumns == 0) svg.text(x0 - 4, ys(t) + 4, tick_text(t * 100), Anchor::End, 10);
     }
-    // The innermost axis's ends.
-    svg.text(xs.from, ptop + ph + 13, format_compact(e.low, inner.range.dim()), Anchor::Start, 9, "#444444");
-    svg.text(xs.to, ptop + ph + 13, format_compact(e.high, inner.range.dim()), Anchor::End, 9, "#444444");
-    std::vector<std::pair<double, double>> run;
-    for (const CurvePoint& p : c.points) {
-      if (!drawn(p)) {
-        svg.polyline(run, "#444444", 1.5);
-        run.clear();
-        continue;
-      }
-      run.emplace_back(xs(p.x), ys(p.utilization));
+    for (double t : xticks) {
+      svg.line(xs(t), ptop + ph, xs(t), ptop + ph + 3, "#444444");
+      svg.text(xs(t), ptop + ph + 13, format_compact(t, inner.range.dim()), Anchor::Middle, 9, "#444444");
     }
-    svg.polyline(run, "#444444", 1.5);
+    const auto line = [&](auto value, std::string_view dash, double width) {
+      std::vector<std::pair<double, double>> run;
+      for (const CurvePoint& p : c.points) {
+        const std::optional<double> v = value(p);
+        if (!v) {
+          svg.polyline(run, "#444444", width, dash);
+          run.clear();
+          continue;
+        }
+        run.emplace_back(xs(p.x), ys(*v));
+      }
+      svg.polyline(run, "#444444", width, dash);
+    };
+    line([](const CurvePoint& p) { return drawn(p) ? std::optional<double>(p.utilization) : std::nullopt; }, "", 1.5);
+    line([](const CurvePoint& p) { return p.simulated_utilization; }, "4 3", 1);
     for (const CurvePoint& p : c.points) {
       if (!drawn(p)) continue;
       if (p.crossed_from) svg.line(xs(p.x), ptop, xs(p.x), ptop + ph, "#222222", 1, "2 2");
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(outer_label(axes, c) + ": " + point_figures(inner, p))));
+      if (p.simulated_utilization) svg.ring(xs(p.x), ys(*p.simulated_utilization), 4, "#444444");
       svg.circle(xs(p.x), ys(p.utilization), 2.5, wall_colour(wall_index(p.binding)));
       svg.raw("</g>\n");
     }
@@ -302,8 +436,8 @@ namespace {
 void check_panels(std::size_t panels) {
   if (panels > kMaxGridPanels)
     throw Error(
-        fmt::format("a figure draws at most {} panels (one per combination of the outer axes' values) and "
-                    "this sweep has {}: give the outer axes fewer values",
+        fmt::format("a figure draws at most {} panels (one per combination of the other axes' values) and "
+                    "this sweep has {}: give the other axes fewer values",
                     kMaxGridPanels, panels));
 }
 
@@ -318,15 +452,15 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   check_panels(curves.size());
   if (curves.size() > kMaxPlotCurves) return sweep_grid_svg(loaded, axes, curves);
   const Axis& inner = axes.back();
-  const XExtent e = x_extent(curves);
-  const double xmin = e.low, xmax = e.high;
+  const XExtent e = x_extent(inner, curves);
   const bool log_x = e.log;
+  const bool sim = simulated(curves);
   double tmax = 0, smax = 0, smin = 0;  // smin: the shortest stage time above zero
   bool zero_stage = false;              // a modelled stage takes no time at some point
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points) {
       if (!drawn(p)) continue;
-      tmax = std::max(tmax, p.throughput);
+      tmax = std::max({tmax, p.throughput, p.simulated_throughput.value_or(0)});
       for (Stage st : kStages) {
         const double v = p.stage_s[static_cast<std::size_t>(st)];
         if (!(p.modelled & stage_bit(st))) continue;
@@ -342,7 +476,8 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   // flat on zero. A stage at zero (cached, say) is drawn on the axis's floor.
   const bool log_stages = smin > 0 && smax / smin >= 30;
   // The legend's entries in rows that fit the width (6.5 px per character at 11 px is a
-  // generous width for DejaVu Sans); the panels start below its last row.
+  // generous width for DejaVu Sans); the panels start below its last row, and below the line
+  // that tells simulated from closed-form figures when there are simulated ones.
   std::vector<std::pair<double, double>> entry_at;  // (x, y) of each curve's entry
   {
     double lx = kLeft, ly = 68;
@@ -353,11 +488,12 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       lx += w;
     }
   }
-  const double top = 110 + (entry_at.empty() ? 0 : entry_at.back().second - 68);
-  const double gap = 70;
-  const double height = top + 3 * (kPanelHeight + gap) + 30;
+  const double legend_bottom = (entry_at.empty() ? 68 : entry_at.back().second) + (sim ? 18 : 0);
+  const double top = 110 + legend_bottom - 68;
+  const double gap = 84;
+  const double height = top + 3 * kPanelHeight + 2 * gap + 76;
   Svg svg(kWidth, height, loaded.name);
-  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  heading(svg, loaded.name);
   svg.text(kWidth / 2, 46, fmt::format("pipesim sweep over {}", spec(inner.field).key), Anchor::Middle, 12, "#444444");
 
   // Legend: one colour per curve, one dash pattern per stage.
@@ -367,19 +503,17 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     svg.line(lx, ly, lx + 22, ly, kPalette[c], 3);
     svg.text(lx + 27, ly + 4, outer_label(axes, curves[c]), Anchor::Start, 11);
   }
+  if (sim) {
+    svg.line(kLeft, legend_bottom, kLeft + 22, legend_bottom, "#444444", 1.5, "4 3");
+    svg.ring(kLeft + 11, legend_bottom, 5, "#444444");
+    svg.text(kLeft + 27, legend_bottom + 4,
+             "dashed, rings: simulated (--simulate); solid, dots: the model's closed forms", Anchor::Start, 11);
+  }
 
   const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap); };
-  const Scale xs{xmin, xmax, kLeft + 10, kWidth - kRight - 10, log_x};
-  const std::vector<double> xticks = [&] {
-    std::vector<double> t;
-    if (log_x) {
-      for (const CurvePoint& p : curves.front().points)
-        if (t.size() < 12) t.push_back(p.x);
-      return t;
-    }
-    return nice_ticks(xmin, xmax, 6);
-  }();
-  const auto x_axis = [&](double ptop) {
+  const Scale xs{e.low, e.high, kLeft + 10, kWidth - kRight - 10, log_x};
+  const std::vector<double> xticks = x_ticks(inner, e, 12);
+  const auto x_axis = [&](double ptop, const std::string& note) {
     const double base = ptop + kPanelHeight;
     for (double t : xticks) {
       svg.line(xs(t), base, xs(t), base + 4, "#444444");
@@ -387,6 +521,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     }
     svg.text((kLeft + kWidth - kRight) / 2, base + 34,
              fmt::format("{}{}", spec(inner.field).key, log_x ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
+    if (!note.empty()) svg.text(kLeft, base + 50, note, Anchor::Start, 10, "#777777");
   };
 
   // Panel 1: utilization. Panel 2: throughput. Panel 3: time per batch by stage.
@@ -407,7 +542,30 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   if (log_stages && zero_stage)
     svg.text(kWidth - kRight, tops[2] + kPanelHeight - 6, "a stage that takes no time (cached) lies on the floor",
              Anchor::End, 10, "#777777");
-  for (double t : tops) x_axis(t);
+  // Each panel's axis, and which curves hide others in it.
+  const auto closed = [](auto figure) {
+    return [figure](const CurvePoint& p) { return drawn(p) ? std::optional<double>(figure(p)) : std::nullopt; };
+  };
+  const auto utilization = closed([](const CurvePoint& p) { return p.utilization; });
+  const auto throughput = closed([](const CurvePoint& p) { return p.throughput; });
+  const auto sim_utilization = [](const CurvePoint& p) { return p.simulated_utilization; };
+  const auto sim_throughput = [](const CurvePoint& p) { return p.simulated_throughput; };
+  x_axis(tops[0], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
+           return same_line(a, b, utilization) && same_line(a, b, sim_utilization);
+         }));
+  x_axis(tops[1], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
+           return same_line(a, b, throughput) && same_line(a, b, sim_throughput);
+         }));
+  x_axis(tops[2], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
+           for (Stage st : kStages)
+             if (!same_line(a, b, [st](const CurvePoint& p) {
+                   return drawn(p) && (p.modelled & stage_bit(st))
+                              ? std::optional<double>(p.stage_s[static_cast<std::size_t>(st)])
+                              : std::nullopt;
+                 }))
+               return false;
+           return true;
+         }));
   // The dash legend, right-aligned on the panel's title line.
   double sx = kWidth - kRight;
   for (Stage st : kStages) sx -= 40 + 7.0 * static_cast<double>(stage_key(st).size());
@@ -419,23 +577,23 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
 
   for (std::size_t c = 0; c < curves.size(); ++c) {
     const std::string_view colour = kPalette[c];
-    const auto draw = [&](int panel, auto value, std::string_view dash) {
+    const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
       std::vector<std::pair<double, double>> run;
       for (const CurvePoint& p : curves[c].points) {
         const auto v = value(p);
         if (!v) {  // a gap: the model refuses the point, or the stage is not modelled there
-          svg.polyline(run, colour, 2, dash);
+          svg.polyline(run, colour, width, dash);
           run.clear();
           continue;
         }
         run.emplace_back(xs(p.x), ys[panel](std::max(*v, ys[panel].low)));
       }
-      svg.polyline(run, colour, 2, dash);
+      svg.polyline(run, colour, width, dash);
     };
-    draw(
-        0, [](const CurvePoint& p) { return drawn(p) ? std::optional<double>(p.utilization) : std::nullopt; }, "");
-    draw(
-        1, [](const CurvePoint& p) { return drawn(p) ? std::optional<double>(p.throughput) : std::nullopt; }, "");
+    draw(0, utilization, "");
+    draw(1, throughput, "");
+    draw(0, sim_utilization, "4 3", 1.5);
+    draw(1, sim_throughput, "4 3", 1.5);
     for (Stage st : kStages)
       draw(
           2,
@@ -449,14 +607,15 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     for (const CurvePoint& p : curves[c].points) {
       if (!drawn(p)) continue;
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(point_figures(inner, p))));
+      if (p.simulated_utilization) svg.ring(xs(p.x), ys[0](*p.simulated_utilization), 5, colour);
       svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
       svg.raw("</g>\n");
+      if (p.simulated_throughput) svg.ring(xs(p.x), ys[1](*p.simulated_throughput), 5, colour);
       if (p.crossed_from) {
         const double px = xs(p.x);
         svg.line(px, tops[0], px, tops[0] + kPanelHeight, colour, 1, "2 2");
-        svg.text(px + 3, tops[0] + 12 + 12 * static_cast<double>(c),
-                 fmt::format("{} -> {}", binding_text(*p.crossed_from), binding_text(p.binding)), Anchor::Start, 10,
-                 colour);
+        crossover_label(svg, px, tops[0] + 12 + 12 * static_cast<double>(c), kWidth - kRight,
+                        fmt::format("{} -> {}", binding_text(*p.crossed_from), binding_text(p.binding)), colour);
       }
     }
   }
@@ -478,7 +637,7 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
   std::string title = "pipesim compare: ";
   for (std::size_t i = 0; i < labels.size(); ++i) title += (i ? " vs " : "") + labels[i];
   Svg svg(kWidth, height, title);
-  svg.text(kWidth / 2, 26, title, Anchor::Middle, 15, "#222222", "font-weight=\"bold\"");
+  heading(svg, title);
   svg.text(kWidth / 2, 46, "* best in its row (shorter is better for epoch time and cost)", Anchor::Middle, 11,
            "#444444");
   const double x0 = kLeft + 110;
@@ -608,7 +767,7 @@ std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, st
   const double bar = 20;
   const double height = cause_top + (causes.empty() ? 0 : 30 + bar * static_cast<double>(causes.size())) + 20;
   Svg svg(kWidth, height, loaded.name);
-  svg.text(kWidth / 2, 26, loaded.name, Anchor::Middle, 16, "#222222", "font-weight=\"bold\"");
+  heading(svg, loaded.name);
   svg.text(kWidth / 2, 46,
            fmt::format("pipesim simulate: utilization {} (analytic {}) | step {} | seed {}", percent(s.utilization),
                        percent(s.analytic.utilization), format_human(s.step_s, Dim::Duration), s.seed),

@@ -55,6 +55,12 @@ void Svg::circle(double x, double y, double r, std::string_view fill) {
   body_ += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>\n", x, y, r, fill);
 }
 
+void Svg::ring(double x, double y, double r, std::string_view stroke) {
+  body_ += fmt::format(
+      "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", x, y, r,
+      stroke);
+}
+
 void Svg::text(double x, double y, std::string_view s, Anchor anchor, double size, std::string_view fill,
                std::string_view extra) {
   body_ +=

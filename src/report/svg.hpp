@@ -30,6 +30,8 @@ class Svg {
   void polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke, double width,
                 std::string_view dash = "");
   void circle(double x, double y, double r, std::string_view fill);
+  // A hollow circle: white inside, `stroke` round it.
+  void ring(double x, double y, double r, std::string_view stroke);
   // Text is escaped; `extra` is more attributes (e.g. font-weight="bold").
   void text(double x, double y, std::string_view s, Anchor anchor = Anchor::Start, double size = 12,
             std::string_view fill = "#222222", std::string_view extra = "");

@@ -57,6 +57,46 @@ TEST_CASE("sweep_curves: one curve per outer value, the crossover where the rows
   CHECK_THROWS_AS(sweep_curves(base, big), Error);
 }
 
+TEST_CASE("a plot's x axis: the swept axis with the most values, curves along it, crossovers along it") {
+  const std::vector<Axis> axes = {parse_axis("pipeline.workers", "6,8,10"), parse_axis("pipeline.batch_size", "16,32")};
+  CHECK(plot_x_axis(axes) == 0);  // workers: 3 values against 2
+  const std::vector<Axis> tied = {parse_axis("pipeline.workers", "6,8"), parse_axis("pipeline.batch_size", "16,32")};
+  CHECK(plot_x_axis(tied) == 1);  // a tie: the innermost
+  const std::vector<Axis> ordered = plot_axes(axes, 0);
+  REQUIRE(ordered.size() == 2);
+  CHECK(ordered[0].field == Field::BatchSize);
+  CHECK(ordered[1].field == Field::Workers);
+
+  // Along workers: one curve per batch size, each point the same figures as the grid's point.
+  const Scenario base = load_scenario("reference").scenario;
+  const std::vector<Axis> grid = {parse_axis("pipeline.batch_size", "32,64"),
+                                  parse_axis("pipeline.workers", "8..14:+2")};
+  const std::vector<Curve> innermost = sweep_curves(base, grid);  // x by default: the last axis
+  const std::vector<Curve> along_workers = sweep_curves(base, grid, 1);
+  const std::vector<Curve> by_batch = sweep_curves(base, grid, 0);
+  REQUIRE(by_batch.size() == 4);  // one per worker count
+  for (std::size_t w = 0; w < 4; ++w) {
+    CHECK(by_batch[w].outer == std::vector<double>{8.0 + 2.0 * static_cast<double>(w)});
+    REQUIRE(by_batch[w].points.size() == 2);
+    for (std::size_t b = 0; b < 2; ++b) {
+      CHECK(by_batch[w].points[b].x == along_workers[b].outer[0]);
+      CHECK(by_batch[w].points[b].utilization == along_workers[b].points[w].utilization);
+    }
+  }
+  // Batch 32 at 8 workers binds on the transform (8 ms against 5.856 ms of compute), at 12 on the
+  // compute (5.333 ms): along workers the wall changes between 10 and 12; along batch size it
+  // changes from 32 to 64 only where the two differ.
+  CHECK_FALSE(along_workers[0].points[1].crossed_from.has_value());
+  REQUIRE(along_workers[0].points[2].crossed_from.has_value());
+  CHECK(*along_workers[0].points[2].crossed_from == stage_bit(Stage::Transform));
+  CHECK(along_workers[0].points[2].binding == stage_bit(Stage::Compute));
+  for (std::size_t w = 0; w < 4; ++w)
+    CHECK(by_batch[w].points[1].crossed_from.has_value() ==
+          (by_batch[w].points[0].binding != by_batch[w].points[1].binding));
+  REQUIRE(innermost.size() == 2);
+  CHECK(innermost[0].points[2].crossed_from == along_workers[0].points[2].crossed_from);
+}
+
 TEST_CASE("a sweep's one pass gathers the curves and inert axes that passes of their own find") {
   // Rows on 3 threads in slices of 128 points, some starting inside a curve: each point is added
   // once, from whichever thread evaluates it.
@@ -73,12 +113,13 @@ TEST_CASE("a sweep's one pass gathers the curves and inert axes that passes of t
   write_sweep(*renderer, file, s, axes, layout, 3, nullptr, nullptr, &gather);
   std::fclose(file);
   const std::vector<Curve> alone = sweep_curves(s, axes);
-  REQUIRE(gather.curves().size() == alone.size());
+  const std::vector<Curve> gathered = gather.curves();
+  REQUIRE(gathered.size() == alone.size());
   for (std::size_t c = 0; c < alone.size(); ++c) {
-    CHECK(gather.curves()[c].outer == alone[c].outer);
-    REQUIRE(gather.curves()[c].points.size() == alone[c].points.size());
+    CHECK(gathered[c].outer == alone[c].outer);
+    REQUIRE(gathered[c].points.size() == alone[c].points.size());
     for (std::size_t i = 0; i < alone[c].points.size(); ++i) {
-      const CurvePoint &a = gather.curves()[c].points[i], &b = alone[c].points[i];
+      const CurvePoint &a = gathered[c].points[i], &b = alone[c].points[i];
       CHECK(a.x == b.x);
       CHECK(a.utilization == b.utilization);
       CHECK(a.binding == b.binding);
