@@ -26,6 +26,7 @@ struct SimulateOptions : CommonOptions {
   std::string plot;
   std::size_t trace_steps = 50;
   std::string sample_times;
+  bool draw_samples = false;
 };
 
 // One per-sample time per line ("3.2 ms", or a bare number of seconds); blank lines and lines
@@ -76,6 +77,9 @@ void setup_simulate(CLI::App& app) {
   cmd->add_option("--sample-times", opts->sample_times,
                   "Per-sample transform times to draw from, one per line (\"3.2 ms\"), instead of the lognormal")
       ->type_name("FILE");
+  cmd->add_flag("--draw-samples", opts->draw_samples,
+                "Draw every sample's time and size rather than a batch's at once (slower; the two agree within "
+                "the simulation's standard error: README, Simulation)");
   cmd->callback([opts] {
     const auto renderer = simulation_renderer(opts->format);
     LoadedScenario loaded = load_with_sets(*opts);
@@ -88,6 +92,7 @@ void setup_simulate(CLI::App& app) {
     o.seed = opts->seed;
     o.batches = opts->batches;
     o.epochs = opts->epochs;
+    o.sample_draws = opts->draw_samples;
     if (!opts->trace.empty() || !opts->plot.empty()) o.trace_steps = opts->trace_steps;
     if (!opts->sample_times.empty()) {
       // The list's mean is the transform's cost for both columns: the analytic one and the draws.

@@ -84,8 +84,9 @@ class Engine {
         o_(o),
         rng_(rng),
         trace_(trace),
-        sample_(in.transform.worker_seconds_per_sample, in.transform_cv),
-        size_(1.0, in.sample_size_cv),
+        batch_time_(in.transform.worker_seconds_per_sample, in.transform_cv, static_cast<std::size_t>(c.batch),
+                    !o.sample_draws),
+        batch_size_(1.0, in.sample_size_cv, static_cast<std::size_t>(c.batch), !o.sample_draws),
         step_time_(1.0, in.step_cv),
         ranks_(c.ranks) {
     for (auto& r : ranks_) r.workers.resize(c.workers);
@@ -110,7 +111,10 @@ class Engine {
   const SimOptions& o_;
   Rng& rng_;
   bool trace_;
-  Lognormal sample_, size_, step_time_;
+  // A batch's transform time and its bytes over their mean, each the sum of its samples' draws
+  // (drawn at once where that is close: LognormalSum); a step's time factor.
+  LognormalSum batch_time_, batch_size_;
+  Lognormal step_time_;
   std::vector<RankState> ranks_;
   std::vector<BatchRec> batches_;
   std::vector<Task> tasks_;
@@ -331,7 +335,7 @@ class Engine {
     ++rs.workers[w].outstanding;
     if (c_.storage) {
       const double start = std::max(now_, rs.storage_free);
-      const double service = storage_time(in_.storage, c_.storage_bytes * batch_factor(size_));
+      const double service = storage_time(in_.storage, c_.storage_bytes * size_factor());
       // The server is busy for the batch's time (bandwidth, IOPS, requests in flight); the batch
       // is not there before one request's latency either (reads from page cache have none).
       const double delay = in_.storage.latency && in_.storage.cache_hit < 1 ? *in_.storage.latency : 0;
@@ -350,13 +354,8 @@ class Engine {
     try_start_worker(r, w);
   }
 
-  // The mean of B draws of a factor with mean 1 (one per sample of the batch).
-  double batch_factor(const Lognormal& f) {
-    if (f.constant()) return 1;
-    double sum = 0;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(c_.batch); ++i) sum += f.draw(rng_);
-    return sum / c_.batch;
-  }
+  // A batch's bytes over their mean: the mean of its samples' size factors.
+  double size_factor() { return batch_size_.constant() ? 1 : batch_size_.draw(rng_) / c_.batch; }
 
   double batch_work() {
     if (!c_.cpu_work) return 0;
@@ -365,10 +364,10 @@ class Engine {
     if (!o_.sample_times.empty()) {
       for (std::size_t i = 0; i < n; ++i)
         sum += o_.sample_times[static_cast<std::size_t>(rng_.uniform() * static_cast<double>(o_.sample_times.size()))];
-    } else if (sample_.constant()) {
+    } else if (batch_time_.constant()) {
       sum = c_.batch * in_.transform.worker_seconds_per_sample;
     } else {
-      for (std::size_t i = 0; i < n; ++i) sum += sample_.draw(rng_);
+      sum = batch_time_.draw(rng_);
     }
     return sum + c_.collate;
   }
@@ -533,7 +532,7 @@ class Engine {
   void serial_step(std::size_t r) {
     RankState& rs = ranks_[r];
     rs.waiting = false;
-    const double read = c_.storage ? storage_time(in_.storage, c_.storage_bytes * batch_factor(size_)) : 0;
+    const double read = c_.storage ? storage_time(in_.storage, c_.storage_bytes * size_factor()) : 0;
     const double transform = std::max(batch_work(), c_.decoder_time);
     const double copy = c_.transfer_stage;
     rec_.storage_busy += read;

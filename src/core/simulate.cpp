@@ -84,11 +84,15 @@ std::string_view phase_name(Phase p) {
 namespace {
 
 // About how many operations one step of the node costs: the draws per batch (one per sample
-// when a time or size varies) and the tasks every event visits.
+// when a time or size varies and its batch's is not drawn at once) and the tasks every event
+// visits.
 double work_per_step(const Inputs& in, const SimOptions& o) {
-  const bool draws = in.transform_cv > 0 || !o.sample_times.empty() || (in.storage.modelled && in.sample_size_cv > 0);
+  const auto n = static_cast<std::size_t>(in.batch);
+  const auto per_sample = [&](double cv) { return cv > 0 && (o.sample_draws || !LognormalSum(1, cv, n).at_once()); };
+  const bool draws =
+      per_sample(in.transform_cv) || !o.sample_times.empty() || (in.storage.modelled && per_sample(in.sample_size_cv));
   const double tasks = in.accelerators * (in.workers + 2);
-  return in.accelerators * ((draws ? 2 * in.batch : 0) + 8 * tasks + 16);
+  return in.accelerators * ((draws ? 2 * in.batch : 2) + 8 * tasks + 16);
 }
 
 }  // namespace

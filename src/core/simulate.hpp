@@ -22,11 +22,14 @@ namespace pipesim {
 
 struct SimOptions {
   std::uint64_t seed = 1;
-  std::size_t batches = 0;            // steps of the steady run (0: default_batches)
-  std::size_t epochs = 0;             // epochs of the epoch run (0: 2 when the dataset size is known)
-  std::vector<double> sample_times;   // empirical per-sample transform times (s); empty: lognormal
-  std::string sample_times_label;     // where they came from, for the report
-  std::size_t trace_steps = 0;        // keep the spans of the steady run's first N steps
+  std::size_t batches = 0;           // steps of the steady run (0: default_batches)
+  std::size_t epochs = 0;            // epochs of the epoch run (0: 2 when the dataset size is known)
+  std::vector<double> sample_times;  // empirical per-sample transform times (s); empty: lognormal
+  std::string sample_times_label;    // where they came from, for the report
+  std::size_t trace_steps = 0;       // keep the spans of the steady run's first N steps
+  // Draw every sample's time and size, never a batch's at once (LognormalSum): slower, for
+  // checking the batch draws against.
+  bool sample_draws = false;
   std::size_t max_steps = 2'000'000;  // steps x accelerators per node one run may take
   double max_work = 4e9;              // about the operations one run may take (see work_per_step)
 };
