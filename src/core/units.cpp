@@ -1,6 +1,7 @@
 #include "core/units.hpp"
 #include "core/text.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <array>
 #include <charconv>
@@ -408,8 +409,8 @@ std::string format_number(double value) {
   // four digits and that exponent; the plain form is written from them (the same text as
   // printing the rounded value, without parsing it back: sweeps print millions of these).
   char e[32];
-  const auto end = fmt::format_to_n(e, sizeof e, "{:.3e}", value).out;
-  const std::string_view sci(e, static_cast<std::size_t>(end - e));  // "-1.235e+03"
+  const char* end = fmt::format_to(e, FMT_COMPILE("{:.3e}"), value);  // at most 11 characters
+  const std::string_view sci(e, static_cast<std::size_t>(end - e));   // "-1.235e+03"
   const bool negative = sci[0] == '-';
   const std::string_view m = sci.substr(negative ? 1 : 0);
   const std::size_t at = m.find('e');
@@ -453,14 +454,14 @@ std::string format_compact(double value, Dim dim) {
   if (dim == Dim::Bool) return value != 0 ? "true" : "false";
   if (dim == Dim::Money || dim == Dim::MoneyRate) return format_human(value, dim);
   const Scaled s = scale(value, dim);
-  std::string num = fmt::format("{:.4f}", s.value);
+  std::string num = fmt::format(FMT_COMPILE("{:.4f}"), s.value);
   if (num.find('.') != std::string::npos) {
     while (num.back() == '0') num.pop_back();
     if (num.back() == '.') num.pop_back();
   }
   if (num == "-0") num = "0";
   if (s.unit.empty()) return num;
-  return fmt::format("{} {}", num, s.unit);
+  return num.append(1, ' ').append(s.unit);
 }
 
 std::string format_exact(double value, Dim dim) {

@@ -1,5 +1,6 @@
 #include "report/words.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <vector>
 
@@ -9,7 +10,7 @@ std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }
 std::string samples(double sps) { return format_human(sps, Dim::SampleRate); }
 std::string count(double n) { return group_thousands(fmt::format("{:.0f}", n)); }
-std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
+std::string percent(double ratio) { return fmt::format(FMT_COMPILE("{:.1f}%"), ratio * 100); }
 
 std::string figure_text(FigureUnit unit, double v) {
   switch (unit) {
