@@ -129,8 +129,8 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
     const double y = bars_top + static_cast<double>(i) * row;
     svg.text(x.from - 8, y + 17, stage_name(st), Anchor::End, 12);
     if (!sr.modelled) {
-      svg.text(x.from + 8, y + 18, "not modelled (no bar: the model gives it no time)", Anchor::Start, 11, "#777777",
-               "font-style=\"italic\"");
+      svg.text(x.from + 8, y + 18, "not modelled (no bar: left out of the step, so it could bind unseen)",
+               Anchor::Start, 11, "#777777", "font-style=\"italic\"");
       continue;
     }
     const bool binds = (r.binding & stage_bit(st)) != 0;
