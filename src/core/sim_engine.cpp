@@ -364,10 +364,8 @@ class Engine {
     if (!o_.sample_times.empty()) {
       for (std::size_t i = 0; i < n; ++i)
         sum += o_.sample_times[static_cast<std::size_t>(rng_.uniform() * static_cast<double>(o_.sample_times.size()))];
-    } else if (batch_time_.constant()) {
-      sum = c_.batch * in_.transform.worker_seconds_per_sample;
     } else {
-      sum = batch_time_.draw(rng_);
+      sum = batch_time_.draw(rng_);  // without variance, B times the mean (no draw)
     }
     return sum + c_.collate;
   }

@@ -209,14 +209,12 @@ void SweepGather::add(std::size_t index, const SweepPoint& p) {
 
 std::vector<Curve> SweepGather::curves() const {
   std::vector<Curve> out = curves_;
-  // The sweep's crossover rule (SweepPoint::crossed_from) along x: the wall changed from the
-  // previous point, both valid and fitting.
+  // The sweep's crossover rule along x.
   for (Curve& c : out) {
     std::optional<unsigned> previous;
     for (CurvePoint& p : c.points) {
-      const bool drawn = p.valid && p.fits;
-      if (drawn && previous && p.binding != *previous) p.crossed_from = previous;
-      previous = drawn ? std::optional<unsigned>(p.binding) : std::nullopt;
+      if (p.valid) p.crossed_from = crossover(previous, p.fits, p.binding);
+      previous = p.drawn() ? std::optional<unsigned>(p.binding) : std::nullopt;
     }
   }
   return out;

@@ -127,6 +127,13 @@ struct GridColumns {
 };
 GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid);
 
+// The crossover rule, along any axis: a point crosses from `previous` (the binding stages of the
+// point before it, when that one was valid and fitted in accelerator memory; nullopt otherwise)
+// when it fits as well and another wall binds.
+inline std::optional<unsigned> crossover(std::optional<unsigned> previous, bool fits, unsigned binding) {
+  return fits && previous && binding != *previous ? previous : std::nullopt;
+}
+
 // Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`, and a
 // simulation with `simulate` when given: a point too long to simulate is refused) and calls
 // visit(const SweepPoint&) in grid order. Slices of one grid may run on several threads:
@@ -141,8 +148,7 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begi
   bool seeded = false;
   std::optional<Simulation> simulated;
   const auto step = [&](const Scenario& s, std::size_t inner, const Result& r, const Diagnosis* d) {
-    std::optional<unsigned> crossed;
-    if (inner > 0 && r.fits && previous && r.binding != *previous) crossed = previous;
+    const std::optional<unsigned> crossed = inner > 0 ? crossover(previous, r.fits, r.binding) : std::nullopt;
     visit(SweepPoint{s, r, d, crossed, {}, simulated ? &*simulated : nullptr});
     previous = r.fits ? std::optional<unsigned>(r.binding) : std::nullopt;
   };
@@ -212,6 +218,8 @@ struct CurvePoint {
   // sweep --simulate: the simulated figures, when the point was simulated.
   std::optional<double> simulated_utilization;
   std::optional<double> simulated_throughput;  // samples/s, the cluster
+  // A plot draws the point when the model gives it and its batch fits; the others are gaps.
+  [[nodiscard]] bool drawn() const { return valid && fits; }
 };
 struct Curve {
   std::vector<double> outer;  // the other axes' values, in the order of plot_axes (x left out)

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/stage.hpp"
+#include "core/text.hpp"
 #include "report/check_words.hpp"
 #include "report/diagnosis_words.hpp"
 #include "report/simulation_words.hpp"
@@ -68,23 +69,31 @@ std::string binding_text(unsigned binding) {
   return out.empty() ? "none" : out;
 }
 
+// The axis under a panel of horizontal bars: a gridline from `top` to `bottom` at each tick (the
+// zero line darker), the baseline with tick marks, and each tick's label under it.
+template <class Label>
+void bar_axis(Svg& svg, const Scale& x, const std::vector<double>& ticks, double top, double bottom, Label label) {
+  for (const double t : ticks) {
+    svg.line(x(t), top, x(t), bottom, t == 0 ? "#444444" : "#e5e5e5");
+    svg.line(x(t), bottom, x(t), bottom + 4, "#444444");
+    svg.text(x(t), bottom + 16, label(t), Anchor::Middle, 11);
+  }
+  svg.line(x.from, bottom, x.to, bottom, "#444444");
+}
+
 // A figure's name as its heading: 16 px, smaller for a long name so that it fits the width (down
 // to 10 px; past that it is cut short with "...", the whole name staying the document's title).
 void heading(Svg& svg, std::string_view name) {
   constexpr double kAdvance = 0.62;  // DejaVu Sans Bold's mean advance, in em
   const double room = kWidth - 40;
-  std::size_t chars = 0;  // code points
-  for (const char ch : name) chars += (static_cast<unsigned char>(ch) & 0xC0) != 0x80 ? 1 : 0;
+  std::vector<std::size_t> starts;  // where each code point starts
+  for (std::size_t i = 0; i < name.size(); i += std::max<std::size_t>(1, decode_utf8(name, i).second))
+    starts.push_back(i);
+  const std::size_t chars = starts.size();
   const double fit = std::floor(2 * room / (kAdvance * static_cast<double>(std::max<std::size_t>(chars, 1)))) / 2;
   const double size = std::clamp(fit, 10.0, 16.0);
-  std::string text(name);
   const auto most = static_cast<std::size_t>(room / (kAdvance * size)) - 3;
-  if (chars > most + 3) {
-    std::size_t cut = 0;
-    for (std::size_t seen = 0; cut < text.size(); ++cut)
-      if ((static_cast<unsigned char>(text[cut]) & 0xC0) != 0x80 && seen++ == most) break;
-    text = text.substr(0, cut) + "...";
-  }
+  const std::string text = chars > most + 3 ? std::string(name.substr(0, starts[most])) + "..." : std::string(name);
   svg.text(kWidth / 2, 26, text, Anchor::Middle, size, "#222222", "font-weight=\"bold\"");
 }
 
@@ -107,7 +116,7 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
            Anchor::Middle, 12, "#444444");
 
   // Time per batch by stage, on an axis in time from zero; a stage the scenario does not model
-  // has no bar (it takes no time in the model), only the words.
+  // has no bar (the step leaves it out), only the words.
   double longest = r.step_s;
   for (Stage st : kStages)
     if (r.stage(st).modelled) longest = std::max(longest, r.stage(st).time_s);
@@ -115,12 +124,8 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
   const Scale x{0, longest > 0 ? longest * 1.15 : 1, kLeft + label_width - 60, kWidth - kRight - 120};
   const Unit unit = duration_unit(x.high);
   svg.text(kLeft - 60, bars_top - 20, "Time per batch by stage", Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
-  for (double t : nice_ticks(0, x.high, 5)) {
-    svg.line(x(t), bars_top, x(t), bars_bottom, t == 0 ? "#444444" : "#e5e5e5");
-    svg.line(x(t), bars_bottom, x(t), bars_bottom + 4, "#444444");
-    svg.text(x(t), bars_bottom + 16, tick_text(t / unit.divide), Anchor::Middle, 11);
-  }
-  svg.line(x.from, bars_bottom, x.to, bars_bottom, "#444444");
+  bar_axis(svg, x, nice_ticks(0, x.high, 5), bars_top, bars_bottom,
+           [&](double t) { return tick_text(t / unit.divide); });
   svg.text((x.from + x.to) / 2, bars_bottom + 32, fmt::format("time per batch ({})", unit.name), Anchor::Middle, 11,
            "#444444");
   for (std::size_t i = 0; i < kStages.size(); ++i) {
@@ -148,12 +153,8 @@ std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d) {
     svg.text(kLeft - 60, fixes_top - 14, "Utilization before -> after each fix", Anchor::Start, 13, "#222222",
              "font-weight=\"bold\"");
     const Scale u{0, 1, x.from, x.to};
-    for (const double t : {0.0, 0.25, 0.5, 0.75, 1.0}) {
-      svg.line(u(t), fixes_top, u(t), fixes_bottom, t == 0 ? "#444444" : "#e5e5e5");
-      svg.line(u(t), fixes_bottom, u(t), fixes_bottom + 4, "#444444");
-      svg.text(u(t), fixes_bottom + 16, fmt::format("{:g}%", t * 100), Anchor::Middle, 11);
-    }
-    svg.line(u.from, fixes_bottom, u.to, fixes_bottom, "#444444");
+    bar_axis(svg, u, {0, 0.25, 0.5, 0.75, 1}, fixes_top, fixes_bottom,
+             [](double t) { return fmt::format("{:g}%", t * 100); });
     for (std::size_t i = 0; i < fixes; ++i) {
       const Fix& f = d.fixes[i];
       std::string name(fix_key(f.kind));
@@ -250,8 +251,37 @@ std::vector<double> x_ticks(const Axis& x, const XExtent& e, std::size_t most) {
   return thinned;
 }
 
-// A point is drawn when the model gives it and its batch fits in memory; the others are gaps.
-bool drawn(const CurvePoint& p) { return p.valid && p.fits; }
+// One curve's points as lines on a panel, broken where `value` gives nothing (a gap: the model
+// refuses the point, its batch does not fit, or the figure is not there); values below the
+// panel's floor lie on it.
+template <class Value>
+void draw_runs(Svg& svg, const Curve& c, const Scale& xs, const Scale& ys, Value value, std::string_view colour,
+               double width, std::string_view dash) {
+  std::vector<std::pair<double, double>> run;
+  for (const CurvePoint& p : c.points) {
+    const std::optional<double> v = value(p);
+    if (!v) {
+      svg.polyline(run, colour, width, dash);
+      run.clear();
+      continue;
+    }
+    run.emplace_back(xs(p.x), ys(std::max(*v, ys.low)));
+  }
+  svg.polyline(run, colour, width, dash);
+}
+
+// A closed-form figure of a drawn point (nullopt for a gap), and a stage's time per batch where
+// the stage is modelled.
+template <class Figure>
+auto closed_form(Figure figure) {
+  return [figure](const CurvePoint& p) { return p.drawn() ? std::optional<double>(figure(p)) : std::nullopt; };
+}
+auto stage_time(Stage st) {
+  return [st](const CurvePoint& p) {
+    return p.drawn() && (p.modelled & stage_bit(st)) ? std::optional<double>(p.stage_s[static_cast<std::size_t>(st)])
+                                                     : std::nullopt;
+  };
+}
 
 bool simulated(const std::vector<Curve>& curves) {
   for (const Curve& c : curves)
@@ -345,7 +375,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   unsigned walls = 0;
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points)
-      if (drawn(p)) walls |= 1u << wall_index(p.binding);
+      if (p.drawn()) walls |= 1u << wall_index(p.binding);
   const double height = top + cell * static_cast<double>(rows) + 40;
   Svg svg(kWidth, height, loaded.name);
   heading(svg, loaded.name);
@@ -396,23 +426,11 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
       svg.line(xs(t), ptop + ph, xs(t), ptop + ph + 3, "#444444");
       svg.text(xs(t), ptop + ph + 13, format_compact(t, inner.range.dim()), Anchor::Middle, 9, "#444444");
     }
-    const auto line = [&](auto value, std::string_view dash, double width) {
-      std::vector<std::pair<double, double>> run;
-      for (const CurvePoint& p : c.points) {
-        const std::optional<double> v = value(p);
-        if (!v) {
-          svg.polyline(run, "#444444", width, dash);
-          run.clear();
-          continue;
-        }
-        run.emplace_back(xs(p.x), ys(*v));
-      }
-      svg.polyline(run, "#444444", width, dash);
-    };
-    line([](const CurvePoint& p) { return drawn(p) ? std::optional<double>(p.utilization) : std::nullopt; }, "", 1.5);
-    line([](const CurvePoint& p) { return p.simulated_utilization; }, "4 3", 1);
+    draw_runs(svg, c, xs, ys, closed_form([](const CurvePoint& p) { return p.utilization; }), "#444444", 1.5, "");
+    draw_runs(
+        svg, c, xs, ys, [](const CurvePoint& p) { return p.simulated_utilization; }, "#444444", 1, "4 3");
     for (const CurvePoint& p : c.points) {
-      if (!drawn(p)) continue;
+      if (!p.drawn()) continue;
       if (p.crossed_from) svg.line(xs(p.x), ptop, xs(p.x), ptop + ph, "#222222", 1, "2 2");
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(outer_label(axes, c) + ": " + point_figures(inner, p))));
       if (p.simulated_utilization) svg.ring(xs(p.x), ys(*p.simulated_utilization), 4, "#444444");
@@ -459,7 +477,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   bool zero_stage = false;              // a modelled stage takes no time at some point
   for (const Curve& c : curves)
     for (const CurvePoint& p : c.points) {
-      if (!drawn(p)) continue;
+      if (!p.drawn()) continue;
       tmax = std::max({tmax, p.throughput, p.simulated_throughput.value_or(0)});
       for (Stage st : kStages) {
         const double v = p.stage_s[static_cast<std::size_t>(st)];
@@ -543,11 +561,8 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     svg.text(kWidth - kRight, tops[2] + kPanelHeight - 6, "a stage that takes no time (cached) lies on the floor",
              Anchor::End, 10, "#777777");
   // Each panel's axis, and which curves hide others in it.
-  const auto closed = [](auto figure) {
-    return [figure](const CurvePoint& p) { return drawn(p) ? std::optional<double>(figure(p)) : std::nullopt; };
-  };
-  const auto utilization = closed([](const CurvePoint& p) { return p.utilization; });
-  const auto throughput = closed([](const CurvePoint& p) { return p.throughput; });
+  const auto utilization = closed_form([](const CurvePoint& p) { return p.utilization; });
+  const auto throughput = closed_form([](const CurvePoint& p) { return p.throughput; });
   const auto sim_utilization = [](const CurvePoint& p) { return p.simulated_utilization; };
   const auto sim_throughput = [](const CurvePoint& p) { return p.simulated_throughput; };
   x_axis(tops[0], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
@@ -558,12 +573,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
          }));
   x_axis(tops[2], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
            for (Stage st : kStages)
-             if (!same_line(a, b, [st](const CurvePoint& p) {
-                   return drawn(p) && (p.modelled & stage_bit(st))
-                              ? std::optional<double>(p.stage_s[static_cast<std::size_t>(st)])
-                              : std::nullopt;
-                 }))
-               return false;
+             if (!same_line(a, b, stage_time(st))) return false;
            return true;
          }));
   // The dash legend, right-aligned on the panel's title line.
@@ -578,34 +588,16 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   for (std::size_t c = 0; c < curves.size(); ++c) {
     const std::string_view colour = kPalette[c];
     const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
-      std::vector<std::pair<double, double>> run;
-      for (const CurvePoint& p : curves[c].points) {
-        const auto v = value(p);
-        if (!v) {  // a gap: the model refuses the point, or the stage is not modelled there
-          svg.polyline(run, colour, width, dash);
-          run.clear();
-          continue;
-        }
-        run.emplace_back(xs(p.x), ys[panel](std::max(*v, ys[panel].low)));
-      }
-      svg.polyline(run, colour, width, dash);
+      draw_runs(svg, curves[c], xs, ys[panel], value, colour, width, dash);
     };
     draw(0, utilization, "");
     draw(1, throughput, "");
     draw(0, sim_utilization, "4 3", 1.5);
     draw(1, sim_throughput, "4 3", 1.5);
-    for (Stage st : kStages)
-      draw(
-          2,
-          [st](const CurvePoint& p) {
-            return drawn(p) && (p.modelled & stage_bit(st))
-                       ? std::optional<double>(p.stage_s[static_cast<std::size_t>(st)])
-                       : std::nullopt;
-          },
-          kDash[static_cast<std::size_t>(st)]);
+    for (Stage st : kStages) draw(2, stage_time(st), kDash[static_cast<std::size_t>(st)]);
     // Each point, with its figures as text (a tooltip in a browser), and the crossovers.
     for (const CurvePoint& p : curves[c].points) {
-      if (!drawn(p)) continue;
+      if (!p.drawn()) continue;
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(point_figures(inner, p))));
       if (p.simulated_utilization) svg.ring(xs(p.x), ys[0](*p.simulated_utilization), 5, colour);
       svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
