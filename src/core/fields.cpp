@@ -317,21 +317,25 @@ bool prose_default(std::string_view text) {
 
 }  // namespace
 
-const double* fixed_default_values() {
-  static const std::array<double, kFieldCount> defaults = [] {
-    std::array<double, kFieldCount> out{};
-    out.fill(std::numeric_limits<double>::quiet_NaN());
-    for (const FieldSpec& s : kFields) {
-      if (s.default_text.empty() || prose_default(s.default_text)) continue;
-      try {
-        out[static_cast<std::size_t>(s.field)] = parse_field_value(s, s.default_text).value;
-      } catch (const Error&) {
-        // prose: a default that follows from other fields
-      }
+std::array<double, kFieldCount> parse_default_values() {
+  std::array<double, kFieldCount> out{};
+  out.fill(std::numeric_limits<double>::quiet_NaN());
+  for (const FieldSpec& s : kFields) {
+    if (s.default_text.empty() || prose_default(s.default_text)) continue;
+    try {
+      out[static_cast<std::size_t>(s.field)] = parse_field_value(s, s.default_text).value;
+    } catch (const Error&) {
+      // prose: a default that follows from other fields
     }
-    return out;
-  }();
-  return defaults.data();
+  }
+  return out;
+}
+
+const double* fixed_default_values() {
+  const std::span<const double> snapshot = default_values_snapshot();
+  if (snapshot.size() == kFieldCount) return snapshot.data();
+  static const std::array<double, kFieldCount> parsed = parse_default_values();
+  return parsed.data();
 }
 
 std::optional<double> fixed_default(Field f) {

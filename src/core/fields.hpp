@@ -183,8 +183,14 @@ Quantity parse_field_value(const FieldSpec& s, std::string_view text);
 // value the model uses are one thing. nullopt when the field has no default or one that follows
 // from other fields ("0.4 x link.bandwidth", "accelerator.count").
 std::optional<double> fixed_default(Field f);
-// The same for every field, indexed by Field, NaN where there is none: built once, on first use.
+// The same for every field, indexed by Field, NaN where there is none: the build-time snapshot
+// of parse_default_values(), or that parse, once, on first use, where there is no snapshot.
 const double* fixed_default_values();
+// Every fixed default parsed from its text, indexed by Field, NaN where there is none.
+std::array<double, kFieldCount> parse_default_values();
+// parse_default_values() as tools/snapshot_presets took it at build time (exact doubles), so
+// that start-up parses no default text; empty in that tool itself.
+std::span<const double> default_values_snapshot();
 // Throws the internal Error of Scenario::value for a field without a fixed default.
 [[noreturn]] void no_fixed_default(Field f);
 // The fields every scenario must set, in the order an error lists them: the batch size, the

@@ -206,7 +206,8 @@ namespace {
 // Columns a piece of UTF-8 text takes: one per code point (pipesim prints no wide characters).
 std::size_t columns(std::string_view s) {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size(); ++n) i += std::max<std::size_t>(1, decode_utf8(s, i).second);
+  for (std::size_t i = 0; i < s.size(); ++n)
+    i += static_cast<unsigned char>(s[i]) < 0x80 ? 1 : std::max<std::size_t>(1, decode_utf8(s, i).second);
   return n;
 }
 
@@ -232,12 +233,16 @@ bool is_unit(std::string_view word) {
 std::string wrap_hanging(std::string_view prefix, std::string_view text, std::size_t width) {
   const std::size_t indent = columns(prefix);
   std::string out;
+  out.reserve(prefix.size() + text.size() + text.size() / 8);
   bool first_line = true;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
-    out += first_line ? std::string(prefix) : std::string(indent, ' ');
+    if (first_line)
+      out += prefix;
+    else
+      out.append(indent, ' ');
     first_line = false;
     std::size_t column = indent;
     bool line_empty = true;

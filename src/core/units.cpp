@@ -3,6 +3,7 @@
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -309,9 +310,19 @@ Quantity parse_quantity(std::string_view text) {
 }
 
 bool is_unit_name(std::string_view word) {
-  for (const auto& u : kUnits)
-    if (u.name == word) return u.dim != Dim::Number;
-  return false;
+  // The names of units other than "%", sorted once at compile time: a binary search, since the
+  // wrapping of every printed line asks this of each word after a number.
+  static constexpr auto kSorted = [] {
+    constexpr auto count = static_cast<std::size_t>(
+        std::count_if(kUnits.begin(), kUnits.end(), [](const Unit& u) { return u.dim != Dim::Number; }));
+    std::array<std::string_view, count> names{};
+    std::size_t i = 0;
+    for (const auto& u : kUnits)
+      if (u.dim != Dim::Number) names[i++] = u.name;
+    std::sort(names.begin(), names.end());
+    return names;
+  }();
+  return std::binary_search(kSorted.begin(), kSorted.end(), word);
 }
 
 std::vector<std::string_view> unit_names(Dim d) {

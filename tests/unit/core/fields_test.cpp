@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <set>
 
 #include <fmt/format.h>
@@ -28,6 +31,20 @@ TEST_CASE("a fixed default is its documented text parsed, and the model uses tha
   s.set(Field::PrefetchFactor, 4);
   CHECK(s.value(Field::PrefetchFactor) == 4);
   CHECK_THROWS_AS((void)s.value(Field::QueueDepth), Error);  // follows from the workers
+}
+
+TEST_CASE("the defaults taken at build time are the documented texts parsed, bit for bit") {
+  // The binary reads default_values_snapshot() instead of parsing at start-up: it must be the
+  // parse of this build's texts, NaN exactly where a field has no fixed default.
+  const auto parsed = parse_default_values();
+  REQUIRE(default_values_snapshot().size() == kFieldCount);
+  for (std::size_t i = 0; i < kFieldCount; ++i) {
+    CAPTURE(spec(static_cast<Field>(i)).key);
+    const double snap = default_values_snapshot()[i];
+    CHECK(std::isnan(snap) == std::isnan(parsed[i]));
+    if (!std::isnan(parsed[i])) CHECK(std::bit_cast<std::uint64_t>(snap) == std::bit_cast<std::uint64_t>(parsed[i]));
+  }
+  CHECK(fixed_default_values() == default_values_snapshot().data());
 }
 
 TEST_CASE("every other default is prose about other fields, never a value that failed to parse") {
