@@ -403,6 +403,7 @@ std::string group_thousands(std::string_view digits) {
   std::size_t end = digits.find('.');
   if (end == std::string_view::npos) end = digits.size();
   std::string out(digits.substr(0, start));
+  out.reserve(digits.size() + (end - start) / 3);
   for (std::size_t i = start; i < end; ++i) {
     out += digits[i];
     const std::size_t left = end - i - 1;

@@ -1,5 +1,7 @@
 #include "report/diagnosis_words.hpp"
 
+#include <fmt/compile.h>
+
 #include <fmt/format.h>
 
 namespace pipesim {
@@ -13,14 +15,14 @@ bool has_fix(const Diagnosis& d, FixKind k) {
 namespace {
 
 std::string gain(const Diagnosis& d, const Result& after) {
-  std::string out = fmt::format("utilization {} -> {}, throughput {}", percent(d.result.utilization),
+  std::string out = fmt::format(FMT_COMPILE("utilization {} -> {}, throughput {}"), percent(d.result.utilization),
                                 percent(after.utilization), samples(after.throughput));
   if (!after.compute_bound()) {
     std::string walls;
     for (Stage s : kStages)
       if (after.binds(s))
-        walls += fmt::format("{}{}", walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
-    out += fmt::format(" (then the {} binds)", walls);
+        walls += fmt::format(FMT_COMPILE("{}{}"), walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
+    out += fmt::format(FMT_COMPILE(" (then the {} binds)"), walls);
   }
   if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
   return out;
@@ -319,93 +321,100 @@ std::string describe_fix(const Diagnosis& d, const Fix& fix) {
   const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
   switch (fix.kind) {
     case FixKind::Overlap:
-      return fmt::format("Use {} (now 0) so loading overlaps compute{}: {}", plural(value(0), "worker", "workers"),
-                         fix.changes.size() > 1
-                             ? fmt::format(", with cpu.cores = {} so that they have CPUs of their own", count(value(1)))
-                             : std::string(),
-                         gain(d, after));
+      return fmt::format(
+          FMT_COMPILE("Use {} (now 0) so loading overlaps compute{}: {}"), plural(value(0), "worker", "workers"),
+          fix.changes.size() > 1
+              ? fmt::format(FMT_COMPILE(", with cpu.cores = {} so that they have CPUs of their own"), count(value(1)))
+              : std::string(),
+          gain(d, after));
     case FixKind::Workers:
-      return fmt::format("Workers: {} per accelerator (now {}) keep the transform under compute: {}", count(value(0)),
-                         count(in.workers), gain(d, after));
+      return fmt::format(FMT_COMPILE("Workers: {} per accelerator (now {}) keep the transform under compute: {}"),
+                         count(value(0)), count(in.workers), gain(d, after));
     case FixKind::WorkersWithinCores:
       return fmt::format(
-          "Workers within the node's CPUs: {} per accelerator (now {}), a core each: {}; keeping up "
-          "needs more CPUs (below)",
+          FMT_COMPILE("Workers within the node's CPUs: {} per accelerator (now {}), a core each: {}; keeping up "
+                      "needs more CPUs (below)"),
           count(value(0)), count(in.workers), gain(d, after));
     case FixKind::WorkersAndCores:
       return fmt::format(
-          "CPU: the transform needs {} per accelerator{}, but the node has {} CPUs per accelerator for workers; "
-          "{} CPUs for the node ({} reserved for training processes) with {} workers per accelerator: {}",
+          FMT_COMPILE(
+              "CPU: the transform needs {} per accelerator{}, but the node has {} CPUs per accelerator for workers; "
+              "{} CPUs for the node ({} reserved for training processes) with {} workers per accelerator: {}"),
           plural(value(0), "worker", "workers"),
-          in.transform.threads_per_core > 1
-              ? fmt::format(", a core ({} CPUs) each", format_compact(in.transform.threads_per_core, Dim::Number))
-              : std::string(),
+          in.transform.threads_per_core > 1 ? fmt::format(FMT_COMPILE(", a core ({} CPUs) each"),
+                                                          format_compact(in.transform.threads_per_core, Dim::Number))
+                                            : std::string(),
           format_compact(*in.transform.cores_per_accelerator, Dim::Number), count(value(1)),
           format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
     case FixKind::DecodeOnDecoder:
-      return fmt::format("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}",
-                         samples(d.scenario_decoder_rate), gain(d, after));
+      return fmt::format(
+          FMT_COMPILE("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}"),
+          samples(d.scenario_decoder_rate), gain(d, after));
     case FixKind::DecodeOnGpu:
       return fmt::format(
-          "Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}",
+          FMT_COMPILE("Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}"),
           format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
     case FixKind::Predecoded:
-      return fmt::format("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}",
-                         format_significant(value(0), Dim::Size, 4), format_significant(in.sample_bytes, Dim::Size, 4),
-                         format_compact(value(1), Dim::SampleRate), gain(d, after),
-                         in.dataset_samples
-                             ? fmt::format("; the dataset grows to {}", format_human(fix.dataset_bytes, Dim::Size))
-                             : std::string());
+      return fmt::format(
+          FMT_COMPILE("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}"),
+          format_significant(value(0), Dim::Size, 4), format_significant(in.sample_bytes, Dim::Size, 4),
+          format_compact(value(1), Dim::SampleRate), gain(d, after),
+          in.dataset_samples
+              ? fmt::format(FMT_COMPILE("; the dataset grows to {}"), format_human(fix.dataset_bytes, Dim::Size))
+              : std::string());
     case FixKind::FitMemory:
-      return fmt::format("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}",
+      return fmt::format(FMT_COMPILE("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}"),
                          count(value(0)), count(in.batch), format_human(*in.compute.memory_capacity, Dim::Size),
                          gain(d, after));
     case FixKind::AllTogether:
-      return fmt::format("All of the above but the batch size, together: {}", gain(d, after));
+      return fmt::format(FMT_COMPILE("All of the above but the batch size, together: {}"), gain(d, after));
     case FixKind::StorageBandwidth:
       if (fix.changes.at(0).field == Field::NetworkBandwidth || fix.changes.at(0).field == Field::NodeStorageBandwidth)
         return fmt::format(
-            "Storage: {} per node (now {}, {}){}: {}", rate(value(0)), rate(*in.storage.node_cap),
+            FMT_COMPILE("Storage: {} per node (now {}, {}){}: {}"), rate(value(0)), rate(*in.storage.node_cap),
             fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network" : "the per-node client limit",
-            fix.changes.size() > 1 ? fmt::format(" and {}", aggregate_change(d, fix.changes[1])) : std::string(),
+            fix.changes.size() > 1 ? fmt::format(FMT_COMPILE(" and {}"), aggregate_change(d, fix.changes[1]))
+                                   : std::string(),
             gain(d, after));
-      return fmt::format("Storage: {}: {}", aggregate_change(d, fix.changes[0]), gain(d, after));
+      return fmt::format(FMT_COMPILE("Storage: {}: {}"), aggregate_change(d, fix.changes[0]), gain(d, after));
     case FixKind::StorageIops:
-      return fmt::format("Storage: {} IOPS (now {}): {}", count(value(0)), count(*in.storage.iops_total),
+      return fmt::format(FMT_COMPILE("Storage: {} IOPS (now {}): {}"), count(value(0)), count(*in.storage.iops_total),
                          gain(d, after));
     case FixKind::StorageQueueDepth:
-      return fmt::format("Storage: {} outstanding requests per accelerator (now {}) to hide latency: {}",
+      return fmt::format(FMT_COMPILE("Storage: {} outstanding requests per accelerator (now {}) to hide latency: {}"),
                          count(value(0)), format_compact(in.storage.queue_depth, Dim::Number), gain(d, after));
     case FixKind::LinkBandwidth:
-      return fmt::format("Link: {} host-to-device bandwidth (now {}): {}", rate(value(0)),
+      return fmt::format(FMT_COMPILE("Link: {} host-to-device bandwidth (now {}): {}"), rate(value(0)),
                          rate(in.transfer.copy_bandwidth), gain(d, after));
     case FixKind::PinMemory:
-      return fmt::format("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: {}",
-                         gain(d, after));
-    case FixKind::Prefetch:
-      return fmt::format("Prefetch: pipeline.prefetch_factor = {} (now {}) absorbs slow batches: {}", count(value(0)),
-                         count(in.prefetch_factor), gain(d, after));
-    case FixKind::OutOfOrder:
       return fmt::format(
-          "Order: pipeline.in_order = false takes any ready batch, so one slow batch no longer stalls the loop: {}",
+          FMT_COMPILE("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: {}"),
           gain(d, after));
-    case FixKind::FewerWorkers:
-      return fmt::format("Fewer workers: {} per accelerator (now {}), {}: {}", count(value(0)), count(in.workers),
-                         in.transform.cores_per_accelerator
-                             ? fmt::format("so fewer tasks take turns on {}",
-                                           plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"))
-                             : std::string("so they contend less"),
+    case FixKind::Prefetch:
+      return fmt::format(FMT_COMPILE("Prefetch: pipeline.prefetch_factor = {} (now {}) absorbs slow batches: {}"),
+                         count(value(0)), count(in.prefetch_factor), gain(d, after));
+    case FixKind::OutOfOrder:
+      return fmt::format(FMT_COMPILE("Order: pipeline.in_order = false takes any ready batch, so one slow batch no "
+                                     "longer stalls the loop: {}"),
                          gain(d, after));
+    case FixKind::FewerWorkers:
+      return fmt::format(
+          FMT_COMPILE("Fewer workers: {} per accelerator (now {}), {}: {}"), count(value(0)), count(in.workers),
+          in.transform.cores_per_accelerator ? fmt::format(FMT_COMPILE("so fewer tasks take turns on {}"),
+                                                           plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"))
+                                             : std::string("so they contend less"),
+          gain(d, after));
     case FixKind::Uint8Samples:
       return fmt::format(
-          "Samples: uint8 on the device (workload.device_dtype = uint8, converted and normalized there): {} per "
-          "sample instead of {} for the workers to collate and the pin thread to copy: {}",
+          FMT_COMPILE(
+              "Samples: uint8 on the device (workload.device_dtype = uint8, converted and normalized there): {} per "
+              "sample instead of {} for the workers to collate and the pin thread to copy: {}"),
           format_human(in.transfer.device_bytes / dtype_bytes(static_cast<Dtype>(d.scenario_dtype)), Dim::Size),
           format_human(in.transfer.device_bytes, Dim::Size), gain(d, after));
     case FixKind::SmallerBatch:
       return fmt::format(
-          "Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "
-          "{} (now {}): a smaller batch hides the wall, it does not move it",
+          FMT_COMPILE("Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "
+                      "{} (now {}): a smaller batch hides the wall, it does not move it"),
           count(value(0)), count(in.batch), percent(d.result.utilization), percent(after.utilization),
           samples(after.throughput), samples(d.result.throughput));
   }

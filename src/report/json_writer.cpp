@@ -1,5 +1,7 @@
 #include "report/json_writer.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "core/text.hpp"
@@ -10,20 +12,32 @@ namespace {
 
 bool needs_escape(char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; }
 
+// Whether text is printable ASCII without a quote or a backslash: written as it is. Most strings
+// (pipesim's own keys and words, a recommendation's sentence) are; eight bytes are looked at a
+// time.
+bool plain(std::string_view text) {
+  constexpr std::uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+  // Whether a byte of w is below n (n <= 128), or is zero: exact for the word as a whole.
+  const auto below = [](std::uint64_t w, std::uint64_t n) { return ((w - n * ones) & ~w & high) != 0; };
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, text.data() + i, sizeof w);
+    if ((w & high) != 0 || below(w, 0x20) || below(w ^ (0x22 * ones), 1) || below(w ^ (0x5C * ones), 1)) return false;
+  }
+  for (; i < text.size(); ++i)
+    if (static_cast<unsigned char>(text[i]) >= 0x80 || needs_escape(text[i])) return false;
+  return true;
+}
+
 // Writes s as a JSON string literal: runs without escapes in one piece.
 void write_json_string(Out& o, std::string_view text) {
-  // One look tells both what the string needs: most (pipesim's own keys and words) are printable
-  // ASCII and go out in one append.
-  bool ascii = true;
-  bool escapes = false;
-  for (const char c : text) {
-    ascii = ascii && static_cast<unsigned char>(c) < 0x80;
-    escapes = escapes || needs_escape(c);
-  }
-  if (ascii && !escapes) {
+  if (plain(text)) {
     o.write_parts("\"", text, "\"");
     return;
   }
+  bool ascii = true;
+  for (const char c : text) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
   // Valid UTF-8 whatever the input held (names and file names come from the user).
   std::string owned;
   std::string_view s = text;
@@ -87,6 +101,26 @@ JsonWriter& JsonWriter::end() {
 JsonWriter& JsonWriter::str(std::string_view v) {
   before_value();
   write_json_string(o_, v);
+  return *this;
+}
+
+JsonWriter& JsonWriter::kv_str(std::string_view k, std::string_view v) {
+  // A short plain value goes out with its key in one piece (a stage's name, a limit, a kind).
+  constexpr std::size_t kValueMax = 64;
+  if (k.size() > kKeyMax || v.size() > kValueMax || !plain(v)) return key(k).str(v);
+  char gathered[kKeyMax + 8 + kValueMax + 2];
+  char* end = member(gathered, k);
+  *end++ = '"';
+  end = std::copy(v.begin(), v.end(), end);
+  *end++ = '"';
+  o_.append(gathered, static_cast<std::size_t>(end - gathered));
+  return *this;
+}
+
+JsonWriter& JsonWriter::long_key(std::string_view k) {
+  before_value();
+  o_.write_parts("\"", k, "\": ");
+  after_key_ = true;
   return *this;
 }
 

@@ -65,17 +65,22 @@ class Out {
   // A number in shortest round-trip form, exactly as fmt's "{}" writes it (the format string is
   // compiled: this is the hot path of every CSV and JSON sweep).
   void num(double v) {
-    char digits[64];  // a shortest double takes at most 24 characters
-    const char* end = nullptr;
+    char digits[kNumberMax];
+    buf_->append(digits, static_cast<std::size_t>(number(v, digits) - digits));
+  }
+  // The most characters number() writes (a shortest double takes at most 24).
+  static constexpr std::size_t kNumberMax = 32;
+  // Writes v as num() does at p and returns the end.
+  static char* number(double v, char* p) {
     // Whole numbers below 1e15 (counts, bytes, most inputs) print as fmt prints them, all their
     // digits, without the search for the shortest decimal; -0 keeps its sign the slow way.
     // The range is checked first: converting a double past 2^63 to long long is undefined.
     if (v < 1e15 && v > -1e15 && v == static_cast<double>(static_cast<long long>(v)) && (v != 0 || !std::signbit(v)))
-      end = fmt::format_to(digits, FMT_COMPILE("{}"), static_cast<long long>(v));
-    else
-      end = fmt::format_to(digits, FMT_COMPILE("{}"), v);
-    buf_->append(digits, static_cast<std::size_t>(end - digits));
+      return fmt::format_to(p, FMT_COMPILE("{}"), static_cast<long long>(v));
+    return shortest(v, p);
   }
+  // Bytes written by a writer that gathered them on the stack (a JSON member in one piece).
+  void append(const char* p, std::size_t n) { buf_->append(p, n); }
   // Writes what is buffered; throws Error ("cannot write standard output: No space left on
   // device") when the file refuses it, so a long sweep stops at its first lost byte.
   void flush() {
@@ -87,6 +92,7 @@ class Out {
 
  private:
   static constexpr std::size_t kChunk = 1u << 15;
+  static char* shortest(double v, char* p);
   void put_file(std::string_view s) {
     if (std::fwrite(s.data(), 1, s.size(), file_) != s.size()) fail_write(file_);
   }

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
@@ -135,6 +137,61 @@ TEST_CASE("plain strings, long keys, non-ASCII names and the nesting limit") {
   JsonWriter w(o);
   for (int i = 0; i < 16; ++i) w.array();
   CHECK_THROWS_AS(w.array(), std::logic_error);
+}
+
+TEST_CASE("a string is written in one piece only when no byte of it needs escaping, wherever the byte is") {
+  // The writer looks at eight bytes at a time: each byte that needs escaping or checking (a
+  // quote, a backslash, a control character, a byte past ASCII), at every place in strings of
+  // every length around a word, must take the escaping path; bytes just beside those classes
+  // must not change the text.
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f', '\x7f', '\x80', '\xff', ' ', '!', '#', '[', ']', '~'}) {
+    for (std::size_t size = 1; size <= 20; ++size) {
+      for (std::size_t at = 0; at < size; ++at) {
+        std::string value(size, 'a');
+        value[at] = special;
+        std::string text;
+        {
+          Out o(text);
+          JsonWriter w(o);
+          w.object().kv_str("k", value).key("s").str(value).end();
+        }
+        CAPTURE(static_cast<int>(static_cast<unsigned char>(special)));
+        CAPTURE(size);
+        CAPTURE(at);
+        const json j = json::parse(text);
+        // What a JSON reader gets back: the string itself, or (a lone byte past ASCII is not
+        // UTF-8) the string with that byte replaced by U+FFFD.
+        const std::string expected =
+            static_cast<unsigned char>(special) >= 0x80 ? std::string(value).replace(at, 1, "\xEF\xBF\xBD") : value;
+        CHECK(j["k"] == expected);
+        CHECK(j["s"] == expected);
+        // ASCII from the space up (DEL included) other than a quote and a backslash is written as
+        // it is.
+        const auto byte = static_cast<unsigned char>(special);
+        const bool as_is = byte >= 0x20 && byte < 0x80 && special != '"' && special != '\\';
+        CHECK((text == "{\"k\": \"" + value + "\", \"s\": \"" + value + "\"}") == as_is);
+      }
+    }
+  }
+}
+
+TEST_CASE("a number's text is the same whether it was written before or not") {
+  // Out keeps the last texts of non-whole numbers per thread: a value written again, and two
+  // values that take turns in one slot, read exactly as fmt writes them.
+  std::vector<double> values;
+  for (int i = 1; i <= 2000; ++i) values.push_back(1.0 / i + i * 1e-7);
+  values.push_back(-0.0);
+  values.push_back(0.1);
+  values.push_back(5e-324);
+  for (int pass = 0; pass < 3; ++pass)
+    for (const double v : values) {
+      std::string text;
+      {
+        Out o(text);
+        o.num(v);
+      }
+      CHECK(text == fmt::format("{}", v));
+    }
 }
 
 TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagnose writes them") {
