@@ -60,9 +60,9 @@ struct RankState {
   std::deque<std::size_t> ready;  // out of order: delivered, not yet taken, in delivery order
   bool waiting = false;
   double want_at = 0;
-  int computing = 0;             // parts of the step's compute still running: the accelerator, the process's CPU share
-  double share_now = 0;          // the loop's CPU share of this step (cores shared by time)
-  std::vector<std::size_t> ids;  // this epoch's batches by index (SIZE_MAX: not dispatched yet)
+  int computing = 0;     // parts of the step's compute still running: the accelerator, the process's CPU share
+  double share_now = 0;  // the loop's CPU share of this step (cores shared by time)
+  std::deque<std::size_t> pending;  // in order: the batches dispatched and not yet taken, by index
 };
 
 enum class EventKind : std::uint8_t { ReadDone, WorkersUp, DecoderDone, LinkDone, LoopReady, ComputeDone };
@@ -116,7 +116,10 @@ class Engine {
   LognormalSum batch_time_, batch_size_;
   Lognormal step_time_;
   std::vector<RankState> ranks_;
+  // The batches on their way (a taken batch's record is reused: memory stays that of the
+  // batches in flight, whatever the run's length).
   std::vector<BatchRec> batches_;
+  std::vector<std::size_t> free_;
   std::vector<Task> tasks_;
   std::vector<Task> done_;  // the tasks advance() finishes at once (kept to reuse its memory)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
@@ -283,7 +286,7 @@ class Engine {
       RankState& rs = ranks_[r];
       rs.sent = rs.next_take = rs.cycle = 0;
       rs.ready.clear();
-      rs.ids.assign(steps_, SIZE_MAX);
+      rs.pending.clear();
       const bool start = c_.workers >= 1 && (!c_.persistent || epoch_ == 0);
       for (auto& w : rs.workers) {
         w.outstanding = 0;
@@ -330,8 +333,13 @@ class Engine {
     b.rank = static_cast<std::uint32_t>(r);
     b.worker = static_cast<std::uint32_t>(w);
     b.index = rs.sent;
-    const std::size_t id = batches_.size();
-    rs.ids[rs.sent++] = id;
+    std::size_t id = batches_.size();
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+    }
+    if (c_.in_order) rs.pending.push_back(id);
+    ++rs.sent;
     ++rs.workers[w].outstanding;
     if (c_.storage) {
       const double start = std::max(now_, rs.storage_free);
@@ -349,7 +357,10 @@ class Engine {
       b.read_done = now_;
       b.gate = Cause::Prefetch;
     }
-    batches_.push_back(b);
+    if (id == batches_.size())
+      batches_.push_back(b);
+    else
+      batches_[id] = b;
     rs.workers[w].queue.push_back(id);
     try_start_worker(r, w);
   }
@@ -500,8 +511,10 @@ class Engine {
     if (!rs.waiting) return;
     std::size_t id = SIZE_MAX;
     if (c_.in_order) {
-      if (rs.next_take < steps_ && rs.ids[rs.next_take] != SIZE_MAX && batches_[rs.ids[rs.next_take]].delivered <= now_)
-        id = rs.ids[rs.next_take];
+      if (!rs.pending.empty() && batches_[rs.pending.front()].delivered <= now_) {
+        id = rs.pending.front();
+        rs.pending.pop_front();
+      }
     } else if (!rs.ready.empty()) {
       id = rs.ready.front();
       rs.ready.pop_front();
@@ -515,6 +528,7 @@ class Engine {
     rec_.cause.push_back(wait > 0 ? b.gate : Cause::None);
     span(Track::Loop, Phase::Wait, r, 0, step_, rs.want_at, now_);
     --rs.workers[b.worker].outstanding;
+    free_.push_back(id);  // nothing reads the record again
     dispatch(r);
     const double own = c_.loop_time + c_.serial_copy;
     span(Track::Loop, Phase::Receive, r, 0, step_, now_, now_ + own);
