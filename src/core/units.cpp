@@ -7,6 +7,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -399,18 +401,103 @@ Scaled scale(double v, Dim dim) {
 }  // namespace
 
 std::string group_thousands(std::string_view digits) {
-  std::size_t start = !digits.empty() && (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
+  const std::size_t start = !digits.empty() && (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
   std::size_t end = digits.find('.');
   if (end == std::string_view::npos) end = digits.size();
-  std::string out(digits.substr(0, start));
-  out.reserve(digits.size() + (end - start) / 3);
-  for (std::size_t i = start; i < end; ++i) {
-    out += digits[i];
-    const std::size_t left = end - i - 1;
-    if (left > 0 && left % 3 == 0) out += ',';
-  }
-  out += digits.substr(end);
+  const std::size_t whole = end - start;
+  const std::size_t commas = whole > 0 ? (whole - 1) / 3 : 0;
+  std::string out(digits.size() + commas, ',');
+  char* p = std::copy(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(start), out.data());
+  // The first group holds 1-3 digits, every later one 3, each after a comma.
+  std::size_t first = whole - commas * 3;
+  p = std::copy_n(digits.data() + start, first, p);
+  for (std::size_t i = start + first; i < end; i += 3) p = std::copy_n(digits.data() + i, 3, p + 1);
+  std::copy(digits.begin() + static_cast<std::ptrdiff_t>(end), digits.end(), p);
   return out;
+}
+
+namespace {
+
+// The shortest digits that read back as value: |value| = significand x 10^(exponent - digits + 1),
+// `digits` the significand's count ("-1.2345e+03": 12345, 5 digits, exponent 3, negative).
+struct Shortest {
+  std::uint64_t significand = 0;
+  int digits = 0;
+  int exponent = 0;
+  bool negative = false;
+};
+
+constexpr std::array<std::uint64_t, 20> kPow10 = [] {
+  std::array<std::uint64_t, 20> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+bool shortest(double value, Shortest& s) {
+  // A subnormal has fewer significant bits than 15 decimal digits need: its shortest form can
+  // stand far from its exact value (5e-324 is 4.94...e-324).
+  if (!std::isfinite(value) || std::fabs(value) < std::numeric_limits<double>::min()) return false;
+  // fmt's Dragonbox, the search its own "{}" makes (fmt::detail: internal to fmt 9, used here for
+  // its speed; std::to_chars gives the same digits at three times the cost).
+  const auto decimal = fmt::detail::dragonbox::to_decimal(std::fabs(value));
+  s.significand = decimal.significand;
+  s.digits = 1;
+  while (s.digits < 20 && s.significand >= kPow10[static_cast<std::size_t>(s.digits)]) ++s.digits;
+  s.exponent = decimal.exponent + s.digits - 1;
+  s.negative = std::signbit(value);
+  return true;
+}
+
+bool round_shortest(const Shortest& s, int keep, RoundedDigits& out) {
+  if (keep < 1 || keep > 15) return false;
+  out.negative = s.negative;
+  out.exponent = s.exponent;
+  out.count = keep;
+  const auto k = static_cast<std::size_t>(keep);
+  std::uint64_t head = 0;
+  if (s.digits <= keep) {
+    head = s.significand * kPow10[k - static_cast<std::size_t>(s.digits)];
+  } else {
+    // What is dropped decides, unless it is exactly a half: then the shortest form cannot tell
+    // which way the exact value rounds (it lies within rounding of the half). Otherwise the exact
+    // value rounds as the shortest form does: no decimal of keep + 1 digits lies between them.
+    const std::uint64_t unit = kPow10[static_cast<std::size_t>(s.digits - keep)];
+    head = s.significand / unit;
+    const std::uint64_t rest = s.significand % unit;
+    if (rest * 2 == unit) return false;
+    if (rest * 2 > unit && ++head == kPow10[k]) {
+      head = kPow10[k - 1];  // 9.99..6 -> 10.0: one more digit before the point
+      ++out.exponent;
+    }
+  }
+  for (std::size_t i = k; i-- > 0; head /= 10) out.digits[i] = static_cast<char>('0' + head % 10);
+  return true;
+}
+
+}  // namespace
+
+bool round_digits(double value, int keep, RoundedDigits& out) {
+  Shortest s;
+  return shortest(value, s) && round_shortest(s, keep, out);
+}
+
+std::string format_fixed(double value, int decimals) {
+  Shortest s;
+  RoundedDigits r;
+  if (decimals < 0 || !shortest(value, s) || !round_shortest(s, s.exponent + 1 + decimals, r))
+    return fmt::format(FMT_COMPILE("{:.{}f}"), value, decimals);
+  // Digit by decimal place, from the units (or the highest) down to the last decimal: at most
+  // 15 digits, a sign and a point.
+  char text[24];
+  char* p = text;
+  if (r.negative) *p++ = '-';
+  for (int place = std::max(r.exponent, 0); place >= -decimals; --place) {
+    if (place == -1) *p++ = '.';
+    const int i = r.exponent - place;
+    *p++ = i >= 0 && i < r.count ? r.digits[i] : '0';
+  }
+  return std::string(text, static_cast<std::size_t>(p - text));
 }
 
 std::string format_number(double value) {
@@ -420,16 +507,29 @@ std::string format_number(double value) {
   // decimals, so 999.96 reads "1,000", not "1000.0". "{:.3e}" rounds correctly and gives the
   // four digits and that exponent; the plain form is written from them (the same text as
   // printing the rounded value, without parsing it back: sweeps print millions of these).
-  char e[32];
-  const char* end = fmt::format_to(e, FMT_COMPILE("{:.3e}"), value);  // at most 11 characters
-  const std::string_view sci(e, static_cast<std::size_t>(end - e));   // "-1.235e+03"
-  const bool negative = sci[0] == '-';
-  const std::string_view m = sci.substr(negative ? 1 : 0);
-  const std::size_t at = m.find('e');
+  // The four digits come from the shortest form where that decides them (round_digits), else
+  // from fmt's exact "{:.3e}".
+  RoundedDigits r;
+  bool negative = false;
   int exponent = 0;
-  std::from_chars(m.data() + at + (m[at + 1] == '+' ? 2 : 1), m.data() + m.size(), exponent);
-  if (exponent >= 7 || exponent < -4) return std::string(sci);
-  const char digits[4] = {m[0], m[2], m[3], m[4]};
+  char digits[4];
+  if (round_digits(value, 4, r)) {
+    negative = r.negative;
+    exponent = r.exponent;
+    std::copy_n(r.digits, 4, digits);
+  } else {
+    char e[32];
+    const char* end = fmt::format_to(e, FMT_COMPILE("{:.3e}"), value);  // at most 11 characters
+    const std::string_view sci(e, static_cast<std::size_t>(end - e));   // "-1.235e+03"
+    negative = sci[0] == '-';
+    const std::string_view m = sci.substr(negative ? 1 : 0);
+    const std::size_t at = m.find('e');
+    std::from_chars(m.data() + at + (m[at + 1] == '+' ? 2 : 1), m.data() + m.size(), exponent);
+    digits[0] = m[0], digits[1] = m[2], digits[2] = m[3], digits[3] = m[4];
+  }
+  if (exponent >= 7 || exponent < -4)
+    return fmt::format(FMT_COMPILE("{}{}.{}e{}{:02}"), negative ? "-" : "", digits[0], std::string_view(digits + 1, 3),
+                       exponent < 0 ? '-' : '+', std::abs(exponent));
   std::string out = negative ? "-" : "";
   if (exponent >= 3) {
     std::string whole(digits, 4);
@@ -466,7 +566,7 @@ std::string format_compact(double value, Dim dim) {
   if (dim == Dim::Bool) return value != 0 ? "true" : "false";
   if (dim == Dim::Money || dim == Dim::MoneyRate) return format_human(value, dim);
   const Scaled s = scale(value, dim);
-  std::string num = fmt::format(FMT_COMPILE("{:.4f}"), s.value);
+  std::string num = format_fixed(s.value, 4);
   if (num.find('.') != std::string::npos) {
     while (num.back() == '0') num.pop_back();
     if (num.back() == '.') num.pop_back();

@@ -73,6 +73,20 @@ std::string format_human(double value, Dim dim);
 std::string format_number(double value);
 // "1281167" -> "1,281,167"; "-12345.5" -> "-12,345.5". Digits only, as fmt prints them.
 std::string group_thousands(std::string_view digits);
+// A value rounded to `keep` significant digits (1-15), as printf rounds it (the exact binary value,
+// halves to even): |value| = 0.d1...dkeep x 10^(exponent + 1). Found from the shortest digits
+// that read back as the value, which decide the rounding unless what they drop is exactly the
+// digit 5; then, and for 0, subnormals, inf and NaN, it returns false and the caller formats the
+// exact way.
+struct RoundedDigits {
+  char digits[16];
+  int count = 0;
+  int exponent = 0;  // of the first digit
+  bool negative = false;
+};
+bool round_digits(double value, int keep, RoundedDigits& out);
+// fmt's "{:.Nf}" (N = decimals), rounded from the shortest digits where they decide it.
+std::string format_fixed(double value, int decimals);
 // As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
 std::string format_compact(double value, Dim dim);
 // As format_compact when that reads back as the same value, else with every digit needed:

@@ -19,9 +19,9 @@ std::string count(double n) {
     const char* end = fmt::format_to(digits, FMT_COMPILE("{}"), static_cast<long long>(n));
     return group_thousands(std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
-  return group_thousands(fmt::format(FMT_COMPILE("{:.0f}"), n));
+  return group_thousands(format_fixed(n, 0));
 }
-std::string percent(double ratio) { return fmt::format(FMT_COMPILE("{:.1f}%"), ratio * 100); }
+std::string percent(double ratio) { return format_fixed(ratio * 100, 1).append(1, '%'); }
 
 std::string figure_text(FigureUnit unit, double v) {
   switch (unit) {
