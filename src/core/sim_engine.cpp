@@ -94,7 +94,11 @@ class Engine {
 
   void run(std::size_t epochs, std::size_t steps) {
     steps_ = steps;
+    // Every step's record, reserved at once: growing them by doubling copied them over and over.
     rec_.step_end.reserve(epochs * steps);
+    rec_.step_compute.reserve(epochs * steps);
+    rec_.wait.reserve(epochs * steps * ranks_.size());
+    rec_.cause.reserve(epochs * steps * ranks_.size());
     for (std::size_t e = 0; e < epochs; ++e) {
       epoch_ = e;
       rec_.epoch_start.push_back(now_);
@@ -121,7 +125,10 @@ class Engine {
   std::vector<BatchRec> batches_;
   std::vector<std::size_t> free_;
   std::vector<Task> tasks_;
-  std::vector<Task> done_;  // the tasks advance() finishes at once (kept to reuse its memory)
+  int work_tasks_ = 0, hold_tasks_ = 0;  // the pooled tasks among tasks_: working, holding a core
+  int rates_work_ = -1, rates_hold_ = -1;
+  std::pair<double, double> rates_{1, 1};  // pooled_rates(rates_work_, rates_hold_)
+  std::vector<Task> done_;                 // the tasks advance() finishes at once (kept to reuse its memory)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t seq_ = 0;
   double now_ = 0;
@@ -160,17 +167,27 @@ class Engine {
     if (!t.pooled) return 1;
     return t.kind == TaskKind::Share ? rates.second : rates.first;
   }
-  [[nodiscard]] std::pair<double, double> pooled_load() const {
-    double work = 0, hold = 0;
-    for (const Task& t : tasks_)
-      if (t.pooled) (t.kind == TaskKind::Share ? hold : work) += 1;
-    return {work, hold};
+  // A task starts: the pooled ones are counted as they come and go (pooled_rates' arguments).
+  void add_task(const Task& t) {
+    tasks_.push_back(t);
+    count_task(t, 1);
+  }
+  void count_task(const Task& t, int sign) {
+    if (t.pooled) (t.kind == TaskKind::Share ? hold_tasks_ : work_tasks_) += sign;
+  }
+  // pooled_rates at the present load, computed again only when the load has changed.
+  [[nodiscard]] std::pair<double, double> current_rates() {
+    if (work_tasks_ != rates_work_ || hold_tasks_ != rates_hold_) {
+      rates_work_ = work_tasks_;
+      rates_hold_ = hold_tasks_;
+      rates_ = pooled_rates(work_tasks_, hold_tasks_);
+    }
+    return rates_;
   }
 
   // Moves time to the next event or task completion and handles it.
   void advance() {
-    const auto [work_tasks, hold_tasks] = pooled_load();
-    const auto rates = pooled_rates(work_tasks, hold_tasks);
+    const auto rates = current_rates();
     double next_task = kNever;
     std::size_t first = 0;
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
@@ -200,6 +217,7 @@ class Engine {
     for (std::size_t i = 0; i < tasks_.size();) {
       if (tasks_[i].remaining <= 1e-15 * std::max(1.0, now_)) {
         done_.push_back(tasks_[i]);
+        count_task(tasks_[i], -1);
         tasks_[i] = tasks_.back();
         tasks_.pop_back();
       } else {
@@ -267,7 +285,7 @@ class Engine {
       return;
     }
     rs.lock_held = true;
-    tasks_.push_back(t);
+    add_task(t);
   }
   void release(std::size_t r) {
     RankState& rs = ranks_[r];
@@ -275,7 +293,7 @@ class Engine {
       rs.lock_held = false;
       return;
     }
-    tasks_.push_back(rs.lock_queue.front());
+    add_task(rs.lock_queue.front());
     rs.lock_queue.pop_front();
   }
 
@@ -404,7 +422,7 @@ class Engine {
     }
     ws.fresh = false;
     if (work > 0) {
-      tasks_.push_back({TaskKind::Worker, r, id, work, true});
+      add_task({TaskKind::Worker, r, id, work, true});
     } else {
       worker_done(id);
     }
@@ -449,7 +467,7 @@ class Engine {
     batches_[id].pin_start = now_;
     const double unlocked = c_.pin_work - c_.pin_locked;
     if (unlocked > 0)
-      tasks_.push_back({TaskKind::Pin, r, id, unlocked, c_.shared});
+      add_task({TaskKind::Pin, r, id, unlocked, c_.shared});
     else
       pin_unlocked_done(r, id);
   }
@@ -535,7 +553,7 @@ class Engine {
     if (own <= 0)
       start_compute(r);
     else if (c_.shared)
-      tasks_.push_back({TaskKind::Loop, r, 0, own, true});
+      add_task({TaskKind::Loop, r, 0, own, true});
     else
       at(now_ + own, EventKind::LoopReady, r);
   }
@@ -578,7 +596,7 @@ class Engine {
       acquire({TaskKind::Launch, r, 0, c_.launch, c_.shared});
     } else if (rs.share_now > 0) {
       rs.computing = 2;
-      tasks_.push_back({TaskKind::Share, r, 0, rs.share_now, true});
+      add_task({TaskKind::Share, r, 0, rs.share_now, true});
     }
     rec_.compute_busy += c_.compute * f;
     step_compute_now_ += c_.model_compute * f;
@@ -590,7 +608,7 @@ class Engine {
   void launched(std::size_t r) {
     const double rest = ranks_[r].share_now - c_.launch;
     if (rest > 0)
-      tasks_.push_back({TaskKind::Share, r, 0, rest, true});
+      add_task({TaskKind::Share, r, 0, rest, true});
     else
       part_done(r);
   }

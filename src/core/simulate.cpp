@@ -145,8 +145,8 @@ void check_steps(const Inputs& in, const SimOptions& o, std::size_t steps) {
 }
 
 // The steady run's figures over its window: step, utilization, throughput, waits and their
-// causes, busy fractions.
-void steady_figures(const Inputs& in, const Costs& c, const EngineRecord& e, std::size_t steps, Simulation& s) {
+// causes, busy fractions. Sorts the window of e.wait.
+void steady_figures(const Inputs& in, const Costs& c, EngineRecord& e, std::size_t steps, Simulation& s) {
   const Window w = window(in, steps);
   s.steps = steps;
   s.window_steps = w.k2 - w.k1;
@@ -157,8 +157,8 @@ void steady_figures(const Inputs& in, const Costs& c, const EngineRecord& e, std
   s.utilization = compute / in.accelerators / span;
   s.throughput = static_cast<double>(s.window_steps) * in.batch * in.accelerators * in.nodes / span;
   const auto ranks = static_cast<std::size_t>(in.accelerators);
-  std::vector<double> waits(e.wait.begin() + static_cast<std::ptrdiff_t>(w.k1 * ranks),
-                            e.wait.begin() + static_cast<std::ptrdiff_t>(w.k2 * ranks));
+  // The window's waits, in e.wait itself: spread_sorting sorts them there (last, below).
+  const std::span<double> waits(e.wait.data() + w.k1 * ranks, (w.k2 - w.k1) * ranks);
   double total_wait = 0;
   for (std::size_t i = w.k1 * ranks; i < w.k2 * ranks; ++i) {
     const auto k = static_cast<std::size_t>(e.cause[i]);
@@ -168,7 +168,7 @@ void steady_figures(const Inputs& in, const Costs& c, const EngineRecord& e, std
   }
   for (double& x : s.cause_wait) x = total_wait > 0 ? x / total_wait : 0;
   s.wait_histogram = wait_histogram(waits, 30);
-  s.wait = spread(std::move(waits));
+  s.wait = spread_sorting(waits);
   const double elapsed = e.step_end.back() * in.accelerators;  // accelerator-seconds
   s.busy.accelerator = e.compute_busy / elapsed;
   s.busy.workers = c.workers ? e.worker_busy / (elapsed * static_cast<double>(c.workers)) : 0;

@@ -5,13 +5,13 @@
 
 namespace pipesim {
 
-double mean(const std::vector<double>& v) {
+double mean(std::span<const double> v) {
   double sum = 0;
   for (double x : v) sum += x;
   return v.empty() ? 0 : sum / static_cast<double>(v.size());
 }
 
-WaitHistogram wait_histogram(const std::vector<double>& waits, std::size_t bins) {
+WaitHistogram wait_histogram(std::span<const double> waits, std::size_t bins) {
   WaitHistogram h;
   h.total = waits.size();
   double most = 0;
@@ -37,10 +37,17 @@ WaitHistogram wait_histogram(const std::vector<double>& waits, std::size_t bins)
   return h;
 }
 
-Spread spread(std::vector<double> v) {
+Spread spread(std::vector<double> v) { return spread_sorting(v); }
+
+Spread spread_sorting(std::span<double> v) {
   Spread s;
   if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
+  // Values of 0 (most of the waits of a pipeline that keeps up) need no sorting: when none is
+  // negative they go first, where the sort would put them, and only the rest is sorted.
+  if (std::all_of(v.begin(), v.end(), [](double x) { return x >= 0; }))
+    std::sort(std::partition(v.begin(), v.end(), [](double x) { return !(x > 0); }), v.end());
+  else
+    std::sort(v.begin(), v.end());
   s.mean = mean(v);
   // Nearest rank: the smallest value with at least p of the values at or below it.
   const auto rank = [&](double p) {

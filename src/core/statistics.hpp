@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace pipesim {
@@ -12,8 +13,10 @@ struct Spread {
   double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
 };
 Spread spread(std::vector<double> values);
+// The same, sorting the values where they are (a simulation's waits: no copy of millions).
+Spread spread_sorting(std::span<double> values);
 // The mean (0 when empty).
-double mean(const std::vector<double>& values);
+double mean(std::span<const double> values);
 
 // The loop's waits as a histogram: `no_wait` values that are 0 (the batch was ready: the same
 // test that counts a step as not held up), the rest in `counts`, bin k holding (k, k+1] x bin_s.
@@ -24,6 +27,6 @@ struct WaitHistogram {
   std::size_t total = 0;
   std::vector<std::size_t> counts;
 };
-WaitHistogram wait_histogram(const std::vector<double>& waits, std::size_t bins);
+WaitHistogram wait_histogram(std::span<const double> waits, std::size_t bins);
 
 }  // namespace pipesim

@@ -79,18 +79,18 @@ TEST_CASE("batches arrive in bursts of W: one long wait per round") {
 TEST_CASE("wait_histogram: round bin widths from 0, the steps that did not wait apart") {
   // Largest wait 50 ms over 10 bins: 5 ms wide. 3 ms in (0, 5], 10.1 ms in (10, 15], 50 ms in
   // (45, 50], and 10 ms exactly on an edge in (5, 10].
-  const WaitHistogram h = wait_histogram({0, 0, 0.003, 0.0101, 0.05, 0.010}, 10);
+  const WaitHistogram h = wait_histogram(std::vector<double>{0, 0, 0.003, 0.0101, 0.05, 0.010}, 10);
   CHECK(h.bin_s == doctest::Approx(0.005));
   CHECK(h.total == 6);
   CHECK(h.no_wait == 2);
   CHECK(h.counts == std::vector<std::size_t>{1, 1, 1, 0, 0, 0, 0, 0, 0, 1});
   // Nothing waited: no bins.
-  const WaitHistogram none = wait_histogram({0, 0}, 30);
+  const WaitHistogram none = wait_histogram(std::vector<double>{0, 0}, 30);
   CHECK(none.bin_s == 0);
   CHECK(none.counts.empty());
   CHECK(none.no_wait == 2);
   // 7 ms over 30 bins: 0.23 ms, rounded up to 0.5 ms: 14 bins.
-  CHECK(wait_histogram({0.007}, 30).counts.size() == 14);
+  CHECK(wait_histogram(std::vector<double>{0.007}, 30).counts.size() == 14);
 }
 
 TEST_CASE("no workers: the main process does every stage in turn") {
