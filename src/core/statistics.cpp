@@ -15,8 +15,10 @@ WaitHistogram wait_histogram(std::span<const double> waits, std::size_t bins) {
   WaitHistogram h;
   h.total = waits.size();
   double most = 0;
-  for (double w : waits) most = std::max(most, w);
-  for (double w : waits) h.no_wait += w > 0 ? 0 : 1;
+  for (double w : waits) {
+    most = std::max(most, w);
+    h.no_wait += w > 0 ? 0 : 1;
+  }
   if (!(most > 0) || bins == 0) return h;
   // The smallest round width that covers the largest wait in `bins` bins.
   const double raw = most / static_cast<double>(bins);
@@ -42,9 +44,10 @@ Spread spread(std::vector<double> v) { return spread_sorting(v); }
 Spread spread_sorting(std::span<double> v) {
   Spread s;
   if (v.empty()) return s;
-  // Values of 0 (most of the waits of a pipeline that keeps up) need no sorting: when none is
-  // negative they go first, where the sort would put them, and only the rest is sorted.
-  if (std::all_of(v.begin(), v.end(), [](double x) { return x >= 0; }))
+  // Values of 0 (most of the waits of a pipeline that keeps up) need no sorting: when every value
+  // is positive or +0 (no negative, no -0 whose place among the zeros the sort decides, no NaN)
+  // the zeros go first, where the sort would put them, and only the rest is sorted.
+  if (std::all_of(v.begin(), v.end(), [](double x) { return x > 0 || (x == 0 && !std::signbit(x)); }))
     std::sort(std::partition(v.begin(), v.end(), [](double x) { return !(x > 0); }), v.end());
   else
     std::sort(v.begin(), v.end());
