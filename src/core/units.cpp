@@ -483,6 +483,11 @@ bool round_digits(double value, int keep, RoundedDigits& out) {
 }
 
 std::string format_fixed(double value, int decimals) {
+  if (decimals >= 0 && plain_integer(value)) {
+    std::string out = fmt::format(FMT_COMPILE("{}"), static_cast<long long>(value));
+    if (decimals > 0) out.append(1, '.').append(static_cast<std::size_t>(decimals), '0');
+    return out;
+  }
   Shortest s;
   RoundedDigits r;
   if (decimals < 0 || !shortest(value, s) || !round_shortest(s, s.exponent + 1 + decimals, r))

@@ -1,6 +1,7 @@
 // Physical quantities with units: parsing "2 GB/s" and printing for people.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -85,7 +86,14 @@ struct RoundedDigits {
   bool negative = false;
 };
 bool round_digits(double value, int keep, RoundedDigits& out);
-// fmt's "{:.Nf}" (N = decimals), rounded from the shortest digits where they decide it.
+// Whether v is a whole number below 1e15 in magnitude, and not -0: then it prints as its
+// integer (as a long long), with none of the search or rounding a fraction needs.
+inline bool plain_integer(double v) {
+  // The range is checked first: converting a double past 2^63 to long long is undefined.
+  return v < 1e15 && v > -1e15 && v == static_cast<double>(static_cast<long long>(v)) && (v != 0 || !std::signbit(v));
+}
+// fmt's "{:.Nf}" (N = decimals): a plain_integer from its integer, else rounded from the
+// shortest digits where they decide it.
 std::string format_fixed(double value, int decimals);
 // As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
 std::string format_compact(double value, Dim dim);

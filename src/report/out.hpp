@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/units.hpp"
+
 namespace pipesim {
 
 // Throws Error "cannot write standard output: <reason>" (or "the output") after a failed write.
@@ -74,9 +76,7 @@ class Out {
   static char* number(double v, char* p) {
     // Whole numbers below 1e15 (counts, bytes, most inputs) print as fmt prints them, all their
     // digits, without the search for the shortest decimal; -0 keeps its sign the slow way.
-    // The range is checked first: converting a double past 2^63 to long long is undefined.
-    if (v < 1e15 && v > -1e15 && v == static_cast<double>(static_cast<long long>(v)) && (v != 0 || !std::signbit(v)))
-      return fmt::format_to(p, FMT_COMPILE("{}"), static_cast<long long>(v));
+    if (plain_integer(v)) return fmt::format_to(p, FMT_COMPILE("{}"), static_cast<long long>(v));
     return shortest(v, p);
   }
   // Bytes written by a writer that gathered them on the stack (a JSON member in one piece).

@@ -1,9 +1,7 @@
 #include "report/words.hpp"
 
 #include <fmt/compile.h>
-
 #include <fmt/format.h>
-#include <cmath>
 #include <vector>
 
 namespace pipesim {
@@ -11,16 +9,7 @@ namespace pipesim {
 std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }
 std::string samples(double sps) { return format_human(sps, Dim::SampleRate); }
-std::string count(double n) {
-  // A whole number (most counts) is written from its integer: "{:.0f}" gives the same digits
-  // without fmt's fixed-precision path. -0 keeps its sign the slow way.
-  if (n < 1e15 && n > -1e15 && n == static_cast<double>(static_cast<long long>(n)) && (n != 0 || !std::signbit(n))) {
-    char digits[24];
-    const char* end = fmt::format_to(digits, FMT_COMPILE("{}"), static_cast<long long>(n));
-    return group_thousands(std::string_view(digits, static_cast<std::size_t>(end - digits)));
-  }
-  return group_thousands(format_fixed(n, 0));
-}
+std::string count(double n) { return group_thousands(format_fixed(n, 0)); }
 std::string percent(double ratio) { return format_fixed(ratio * 100, 1).append(1, '%'); }
 
 std::string figure_text(FigureUnit unit, double v) {
