@@ -74,7 +74,7 @@ expect_bad "a FIFO" "no such file" "$tmp/fifo"
 if [ "${COLLECT:-0}" = 1 ]; then
   set +e
   "$validate" --collect "$tmp/run" --model tiny --batches 8 --workers 1,2 --seconds 0.5 --files 16 --device cpu \
-    --probe 8,1 >"$tmp/out" 2>"$tmp/err"
+    --probe 8,1 --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   set -e
   [ "$rc" -le 1 ] || fail "collect: exit $rc: $(tail -n 5 "$tmp/err")"
