@@ -167,21 +167,39 @@ def tiny():
                          nn.Linear(128, 10))
 
 
+class Trained(torch.nn.Module):
+    """The model as the run trains it: parameters and batch in channels_last, the forward under
+    bf16 autocast on CUDA. The probe is given this module too, so that it times the same step."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net.to(memory_format=torch.channels_last)
+
+    def forward(self, x):
+        x = x.contiguous(memory_format=torch.channels_last)
+        with torch.autocast(device_type=x.device.type, dtype=torch.bfloat16, enabled=x.device.type == "cuda"):
+            return self.net(x)
+
+
+def trained(name):
+    """`name` from torchvision.models (random weights), or tiny, wrapped as the run trains it."""
+    return Trained(tiny() if name == "tiny" else getattr(torchvision.models, name)())
+
+
 def make_model(name, device):
-    model = tiny() if name == "tiny" else getattr(torchvision.models, name)()
-    model = model.to(device, memory_format=torch.channels_last)
+    model = trained(name).to(device)
     model.train()
     return model, torch.optim.SGD(model.parameters(), lr=1e-3)
 
 
 def make_step(model, optimizer, device):
-    """zero_grad; forward (bf16 autocast on CUDA); the output's mean; backward; SGD; synchronize."""
+    """zero_grad; forward (Trained: bf16 autocast on CUDA); the output's mean; backward; SGD;
+    synchronize."""
     cuda = device.type == "cuda"
 
     def step(x):
         optimizer.zero_grad(set_to_none=True)
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=cuda):
-            out = model(x)
+        out = model(x)
         out.float().mean().backward()
         optimizer.step()
         if cuda:
@@ -300,10 +318,8 @@ def make_dataset():
                                           T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])]))
 
 def make_model():
-    if {model!r} == "tiny":
-        from collect import tiny
-        return tiny()
-    return getattr(torchvision.models, {model!r})()
+    from collect import trained
+    return trained({model!r})
 '''
 
 
