@@ -114,6 +114,9 @@ def read_probe(folder):
         m = re.match(r'transform_cost = "([\d.]+) (ms|us|s)"', line)
         if m and "transform_cost" not in out:
             out["transform_cost"] = float(m.group(1)) * {"ms": 1e-3, "us": 1e-6, "s": 1.0}[m.group(2)]
+        m = re.match(r'launch_time = "([\d.]+) (ms|us|s)"', line)
+        if m and "launch_time" not in out:
+            out["launch_time"] = float(m.group(1)) * {"ms": 1e-3, "us": 1e-6, "s": 1.0}[m.group(2)]
         m = re.match(r"scaling_contention = ([\d.eE+-]+)", line)
         if m and "scaling_contention" not in out:
             out["scaling_contention"] = float(m.group(1))
@@ -208,6 +211,8 @@ def scenario(run, batch, workers, user):
     if user.get("launch_s"):
         lines.append(f'launch_time = "{user["launch_s"]!r} s"')
     lines += ["[cpu]", f"cores = {user['cores']}"]
+    if user.get("pin"):
+        lines.append(f'pin_bandwidth = "{user["pin"]!r} B/s"')
     if user.get("sigma") is not None:
         lines.append(f"scaling_contention = {user['sigma']!r}")
     if user.get("memcpy"):
@@ -235,6 +240,22 @@ def contention(run, cores, probe):
     return max(0.0, (many / (rows[many] / rows[1]) - 1) / (many - 1))
 
 
+STEP_AGREEMENT = 1.25  # the probe's step and the run's at the same batch agree within this ratio
+
+
+def probe_step_check(run, probe):
+    """(the probe's step, the run's at the probe's batch, whether they agree), or None when the
+    probe's device-cached rate or the run's compute record at its batch is missing. They differ
+    when the probe was given another model or step than the run trained (another precision or
+    memory format): then what it measured of the training process is not this run's."""
+    rate = (probe.get("rates") or {}).get("device-cached")
+    c = run["compute"].get(probe.get("batch"))
+    if not _positive(rate) or c is None:
+        return None
+    ratio = (1 / rate) / c["device_cached_median_s"]
+    return 1 / rate, c["device_cached_median_s"], 1 / STEP_AGREEMENT <= ratio <= STEP_AGREEMENT
+
+
 def user_inputs(run, pipesim):
     """What every point of the run shares, with where each figure came from (for the header)."""
     cores = cores_of(run)
@@ -247,8 +268,12 @@ def user_inputs(run, pipesim):
     use = [LOADER_PRESET] + ([os.path.abspath(probe["toml"])] if probe.get("toml") else [])
     dataset = run.get("dataset", {})
     per = run.get("per_sample", {})
+    step_check = probe_step_check(run, probe)
     threads = [r["main_thread_cpu_per_step"] for r in run["compute"].values()
                if _positive(r.get("main_thread_cpu_per_step"))]
+    launch, launch_from = (min(threads), "its thread's CPU at the smallest batch") if threads else (None, None)
+    if _positive(probe.get("launch_time")) and step_check and step_check[2]:
+        launch, launch_from = probe["launch_time"], "the probe's: its thread's CPU at an eighth of its batch"
     user = {
         "cores": cores,
         "sigma": contention(run, cores, probe),
@@ -263,8 +288,14 @@ def user_inputs(run, pipesim):
         "probe_cv": bool(probe.get("toml")) and "cv" in probe.get("keys", ()),
         "cv": per["cv"] if isinstance(per.get("cv"), (int, float)) and per["cv"] >= 0 else None,
         # The loop's launch: its thread's CPU per step at the smallest batch measured, where
-        # the least of it is spent spinning while the accelerator computes (an upper bound).
-        "launch_s": min(threads) if threads else None,
+        # the least of it is spent spinning while the accelerator computes (an upper bound); the
+        # probe's, at an eighth of its batch, when it trained the run's step.
+        "launch_s": launch,
+        "launch_from": launch_from,
+        "probe_step": step_check,
+        # A probe that trained another step than the run's: its training-process figure (the pin
+        # thread's rate) is not this run's, so the preset's stands in for it.
+        "pin": preset.get("cpu.pin_bandwidth") if step_check and not step_check[2] else None,
         "memcpy": run.get("memcpy", {}).get("fresh_Bps") if _positive(run.get("memcpy", {}).get("fresh_Bps")) else None,
         "link": run["h2d"].get("pinned", {}).get("Bps"),
         "pageable": run["h2d"].get("pageable", {}).get("Bps"),
@@ -354,11 +385,15 @@ def main(argv=None):
     print(f"  time per sample: {user['sample_s'] * 1e3:.3f} ms, a worker inside the loader "
           f"{user['worker_s'] * 1e3:.3f} ms ({user['sample_from']}); "
           f"device sample {user['device_bytes']:.0f} B ({user['device_from']})")
-    print(f"  loop launch {user['launch_s'] * 1e3:.2f} ms per step (its thread's CPU at the smallest batch)"
+    print(f"  loop launch {user['launch_s'] * 1e3:.2f} ms per step ({user['launch_from']})"
           if user.get("launch_s") else "  loop launch: not in the compute records")
     link = f"link {user['link'] / 1e9:.1f} GB/s pinned" if user.get("link") else "link not measured (not modelled)"
     copy = f"{user['memcpy'] / 1e9:.2f} GB/s" if user.get("memcpy") else "not measured"
     print(f"  preset {LOADER_PRESET}; {link}; copy into fresh memory {copy}")
+    check = user.get("probe_step")
+    if check and not check[2]:
+        print(f"  the probe's step ({check[0] * 1e3:.1f} ms) is not the run's ({check[1] * 1e3:.1f} ms at its batch): it "
+              f"trained another step, so its pin thread's rate is left for the preset's")
     print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'pipesim':>8} {'error':>7}  binding (pipesim)")
     for r in rows:
         measured = f"{r['measured']:.3f}" if r["measured"] is not None else "-"

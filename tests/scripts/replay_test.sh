@@ -16,8 +16,9 @@ fail() {
 
 # Every point of a shipped run gets a row and a prediction in (0, 1]; the summary line ends it;
 # the exit status is the verdict (0 or 1), never 2.
-for run in resnet50 resnet18; do
-  dir="$repo/validation/h100-node/$run"
+for dir in "$repo"/validation/*-node/*/; do
+  dir=${dir%/}
+  run=${dir#"$repo/validation/"}
   points=$(grep -c '"kind": "point"' "$dir/results.jsonl")
   set +e
   "$validate" --replay "$dir" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
@@ -44,7 +45,19 @@ for line in lines:
     assert set(o) == {"batch", "workers", "utilization"}, o
     assert 0 < o["utilization"] <= 1 and o["batch"] >= 1 and o["workers"] >= 0, o
 PY
+  cp "$tmp/out" "$tmp/out.${run//\//_}"
 done
+[ -f "$tmp/out.h200-node_resnet50" ] || fail "the H200 runs are not in validation/"
+# A probe given another step than the run trained (run 1 of the H200 node: fp32 against the run's
+# bf16) is told apart, and its pin thread's rate left for the preset's; one that trained the run's
+# step gives the loop's launch, timed at an eighth of its batch.
+grep -q "^  the probe's step (116.9 ms) is not the run's (55.8 ms at its batch)" "$tmp/out.h200-node_resnet50" ||
+  fail "h200-node/resnet50: the probe's other step is not told apart"
+grep -q "^  loop launch 8.86 ms per step (the probe's" "$tmp/out.h200-node_resnet50-c" ||
+  fail "h200-node/resnet50-c: the probe's launch is not used"
+if grep -q "is not the run's" "$tmp/out.h100-node_resnet18" "$tmp/out.h200-node_resnet50-c"; then
+  fail "a probe that trained the run's step is taken for another"
+fi
 
 # Bad input: one line on stderr, exit 2.
 expect_bad() {
