@@ -229,7 +229,7 @@ def compute_record(step, batch, device, warmup=5, steps=20):
     host_times = []
     for _ in range(max(5, steps * 3 // 4)):
         t = time.perf_counter()
-        step(host.to(device, non_blocking=True).contiguous(memory_format=torch.channels_last))
+        step(host.to(device, non_blocking=True))
         host_times.append(time.perf_counter() - t)
     return dict(batch=batch, device_cached_median_s=statistics.median(device_times),
                 device_cached_mean_s=statistics.mean(device_times), main_thread_cpu_per_step=cpu / steps,
@@ -272,7 +272,7 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
     start_unix, start = time.time(), time.perf_counter()
     it = iter(loader)
     x, _ = next(it)
-    step(x.to(device, non_blocking=pin).contiguous(memory_format=torch.channels_last))
+    step(x.to(device, non_blocking=pin))
     first = time.perf_counter() - start
     rounds = max(1, workers)
     waits, stats = [], []
@@ -284,7 +284,7 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
         x, figures = next(it)
         waits.append(time.perf_counter() - w)
         stats.append(figures)
-        step(x.to(device, non_blocking=pin).contiguous(memory_format=torch.channels_last))
+        step(x.to(device, non_blocking=pin))
         n += 1
     wall = time.perf_counter() - t0
     thread, process = (time.thread_time() - thread) / n, (time.process_time() - process) / n

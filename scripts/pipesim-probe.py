@@ -485,7 +485,7 @@ def other_threads(cpu):
 def pin_cpu(m):
     """The pin thread's CPU per step: the threads other than the loop's in the full pipeline, less
     theirs with the batch on the device (autograd's and CUDA's threads run there too: ResNet-50's
-    backward thread took 10-13 ms a step on an H200, a fifth of what the pin thread took)."""
+    backward thread took 10-13 ms a step on an H200, a sixth of what the pin thread took)."""
     full, device = other_threads(m["full_cpu"]), other_threads(m["device_cpu"])
     if full is None:
         return 0.0
@@ -505,7 +505,7 @@ def inside_comment(args, m, single):
                   f"{ins['batch_bytes'] / 1e6:.4g} MB ({fmt_time(ins['collate_wall'])} wall)."]
     if cpu:
         lines.append(f"# The training process per step of the full pipeline: its loop thread {fmt_time(cpu['thread'])} "
-                     f"of CPU, its other threads {fmt_time(max(0.0, cpu['process'] - cpu['thread']))}"
+                     f"of CPU, its other threads {fmt_time(other_threads(cpu))}"
                      + (" (the pin thread among them)." if args.pin_memory else "."))
     if m["device_cpu"].get("thread") is not None:
         others = other_threads(m["device_cpu"])

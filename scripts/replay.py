@@ -111,12 +111,9 @@ def read_probe(folder):
                 except ValueError:
                     continue
             out["rates"] = rates
-        m = re.match(r'transform_cost = "([\d.]+) (ms|us|s)"', line)
-        if m and "transform_cost" not in out:
-            out["transform_cost"] = float(m.group(1)) * {"ms": 1e-3, "us": 1e-6, "s": 1.0}[m.group(2)]
-        m = re.match(r'launch_time = "([\d.]+) (ms|us|s)"', line)
-        if m and "launch_time" not in out:
-            out["launch_time"] = float(m.group(1)) * {"ms": 1e-3, "us": 1e-6, "s": 1.0}[m.group(2)]
+        m = re.match(r'(transform_cost|launch_time) = "([\d.]+) (ms|us|s)"', line)
+        if m and m.group(1) not in out:
+            out[m.group(1)] = float(m.group(2)) * {"ms": 1e-3, "us": 1e-6, "s": 1.0}[m.group(3)]
         m = re.match(r"scaling_contention = ([\d.eE+-]+)", line)
         if m and "scaling_contention" not in out:
             out["scaling_contention"] = float(m.group(1))
