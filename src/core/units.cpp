@@ -400,19 +400,25 @@ Scaled scale(double v, Dim dim) {
 
 }  // namespace
 
-std::string group_thousands(std::string_view digits) {
+void append_grouped(std::string& out, std::string_view digits) {
   const std::size_t start = !digits.empty() && (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
   std::size_t end = digits.find('.');
   if (end == std::string_view::npos) end = digits.size();
   const std::size_t whole = end - start;
   const std::size_t commas = whole > 0 ? (whole - 1) / 3 : 0;
-  std::string out(digits.size() + commas, ',');
-  char* p = std::copy(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(start), out.data());
+  const std::size_t at = out.size();
+  out.resize(at + digits.size() + commas, ',');
+  char* p = std::copy(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(start), out.data() + at);
   // The first group holds 1-3 digits, every later one 3, each after a comma.
   std::size_t first = whole - commas * 3;
   p = std::copy_n(digits.data() + start, first, p);
   for (std::size_t i = start + first; i < end; i += 3) p = std::copy_n(digits.data() + i, 3, p + 1);
   std::copy(digits.begin() + static_cast<std::ptrdiff_t>(end), digits.end(), p);
+}
+
+std::string group_thousands(std::string_view digits) {
+  std::string out;
+  append_grouped(out, digits);
   return out;
 }
 
@@ -482,16 +488,20 @@ bool round_digits(double value, int keep, RoundedDigits& out) {
   return shortest(value, s) && round_shortest(s, keep, out);
 }
 
-std::string format_fixed(double value, int decimals) {
+void append_fixed(std::string& out, double value, int decimals) {
   if (decimals >= 0 && plain_integer(value)) {
-    std::string out = fmt::format(FMT_COMPILE("{}"), static_cast<long long>(value));
+    char text[24];
+    const char* end = fmt::format_to(text, FMT_COMPILE("{}"), static_cast<long long>(value));
+    out.append(text, static_cast<std::size_t>(end - text));
     if (decimals > 0) out.append(1, '.').append(static_cast<std::size_t>(decimals), '0');
-    return out;
+    return;
   }
   Shortest s;
   RoundedDigits r;
-  if (decimals < 0 || !shortest(value, s) || !round_shortest(s, s.exponent + 1 + decimals, r))
-    return fmt::format(FMT_COMPILE("{:.{}f}"), value, decimals);
+  if (decimals < 0 || !shortest(value, s) || !round_shortest(s, s.exponent + 1 + decimals, r)) {
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.{}f}"), value, decimals);
+    return;
+  }
   // Digit by decimal place, from the units (or the highest) down to the last decimal: at most
   // 15 digits, a sign and a point.
   char text[24];
@@ -502,12 +512,24 @@ std::string format_fixed(double value, int decimals) {
     const int i = r.exponent - place;
     *p++ = i >= 0 && i < r.count ? r.digits[i] : '0';
   }
-  return std::string(text, static_cast<std::size_t>(p - text));
+  out.append(text, static_cast<std::size_t>(p - text));
 }
 
-std::string format_number(double value) {
-  if (!std::isfinite(value)) return value != value ? "nan" : (value > 0 ? "inf" : "-inf");
-  if (value == 0) return "0";
+std::string format_fixed(double value, int decimals) {
+  std::string out;
+  append_fixed(out, value, decimals);
+  return out;
+}
+
+void append_number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out.append(value != value ? "nan" : (value > 0 ? "inf" : "-inf"));
+    return;
+  }
+  if (value == 0) {
+    out.push_back('0');
+    return;
+  }
   // Round to four significant digits first: the exponent of the rounded value decides the
   // decimals, so 999.96 reads "1,000", not "1000.0". "{:.3e}" rounds correctly and gives the
   // four digits and that exponent; the plain form is written from them (the same text as
@@ -532,23 +554,40 @@ std::string format_number(double value) {
     std::from_chars(m.data() + at + (m[at + 1] == '+' ? 2 : 1), m.data() + m.size(), exponent);
     digits[0] = m[0], digits[1] = m[2], digits[2] = m[3], digits[3] = m[4];
   }
-  if (exponent >= 7 || exponent < -4)
-    return fmt::format(FMT_COMPILE("{}{}.{}e{}{:02}"), negative ? "-" : "", digits[0], std::string_view(digits + 1, 3),
-                       exponent < 0 ? '-' : '+', std::abs(exponent));
-  std::string out = negative ? "-" : "";
-  if (exponent >= 3) {
-    std::string whole(digits, 4);
-    whole.append(static_cast<std::size_t>(exponent - 3), '0');
-    return out + group_thousands(whole);
+  if (exponent >= 7 || exponent < -4) {
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}{}.{}e{}{:02}"), negative ? "-" : "", digits[0],
+                   std::string_view(digits + 1, 3), exponent < 0 ? '-' : '+', std::abs(exponent));
+    return;
+  }
+  if (negative) out.push_back('-');
+  if (exponent >= 3) {  // four digits and up to three zeros, grouped
+    char whole[8] = {digits[0], digits[1], digits[2], digits[3], '0', '0', '0', '0'};
+    append_grouped(out, std::string_view(whole, static_cast<std::size_t>(exponent + 1)));
+    return;
   }
   if (exponent >= 0) {
     const auto ints = static_cast<std::size_t>(exponent + 1);
     out.append(digits, ints);
     if (ints < 4) out.append(1, '.').append(digits + ints, 4 - ints);
-    return out;
+    return;
   }
   out.append("0.").append(static_cast<std::size_t>(-exponent - 1), '0').append(digits, 4);
+}
+
+std::string format_number(double value) {
+  std::string out;
+  append_number(out, value);
   return out;
+}
+
+void append_human(std::string& out, double value, Dim dim) {
+  if (dim == Dim::Bool || dim == Dim::Money || dim == Dim::MoneyRate) {
+    out += format_human(value, dim);
+    return;
+  }
+  const Scaled s = scale(value, dim);
+  append_number(out, s.value);
+  if (!s.unit.empty()) out.append(1, ' ').append(s.unit);
 }
 
 std::string format_human(double value, Dim dim) {
@@ -561,9 +600,8 @@ std::string format_human(double value, Dim dim) {
     return fmt::format("{}${}{}", negative ? "-" : "", negative ? money.substr(1) : money,
                        dim == Dim::MoneyRate ? "/h" : "");
   }
-  const Scaled s = scale(value, dim);
-  std::string out = format_number(s.value);
-  if (!s.unit.empty()) out.append(1, ' ').append(s.unit);
+  std::string out;
+  append_human(out, value, dim);
   return out;
 }
 

@@ -70,10 +70,14 @@ Quantity parse_quantity_as(std::string_view text, DimSet accepted);
 // notation for ten million and more, or under 1e-4, in the unit chosen ("1.234e+07 samples/s"). Money keeps its cents:
 // "$1,234.50", "$21.96/h". Zero is "0 s": a caller that means "cached" says so itself.
 std::string format_human(double value, Dim dim);
+// format_human's text appended to out (no string of its own: sentences written in sweeps).
+void append_human(std::string& out, double value, Dim dim);
 // A plain number in the same style: "21,800", "4,000", "1.132", "1.235e+21".
 std::string format_number(double value);
+void append_number(std::string& out, double value);
 // "1281167" -> "1,281,167"; "-12345.5" -> "-12,345.5". Digits only, as fmt prints them.
 std::string group_thousands(std::string_view digits);
+void append_grouped(std::string& out, std::string_view digits);
 // A value rounded to `keep` significant digits (1-15), as printf rounds it (the exact binary value,
 // halves to even): |value| = 0.d1...dkeep x 10^(exponent + 1). Found from the shortest digits
 // that read back as the value, which decide the rounding unless what they drop is exactly the
@@ -95,6 +99,7 @@ inline bool plain_integer(double v) {
 // fmt's "{:.Nf}" (N = decimals): a plain_integer from its integer, else rounded from the
 // shortest digits where they decide it.
 std::string format_fixed(double value, int decimals);
+void append_fixed(std::string& out, double value, int decimals);
 // As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
 std::string format_compact(double value, Dim dim);
 // As format_compact when that reads back as the same value, else with every digit needed:

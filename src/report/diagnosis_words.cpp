@@ -14,18 +14,32 @@ bool has_fix(const Diagnosis& d, FixKind k) {
 
 namespace {
 
-std::string gain(const Diagnosis& d, const Result& after) {
-  std::string out = fmt::format(FMT_COMPILE("utilization {} -> {}, throughput {}"), percent(d.result.utilization),
-                                percent(after.utilization), samples(after.throughput));
+// "utilization 10.5% -> 52.3%, throughput 5,000 samples/s (then the hardware decode binds)", appended.
+// "18.3% -> 100.0%": the utilization now and after the fix, appended.
+void append_utilization_change(std::string& out, const Diagnosis& d, const Result& after) {
+  append_percent(out, d.result.utilization);
+  out.append(std::string_view(" -> "));
+  append_percent(out, after.utilization);
+}
+
+void append_gain(std::string& out, const Diagnosis& d, const Result& after) {
+  const auto put = [&](std::string_view text) { out.append(text); };  // a literal's length is known
+  put("utilization ");
+  append_utilization_change(out, d, after);
+  put(", throughput ");
+  append_samples(out, after.throughput);
   if (!after.compute_bound()) {
-    std::string walls;
+    put(" (then the ");
+    bool first = true;
     for (Stage s : kStages)
-      if (after.binds(s))
-        walls += fmt::format(FMT_COMPILE("{}{}"), walls.empty() ? "" : " and the ", stage_name(s, after.transform_at));
-    out += fmt::format(FMT_COMPILE(" (then the {} binds)"), walls);
+      if (after.binds(s)) {
+        if (!first) put(" and the ");
+        out.append(stage_name(s, after.transform_at));
+        first = false;
+      }
+    put(" binds)");
   }
-  if (!after.fits) out += " (but the batch does not fit in accelerator memory)";
-  return out;
+  if (!after.fits) put(" (but the batch does not fit in accelerator memory)");
 }
 
 // "8 workers", "6.5 workers" (cores shared between accelerators can give a fraction).
@@ -315,110 +329,152 @@ std::string cores_text(const Diagnosis& d) {
   return out;
 }
 
-std::string describe_fix(const Diagnosis& d, const Fix& fix) {
+void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
   const Inputs& in = d.inputs;
   const Result& after = fix.result;
   const auto value = [&](std::size_t i) { return fix.changes.at(i).value.value; };
+  // The kinds a sweep's rows carry most (workers, decoding elsewhere, a smaller batch) are written
+  // piece by piece; the rest through fmt. Every sentence but the smaller batch's ends in its gain.
+  const auto to = [&] { return std::back_inserter(out); };
+  const auto put = [&](std::string_view text) { out.append(text); };  // a literal's length is known
   switch (fix.kind) {
     case FixKind::Overlap:
-      return fmt::format(
-          FMT_COMPILE("Use {} (now 0) so loading overlaps compute{}: {}"), plural(value(0), "worker", "workers"),
+      fmt::format_to(
+          to(), FMT_COMPILE("Use {} (now 0) so loading overlaps compute{}: "), plural(value(0), "worker", "workers"),
           fix.changes.size() > 1
               ? fmt::format(FMT_COMPILE(", with cpu.cores = {} so that they have CPUs of their own"), count(value(1)))
-              : std::string(),
-          gain(d, after));
+              : std::string());
+      break;
     case FixKind::Workers:
-      return fmt::format(FMT_COMPILE("Workers: {} per accelerator (now {}) keep the transform under compute: {}"),
-                         count(value(0)), count(in.workers), gain(d, after));
+      put("Workers: ");
+      append_count(out, value(0));
+      put(" per accelerator (now ");
+      append_count(out, in.workers);
+      put(") keep the transform under compute: ");
+      break;
     case FixKind::WorkersWithinCores:
-      return fmt::format(
-          FMT_COMPILE("Workers within the node's CPUs: {} per accelerator (now {}), a core each: {}; keeping up "
-                      "needs more CPUs (below)"),
-          count(value(0)), count(in.workers), gain(d, after));
+      put("Workers within the node's CPUs: ");
+      append_count(out, value(0));
+      put(" per accelerator (now ");
+      append_count(out, in.workers);
+      put("), a core each: ");
+      append_gain(out, d, after);
+      put("; keeping up needs more CPUs (below)");
+      return;
     case FixKind::WorkersAndCores:
-      return fmt::format(
+      fmt::format_to(
+          to(),
           FMT_COMPILE(
               "CPU: the transform needs {} per accelerator{}, but the node has {} CPUs per accelerator for workers; "
-              "{} CPUs for the node ({} reserved for training processes) with {} workers per accelerator: {}"),
+              "{} CPUs for the node ({} reserved for training processes) with {} workers per accelerator: "),
           plural(value(0), "worker", "workers"),
           in.transform.threads_per_core > 1 ? fmt::format(FMT_COMPILE(", a core ({} CPUs) each"),
                                                           format_compact(in.transform.threads_per_core, Dim::Number))
                                             : std::string(),
           format_compact(*in.transform.cores_per_accelerator, Dim::Number), count(value(1)),
-          format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)), gain(d, after));
+          format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)));
+      break;
     case FixKind::DecodeOnDecoder:
-      return fmt::format(
-          FMT_COMPILE("Decode on the accelerator's hardware decoder ({}, transform.device = decoder): {}"),
-          samples(d.scenario_decoder_rate), gain(d, after));
+      put("Decode on the accelerator's hardware decoder (");
+      append_samples(out, d.scenario_decoder_rate);
+      put(", transform.device = decoder): ");
+      break;
     case FixKind::DecodeOnGpu:
-      return fmt::format(
-          FMT_COMPILE("Decode on the GPU (DALI/nvJPEG, {} of accelerator time per sample, transform.device = gpu): {}"),
-          format_compact(d.scenario_gpu_time, Dim::Duration), gain(d, after));
+      put("Decode on the GPU (DALI/nvJPEG, ");
+      out.append(format_compact(d.scenario_gpu_time, Dim::Duration));
+      put(" of accelerator time per sample, transform.device = gpu): ");
+      break;
     case FixKind::Predecoded:
-      return fmt::format(
-          FMT_COMPILE("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: {}{}"),
-          format_significant(value(0), Dim::Size, 4), format_significant(in.sample_bytes, Dim::Size, 4),
-          format_compact(value(1), Dim::SampleRate), gain(d, after),
-          in.dataset_samples
-              ? fmt::format(FMT_COMPILE("; the dataset grows to {}"), format_human(fix.dataset_bytes, Dim::Size))
-              : std::string());
+      fmt::format_to(to(),
+                     FMT_COMPILE("Pre-decoded dataset: store {} per sample (now {}) that a worker transforms at {}: "),
+                     format_significant(value(0), Dim::Size, 4), format_significant(in.sample_bytes, Dim::Size, 4),
+                     format_compact(value(1), Dim::SampleRate));
+      append_gain(out, d, after);
+      if (in.dataset_samples)
+        fmt::format_to(to(), FMT_COMPILE("; the dataset grows to {}"), format_human(fix.dataset_bytes, Dim::Size));
+      return;
     case FixKind::FitMemory:
-      return fmt::format(FMT_COMPILE("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: {}"),
-                         count(value(0)), count(in.batch), format_human(*in.compute.memory_capacity, Dim::Size),
-                         gain(d, after));
+      fmt::format_to(to(), FMT_COMPILE("Batch size {} (now {}) is the largest that fits in {} of accelerator memory: "),
+                     count(value(0)), count(in.batch), format_human(*in.compute.memory_capacity, Dim::Size));
+      break;
     case FixKind::AllTogether:
-      return fmt::format(FMT_COMPILE("All of the above but the batch size, together: {}"), gain(d, after));
+      put("All of the above but the batch size, together: ");
+      break;
     case FixKind::StorageBandwidth:
       if (fix.changes.at(0).field == Field::NetworkBandwidth || fix.changes.at(0).field == Field::NodeStorageBandwidth)
-        return fmt::format(
-            FMT_COMPILE("Storage: {} per node (now {}, {}){}: {}"), rate(value(0)), rate(*in.storage.node_cap),
+        fmt::format_to(
+            to(), FMT_COMPILE("Storage: {} per node (now {}, {}){}: "), rate(value(0)), rate(*in.storage.node_cap),
             fix.changes.at(0).field == Field::NetworkBandwidth ? "the node's network" : "the per-node client limit",
             fix.changes.size() > 1 ? fmt::format(FMT_COMPILE(" and {}"), aggregate_change(d, fix.changes[1]))
-                                   : std::string(),
-            gain(d, after));
-      return fmt::format(FMT_COMPILE("Storage: {}: {}"), aggregate_change(d, fix.changes[0]), gain(d, after));
+                                   : std::string());
+      else
+        fmt::format_to(to(), FMT_COMPILE("Storage: {}: "), aggregate_change(d, fix.changes[0]));
+      break;
     case FixKind::StorageIops:
-      return fmt::format(FMT_COMPILE("Storage: {} IOPS (now {}): {}"), count(value(0)), count(*in.storage.iops_total),
-                         gain(d, after));
+      fmt::format_to(to(), FMT_COMPILE("Storage: {} IOPS (now {}): "), count(value(0)), count(*in.storage.iops_total));
+      break;
     case FixKind::StorageQueueDepth:
-      return fmt::format(FMT_COMPILE("Storage: {} outstanding requests per accelerator (now {}) to hide latency: {}"),
-                         count(value(0)), format_compact(in.storage.queue_depth, Dim::Number), gain(d, after));
+      fmt::format_to(to(), FMT_COMPILE("Storage: {} outstanding requests per accelerator (now {}) to hide latency: "),
+                     count(value(0)), format_compact(in.storage.queue_depth, Dim::Number));
+      break;
     case FixKind::LinkBandwidth:
-      return fmt::format(FMT_COMPILE("Link: {} host-to-device bandwidth (now {}): {}"), rate(value(0)),
-                         rate(in.transfer.copy_bandwidth), gain(d, after));
+      fmt::format_to(to(), FMT_COMPILE("Link: {} host-to-device bandwidth (now {}): "), rate(value(0)),
+                     rate(in.transfer.copy_bandwidth));
+      break;
     case FixKind::PinMemory:
-      return fmt::format(
-          FMT_COMPILE("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: {}"),
-          gain(d, after));
+      put("Transfer: pinned memory with non-blocking copies, so the copy overlaps compute: ");
+      break;
     case FixKind::Prefetch:
-      return fmt::format(FMT_COMPILE("Prefetch: pipeline.prefetch_factor = {} (now {}) absorbs slow batches: {}"),
-                         count(value(0)), count(in.prefetch_factor), gain(d, after));
+      fmt::format_to(to(), FMT_COMPILE("Prefetch: pipeline.prefetch_factor = {} (now {}) absorbs slow batches: "),
+                     count(value(0)), count(in.prefetch_factor));
+      break;
     case FixKind::OutOfOrder:
-      return fmt::format(FMT_COMPILE("Order: pipeline.in_order = false takes any ready batch, so one slow batch no "
-                                     "longer stalls the loop: {}"),
-                         gain(d, after));
+      put("Order: pipeline.in_order = false takes any ready batch, so one slow batch no longer stalls the loop: ");
+      break;
     case FixKind::FewerWorkers:
-      return fmt::format(
-          FMT_COMPILE("Fewer workers: {} per accelerator (now {}), {}: {}"), count(value(0)), count(in.workers),
-          in.transform.cores_per_accelerator ? fmt::format(FMT_COMPILE("so fewer tasks take turns on {}"),
-                                                           plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"))
-                                             : std::string("so they contend less"),
-          gain(d, after));
+      put("Fewer workers: ");
+      append_count(out, value(0));
+      put(" per accelerator (now ");
+      append_count(out, in.workers);
+      put("), ");
+      if (in.transform.cores_per_accelerator) {
+        put("so fewer tasks take turns on ");
+        out.append(plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"));
+      } else {
+        put("so they contend less");
+      }
+      put(": ");
+      break;
     case FixKind::Uint8Samples:
-      return fmt::format(
+      fmt::format_to(
+          to(),
           FMT_COMPILE(
               "Samples: uint8 on the device (workload.device_dtype = uint8, converted and normalized there): {} per "
-              "sample instead of {} for the workers to collate and the pin thread to copy: {}"),
+              "sample instead of {} for the workers to collate and the pin thread to copy: "),
           format_human(in.transfer.device_bytes / dtype_bytes(static_cast<Dtype>(d.scenario_dtype)), Dim::Size),
-          format_human(in.transfer.device_bytes, Dim::Size), gain(d, after));
+          format_human(in.transfer.device_bytes, Dim::Size));
+      break;
     case FixKind::SmallerBatch:
-      return fmt::format(
-          FMT_COMPILE("Batch size {} (now {}): the accelerator binds, utilization {} -> {}, but throughput "
-                      "{} (now {}): a smaller batch hides the wall, it does not move it"),
-          count(value(0)), count(in.batch), percent(d.result.utilization), percent(after.utilization),
-          samples(after.throughput), samples(d.result.throughput));
+      put("Batch size ");
+      append_count(out, value(0));
+      put(" (now ");
+      append_count(out, in.batch);
+      put("): the accelerator binds, utilization ");
+      append_utilization_change(out, d, after);
+      put(", but throughput ");
+      append_samples(out, after.throughput);
+      put(" (now ");
+      append_samples(out, d.result.throughput);
+      put("): a smaller batch hides the wall, it does not move it");
+      return;
   }
-  return {};
+  append_gain(out, d, after);
+}
+
+std::string describe_fix(const Diagnosis& d, const Fix& fix) {
+  std::string out;
+  append_fix(out, d, fix);
+  return out;
 }
 
 }  // namespace pipesim

@@ -20,6 +20,8 @@ std::string losses_sentence(const Diagnosis& d);
 std::string wall_sentence(const Diagnosis& d);
 // One sentence per fix: what to change, and what it buys.
 std::string describe_fix(const Diagnosis& d, const Fix& fix);
+// The same sentence appended to out (a sweep's rows reuse one buffer).
+void append_fix(std::string& out, const Diagnosis& d, const Fix& fix);
 // When later epochs find what the first read cached: "after the first epoch", or with several
 // nodes reshuffling "once each node's page cache is warm (within 1% from epoch 18)".
 std::string warm_epochs(const Result& r);

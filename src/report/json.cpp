@@ -126,7 +126,10 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d, std::optional<b
   if (in_first_epoch) j.end();
   if (d) {
     j.key("recommendations").array();
+    thread_local std::string sentence;  // reused row after row: no string per sentence
     for (const Fix& f : d->fixes) {
+      sentence.clear();
+      append_fix(sentence, *d, f);
       j.object().kv_str("kind", fix_key(f.kind));
       j.key("changes").object();
       for (const auto& ch : f.changes)
@@ -134,7 +137,7 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d, std::optional<b
       j.end();
       j.kv("utilization", f.result.utilization)
           .kv("throughput_samples_per_s", f.result.throughput)
-          .kv_str("text", describe_fix(*d, f))
+          .kv_str("text", sentence)
           .end();
     }
     j.end();

@@ -9,8 +9,31 @@ namespace pipesim {
 std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }
 std::string samples(double sps) { return format_human(sps, Dim::SampleRate); }
-std::string count(double n) { return group_thousands(format_fixed(n, 0)); }
-std::string percent(double ratio) { return format_fixed(ratio * 100, 1).append(1, '%'); }
+std::string count(double n) {
+  std::string out;
+  append_count(out, n);
+  return out;
+}
+std::string percent(double ratio) {
+  std::string out;
+  append_percent(out, ratio);
+  return out;
+}
+
+void append_samples(std::string& out, double per_s) { append_human(out, per_s, Dim::SampleRate); }
+void append_count(std::string& out, double n) {
+  if (plain_integer(n)) {  // at most 16 digits and a sign: grouped from the stack
+    char text[24];
+    const char* end = fmt::format_to(text, FMT_COMPILE("{}"), static_cast<long long>(n));
+    append_grouped(out, std::string_view(text, static_cast<std::size_t>(end - text)));
+    return;
+  }
+  append_grouped(out, format_fixed(n, 0));
+}
+void append_percent(std::string& out, double ratio) {
+  append_fixed(out, ratio * 100, 1);
+  out.push_back('%');
+}
 
 std::string figure_text(FigureUnit unit, double v) {
   switch (unit) {

@@ -18,6 +18,10 @@ std::string rate(double bytes_per_s);  // "10.90 GB/s"
 std::string samples(double per_s);     // "4,000 samples/s", "156.3 samples/s"
 std::string count(double n);           // "44", "1,281,167"
 std::string percent(double ratio);     // "18.3%"
+// The same texts appended to out (sentences written in sweeps, without a string each).
+void append_samples(std::string& out, double per_s);
+void append_count(std::string& out, double n);
+void append_percent(std::string& out, double ratio);
 // One compared figure as the compare table shows it: "11,000 samples/s", "55.7%", "$0.71".
 std::string compare_value_text(CompareMetric m, double v);
 // Where a plan's compute time comes from: "measured on a100-80gb-sxm", "measured",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -224,6 +225,28 @@ TEST_CASE("rounding from the shortest digits gives printf's digits, or leaves th
   CHECK(format_fixed(-0.04, 1) == "-0.0");
   CHECK(format_fixed(99.96, 1) == "100.0");
   CHECK(format_fixed(-0.0, 1) == "-0.0");
+}
+
+TEST_CASE("the append forms add the same text after what a string holds") {
+  for (double v : {0.0, -0.0, 1e-7, 0.00012345, 1.5, 999.96, 1234.5, 99995.0, 1234567.0, 1.2345e7, -8.5e21,
+                   std::numeric_limits<double>::infinity(), std::nan("")}) {
+    CAPTURE(v);
+    std::string s = "x";
+    append_number(s, v);
+    CHECK(s == "x" + format_number(v));
+    s = "x";
+    append_fixed(s, v, 2);
+    CHECK(s == "x" + format_fixed(v, 2));
+    s = "x";
+    append_human(s, v, Dim::Rate);
+    CHECK(s == "x" + format_human(v, Dim::Rate));
+  }
+  std::string s = "x";
+  append_grouped(s, "-12345.5");
+  CHECK(s == "x-12,345.5");
+  s = "x";
+  append_human(s, 21.96, Dim::MoneyRate);
+  CHECK(s == "x$21.96/h");
 }
 
 TEST_CASE("format_number writes the rounded value's own digits, as printing it would") {

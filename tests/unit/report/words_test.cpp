@@ -19,6 +19,25 @@ TEST_CASE("words: figures for people, in the one number style") {
   CHECK(compare_value_text(CompareMetric::Utilization, 0.557) == "55.7%");
 }
 
+TEST_CASE("words: appended figures go after what the text holds, as the strings read") {
+  std::string s = "now ";
+  append_count(s, 1281167);
+  s += " | ";
+  append_count(s, 1234.6);  // not a whole number: rounded, then grouped
+  s += " | ";
+  append_count(s, 1e20);  // past a long long's digits
+  s += " | ";
+  append_percent(s, 0.183);
+  s += " | ";
+  append_samples(s, 37258.832652112374);
+  s += " | ";
+  append_samples(s, 156.26);
+  CHECK(s == "now 1,281,167 | 1,235 | 100,000,000,000,000,000,000 | 18.3% | 37,260 samples/s | 156.3 samples/s");
+  CHECK(count(-4500) == "-4,500");
+  for (double v : {0.0, 7.0, 999.0, 1000.0, 123456789.0, 0.5, 2.5, -1e16, 3e15})
+    CHECK(count(v) == group_thousands(format_fixed(v, 0)));
+}
+
 TEST_CASE("words: stages and walls by name, in stage order") {
   const unsigned both = stage_bit(Stage::Compute) | stage_bit(Stage::Transform);
   CHECK(walls_text(both) == "transform+compute");
