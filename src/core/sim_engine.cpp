@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <limits>
 #include <queue>
@@ -12,11 +13,33 @@
 #include "core/transfer.hpp"
 #include "core/transform.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace pipesim {
 
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// Asks for 2 MiB pages over a record's storage where the kernel gives them on request (Linux's
+// transparent huge pages in "madvise" mode): a run of millions of steps writes tens of MB of
+// records, and taking their pages 4 KiB at a time cost a third of the run (2,000,000 batches:
+// 12,300 page faults, 0.07 s of 0.25 s). Only the whole 2 MiB spans inside the storage; a hint,
+// whose refusal changes nothing but the time.
+template <class T>
+void ask_huge_pages(const std::vector<T>& v) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  const std::uintptr_t end = begin + v.capacity() * sizeof(T);
+  const std::uintptr_t from = (begin + huge - 1) & ~(huge - 1), to = end & ~(huge - 1);
+  if (v.data() != nullptr && to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#else
+  (void)v;
+#endif
+}
 
 struct BatchRec {
   std::uint32_t rank = 0, worker = 0;
@@ -99,6 +122,10 @@ class Engine {
     rec_.step_compute.reserve(epochs * steps);
     rec_.wait.reserve(epochs * steps * ranks_.size());
     rec_.cause.reserve(epochs * steps * ranks_.size());
+    ask_huge_pages(rec_.step_end);
+    ask_huge_pages(rec_.step_compute);
+    ask_huge_pages(rec_.wait);
+    ask_huge_pages(rec_.cause);
     for (std::size_t e = 0; e < epochs; ++e) {
       epoch_ = e;
       rec_.epoch_start.push_back(now_);
