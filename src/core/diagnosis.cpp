@@ -561,6 +561,9 @@ Diagnosis diagnose(const Scenario& s) {
     return d;
   }
   if (d.result.compute_bound()) return d;  // compute-bound: nothing to fix
+  // Room for the fixes a diagnosis usually offers, at once: each holds a whole result, which the
+  // vector would otherwise move at every growth (sweeps diagnose every row).
+  d.fixes.reserve(6);
   c.transform_fixes();
   c.storage_fixes();
   c.transfer_fixes();

@@ -32,7 +32,10 @@ unsigned ordered_chunks(std::size_t n, unsigned jobs, Produce&& produce, Consume
   };
   if (jobs <= 1 || n <= 1) return serial();
   const std::size_t window = 2 * static_cast<std::size_t>(jobs);
-  struct Slot {
+  // A cache line each: a worker appending to its chunk writes the string's size again and again,
+  // and two slots on one line made the workers take it from each other at every append (JSON
+  // sweep rows, two threads: 1.6 times one thread's rate, 1.9 with the slots apart).
+  struct alignas(64) Slot {
     std::string text;
     bool ready = false;  // produced, not yet consumed; while false, the claiming worker owns text
   };

@@ -4,7 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -173,6 +176,35 @@ TEST_CASE("a string is written in one piece only when no byte of it needs escapi
       }
     }
   }
+}
+
+TEST_CASE("a number's text is fmt's, over doubles of every magnitude and sign") {
+  // Out writes a non-whole number from its shortest digits itself: the text must be fmt's "{}".
+  std::uint64_t x = 0x2545F4914F6CDD1DULL;
+  const auto text_of = [](double v) {
+    std::string text;
+    {
+      Out o(text);
+      o.num(v);
+    }
+    return text;
+  };
+  for (int i = 0; i < 300000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift
+    double v = 0;
+    if (i % 3 == 0) {  // any bits: every exponent, subnormals, infinities and NaN
+      std::memcpy(&v, &x, sizeof v);
+    } else {  // the magnitudes pipesim writes, with few and with many digits
+      const double unit = static_cast<double>(x >> 11) / 9007199254740992.0;
+      v = std::pow(10.0, -12 + 34 * unit) * (i % 2 ? -1 : 1);
+      if (i % 5 == 0) v = std::round(v * 1000) / 1000;
+    }
+    CAPTURE(v);
+    REQUIRE(text_of(v) == fmt::format("{}", v));
+  }
+  for (const double v : {1e-5, 1e-4, 1.5e-5, 0.0001234, 1e15, 1e16, 1.5e16, 9.999999999999999e15, 123456.789, 1e100,
+                         1e-100, 5e-324, -0.0, 0.5, 2.5e-308, 1.7976931348623157e308})
+    CHECK(text_of(v) == fmt::format("{}", v));
 }
 
 TEST_CASE("a number's text is the same whether it was written before or not") {
