@@ -3,7 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "util/ordered_chunks.hpp"
 
@@ -53,4 +57,26 @@ TEST_CASE("an exception in a chunk reaches the caller, and no chunk after it is 
                     std::runtime_error);
     CHECK(handed <= 37);
   }
+}
+
+TEST_CASE("the calling thread makes chunks too while the next one is not ready") {
+  // jobs threads in all, the caller one of them: with chunks slow to make and quick to hand on,
+  // it makes some itself rather than wait.
+  std::mutex m;
+  std::set<std::thread::id> makers;
+  std::string all;
+  const unsigned used = ordered_chunks(
+      20, 2,
+      [&](std::size_t i, std::string& text) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        text = std::to_string(i) + ",";
+        std::lock_guard lock(m);
+        makers.insert(std::this_thread::get_id());
+      },
+      [&](const std::string& text) { all += text; });
+  std::string want;
+  for (int i = 0; i < 20; ++i) want += std::to_string(i) + ",";
+  CHECK(all == want);
+  CHECK(makers.count(std::this_thread::get_id()) == 1);
+  CHECK(makers.size() <= used);  // the helper may start late; never more makers than threads
 }
