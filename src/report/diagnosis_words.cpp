@@ -14,7 +14,6 @@ bool has_fix(const Diagnosis& d, FixKind k) {
 
 namespace {
 
-// "utilization 10.5% -> 52.3%, throughput 5,000 samples/s (then the hardware decode binds)", appended.
 // "18.3% -> 100.0%": the utilization now and after the fix, appended.
 void append_utilization_change(std::string& out, const Diagnosis& d, const Result& after) {
   append_percent(out, d.result.utilization);
@@ -22,6 +21,7 @@ void append_utilization_change(std::string& out, const Diagnosis& d, const Resul
   append_percent(out, after.utilization);
 }
 
+// "utilization 10.5% -> 52.3%, throughput 5,000 samples/s (then the hardware decode binds)", appended.
 void append_gain(std::string& out, const Diagnosis& d, const Result& after) {
   const auto put = [&](std::string_view text) { out.append(text); };  // a literal's length is known
   put("utilization ");
