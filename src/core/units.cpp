@@ -528,7 +528,7 @@ class TextCache {
   Slot slots_[1u << kBits];
 };
 
-thread_local TextCache text_cache;
+constinit thread_local TextCache text_cache;  // constant-initialized: no guard on each use
 
 void write_fixed(std::string& out, double value, int decimals) {
   if (decimals >= 0 && plain_integer(value)) {
@@ -560,6 +560,7 @@ void write_fixed(std::string& out, double value, int decimals) {
 }  // namespace
 
 void append_fixed(std::string& out, double value, int decimals) {
+  if (decimals < 0) return write_fixed(out, value, decimals);  // fmt's own error, never a cached text
   text_cache.append(out, value, static_cast<std::uint32_t>(decimals) + 1, [&] { write_fixed(out, value, decimals); });
 }
 
