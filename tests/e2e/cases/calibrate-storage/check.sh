@@ -24,7 +24,7 @@ d = json.load(sys.stdin)
 trusted = sys.argv[1] == "yes"
 assert ("storage.read_bandwidth" in d["inputs"]) == trusted
 assert [s["modelled"] for s in d["stages"] if s["name"] == "storage"] == [trusted]' "$(trusted "$f" && echo yes || echo no)"
-"$PIPESIM" calibrate storage data --time 0.02 --concurrency 3 --format json | python3 -c '
+"$PIPESIM" calibrate storage data --time 0.25 --concurrency 3 --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["calibrate"] == "storage" and d["method"]["files"] == 6
