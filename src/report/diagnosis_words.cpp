@@ -337,6 +337,12 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
   // piece by piece; the rest through fmt. Every sentence but the smaller batch's ends in its gain.
   const auto to = [&] { return std::back_inserter(out); };
   const auto put = [&](std::string_view text) { out.append(text); };  // a literal's length is known
+  // "12 per accelerator (now 4": the fix's workers and the scenario's.
+  const auto workers_now = [&] {
+    append_count(out, value(0));
+    put(" per accelerator (now ");
+    append_count(out, in.workers);
+  };
   switch (fix.kind) {
     case FixKind::Overlap:
       fmt::format_to(
@@ -347,16 +353,12 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
       break;
     case FixKind::Workers:
       put("Workers: ");
-      append_count(out, value(0));
-      put(" per accelerator (now ");
-      append_count(out, in.workers);
+      workers_now();
       put(") keep the transform under compute: ");
       break;
     case FixKind::WorkersWithinCores:
       put("Workers within the node's CPUs: ");
-      append_count(out, value(0));
-      put(" per accelerator (now ");
-      append_count(out, in.workers);
+      workers_now();
       put("), a core each: ");
       append_gain(out, d, after);
       put("; keeping up needs more CPUs (below)");
@@ -433,9 +435,7 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
       break;
     case FixKind::FewerWorkers:
       put("Fewer workers: ");
-      append_count(out, value(0));
-      put(" per accelerator (now ");
-      append_count(out, in.workers);
+      workers_now();
       put("), ");
       if (in.transform.cores_per_accelerator) {
         put("so fewer tasks take turns on ");

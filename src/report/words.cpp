@@ -22,13 +22,9 @@ std::string percent(double ratio) {
 
 void append_samples(std::string& out, double per_s) { append_human(out, per_s, Dim::SampleRate); }
 void append_count(std::string& out, double n) {
-  if (plain_integer(n)) {  // at most 16 digits and a sign: grouped from the stack
-    char text[24];
-    const char* end = fmt::format_to(text, FMT_COMPILE("{}"), static_cast<long long>(n));
-    append_grouped(out, std::string_view(text, static_cast<std::size_t>(end - text)));
-    return;
-  }
-  append_grouped(out, format_fixed(n, 0));
+  std::string digits;  // short enough to stay inside the string (no allocation) for most counts
+  append_fixed(digits, n, 0);
+  append_grouped(out, digits);
 }
 void append_percent(std::string& out, double ratio) {
   append_fixed(out, ratio * 100, 1);
