@@ -226,6 +226,39 @@ TEST_CASE("a number's text is the same whether it was written before or not") {
     }
 }
 
+TEST_CASE("a file gets every byte in order, whatever the sizes of the pieces written") {
+  // Out buffers writes to a file and flushes what it holds before a piece that would not fit (the
+  // buffer never grows); a piece of a chunk or more goes to the file as it is. Pieces of 1 byte to
+  // 50 KB, around the 32 KiB chunk and the buffer's capacity, must arrive whole and in order.
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  std::string expected;
+  {
+    Out out(file);
+    std::uint32_t x = 12345;
+    for (int i = 0; i < 400; ++i) {
+      x = x * 1664525u + 1013904223u;  // LCG
+      const std::size_t sizes[] = {1, 10, 4096, 10000, 32767, 32768, 36000, 50000};
+      const std::size_t n = i % 3 == 0 ? sizes[(x >> 8) % 8] : (x >> 8) % 12000;
+      const std::string piece(n, static_cast<char>('a' + i % 26));
+      expected += piece;
+      out.write(piece);
+      if (i % 7 == 0) {
+        out.put('\n');
+        expected += '\n';
+      }
+    }
+    out.flush();
+  }
+  std::rewind(file);
+  std::string text;
+  char buf[65536];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, file)) > 0;) text.append(buf, n);
+  std::fclose(file);
+  CHECK(text.size() == expected.size());
+  CHECK(text == expected);
+}
+
 TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagnose writes them") {
   // The renderer writes the inputs a sweep does not vary once, as runs between the ones it varies:
   // here one near the start (the batch size), one in the middle (the cores) and one whose
