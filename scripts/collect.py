@@ -5,7 +5,9 @@ counts on this machine, measures what a user can measure without pipesim (the ca
 records) and what each grid point reached, timed from inside the loader, and writes them as
 `OUT_DIR/results.jsonl` in the format `scripts/validate --replay` reads (README, "Replaying runs
 of a GPU node"); then runs scripts/pipesim-probe.py on the same machine (`probe.toml`,
-`probe.txt`). Nothing here comes from pipesim.
+`probe.txt`). Nothing here comes from pipesim. Beside the calibration records the replay reads, a
+`contention` record per batch size times the step beside processes that only spin, for the CPU
+the training loop loses when workers share the node's CPUs with it (not read by the replay yet).
 
 The data: JPEG files cut from scikit-image's photographs (validate's make_images), read, decoded
 with PIL and transformed as ImageNet training does (RandomResizedCrop(224), flip, ToTensor,
@@ -19,6 +21,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -238,6 +241,68 @@ def compute_record(step, batch, device, warmup=5, steps=20):
                 host_cached=host_times)
 
 
+def burner_counts(cpus):
+    """The numbers of busy processes the loop is timed beside: none, half the CPUs, and around and
+    past all of them, where a grid's workers share the CPUs with the training process."""
+    return sorted({k for k in (0, cpus // 2, cpus - 4, cpus - 2, cpus, cpus + 4) if k >= 0})
+
+
+def wake_late(stop, lates, period=0.002):
+    """The canary: sleeps `period` at a time until `stop`, noting how late it woke each time."""
+    while not stop.is_set():
+        t = time.perf_counter()
+        time.sleep(period)
+        lates.append(time.perf_counter() - t - period)
+
+
+def contention_record(step, batch, device, cpus, steps=15):
+    """The device-cached step beside k processes that only spin (stand-ins for busy DataLoader
+    workers, with no data and no shared memory): per k, the step's time, the loop thread's and
+    the process's CPU and the loop thread's involuntary context switches per step; then again
+    with a canary thread in the training process that sleeps 2 ms at a time and notes how late it
+    wakes (the wait for a CPU and for the interpreter lock that a pin-memory thread also sees).
+    What the loop loses when W workers share the node's CPUs with it, measured without a loader."""
+    x = torch.randn(batch, *SHAPE).to(device, memory_format=torch.channels_last)
+    rows = []
+    for k in burner_counts(cpus):
+        burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(k)]
+        try:
+            time.sleep(0.3 + 0.02 * k)  # the interpreters start and spin
+            for canary in (False, True):
+                lates, stop = [], threading.Event()
+                thread = threading.Thread(target=wake_late, args=(stop, lates), daemon=True) if canary else None
+                if thread:
+                    thread.start()
+                for _ in range(3):
+                    step(x)
+                times, cpu, switches = [], 0.0, involuntary_switches()
+                process = time.process_time()
+                for _ in range(steps):
+                    c, t = time.thread_time(), time.perf_counter()
+                    step(x)
+                    times.append(time.perf_counter() - t)
+                    cpu += time.thread_time() - c
+                process = (time.process_time() - process) / steps
+                switches = (involuntary_switches() - switches) / steps if switches is not None else None
+                stop.set()
+                if thread:
+                    thread.join()
+                row = dict(burners=k, canary=canary, step_median_s=statistics.median(times),
+                           step_mean_s=statistics.mean(times), main_thread_cpu_per_step=cpu / steps,
+                           main_process_cpu_per_step=process, main_ctx_switches=switches)
+                if canary and lates:
+                    row.update(canary_late_mean_s=statistics.mean(lates),
+                               canary_late_p95_s=sorted(lates)[-(-95 * len(lates) // 100) - 1],
+                               canary_wakes_per_step=len(lates) / (steps + 3))
+                rows.append(row)
+        finally:
+            for b in burners:
+                b.kill()
+            for b in burners:
+                b.wait()
+    return dict(batch=batch, cpus=cpus, rows=rows)
+
+
 def h2d_records(batch, device):
     if device.type != "cuda":
         return []
@@ -381,6 +446,8 @@ def collect(out, make_images, model="resnet50", batches=(128, 256), workers=(4, 
             write("compute", model=model, **computes[b])
         for r in h2d_records(max(batches), device):
             write("h2d", **r)
+        for b in sorted(batches):
+            write("contention", model=model, **contention_record(step, b, device, cpus))
         for b in sorted(batches, reverse=True):
             for w in workers:
                 write("point", **point(dataset, step, device, b, w, computes[b]["device_cached_median_s"], seconds))

@@ -91,7 +91,7 @@ if [ "${COLLECT:-0}" = 1 ]; then
   rc=$?
   set -e
   [ "$rc" -le 1 ] || fail "collect: exit $rc: $(tail -n 5 "$tmp/err")"
-  for kind in env dataset per_sample scaling memcpy compute point probe done; do
+  for kind in env dataset per_sample scaling memcpy compute contention point probe done; do
     grep -q "\"kind\": \"$kind\"" "$tmp/run/results.jsonl" || fail "collect: no $kind record"
   done
   [ "$(grep -c '"kind": "point"' "$tmp/run/results.jsonl")" -eq 2 ] || fail "collect: not two points"
