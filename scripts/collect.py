@@ -211,21 +211,35 @@ def make_step(model, optimizer, device):
     return step
 
 
+def p95(values):
+    """The 95th percentile: the value that 95% of them do not exceed."""
+    return sorted(values)[-(-95 * len(values) // 100) - 1]
+
+
+def timed_steps(step, x, warmup, steps):
+    """`warmup` untimed steps on x, then `steps` timed: each one's wall time, and per step the loop
+    thread's CPU, the whole process's CPU and the loop thread's involuntary context switches (None
+    where they are not counted)."""
+    for _ in range(warmup):
+        step(x)
+    times, cpu, switches = [], 0.0, involuntary_switches()
+    process = time.process_time()
+    for _ in range(steps):
+        c, t = time.thread_time(), time.perf_counter()
+        step(x)
+        times.append(time.perf_counter() - t)
+        cpu += time.thread_time() - c
+    process = (time.process_time() - process) / steps
+    switches = (involuntary_switches() - switches) / steps if switches is not None else None
+    return times, cpu / steps, process, switches
+
+
 def compute_record(step, batch, device, warmup=5, steps=20):
     """The step on a batch already on the device (its time, the loop thread's CPU and all the
     process's threads' CPU: autograd's and CUDA's beside the loop, no pin thread), and on a pinned
     batch copied each step."""
     x = torch.randn(batch, *SHAPE).to(device, memory_format=torch.channels_last)
-    for _ in range(warmup):
-        step(x)
-    device_times, cpu = [], 0.0
-    process = time.process_time()
-    for _ in range(steps):
-        c, t = time.thread_time(), time.perf_counter()
-        step(x)
-        device_times.append(time.perf_counter() - t)
-        cpu += time.thread_time() - c
-    process = (time.process_time() - process) / steps
+    device_times, cpu, process, _ = timed_steps(step, x, warmup, steps)
     host = torch.randn(batch, *SHAPE)
     if device.type == "cuda":
         host = host.pin_memory()
@@ -235,7 +249,7 @@ def compute_record(step, batch, device, warmup=5, steps=20):
         step(host.to(device, non_blocking=True))
         host_times.append(time.perf_counter() - t)
     return dict(batch=batch, device_cached_median_s=statistics.median(device_times),
-                device_cached_mean_s=statistics.mean(device_times), main_thread_cpu_per_step=cpu / steps,
+                device_cached_mean_s=statistics.mean(device_times), main_thread_cpu_per_step=cpu,
                 main_process_cpu_per_step=process,
                 host_cached_median_s=statistics.median(host_times), device_cached=device_times,
                 host_cached=host_times)
@@ -273,26 +287,16 @@ def contention_record(step, batch, device, cpus, steps=15):
                 thread = threading.Thread(target=wake_late, args=(stop, lates), daemon=True) if canary else None
                 if thread:
                     thread.start()
-                for _ in range(3):
-                    step(x)
-                times, cpu, switches = [], 0.0, involuntary_switches()
-                process = time.process_time()
-                for _ in range(steps):
-                    c, t = time.thread_time(), time.perf_counter()
-                    step(x)
-                    times.append(time.perf_counter() - t)
-                    cpu += time.thread_time() - c
-                process = (time.process_time() - process) / steps
-                switches = (involuntary_switches() - switches) / steps if switches is not None else None
+                times, cpu, process, switches = timed_steps(step, x, 3, steps)
                 stop.set()
                 if thread:
                     thread.join()
                 row = dict(burners=k, canary=canary, step_median_s=statistics.median(times),
-                           step_mean_s=statistics.mean(times), main_thread_cpu_per_step=cpu / steps,
+                           step_mean_s=statistics.mean(times), main_thread_cpu_per_step=cpu,
                            main_process_cpu_per_step=process, main_ctx_switches=switches)
                 if canary and lates:
                     row.update(canary_late_mean_s=statistics.mean(lates),
-                               canary_late_p95_s=sorted(lates)[-(-95 * len(lates) // 100) - 1],
+                               canary_late_p95_s=p95(lates),
                                canary_wakes_per_step=len(lates) / (steps + 3))
                 rows.append(row)
         finally:
@@ -365,7 +369,7 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
                 collate_cpu=ins.get("collate_cpu"), collate_wall=ins.get("collate_wall"),
                 worker_batch_span=ins.get("batch_span"), main_ctx_switches=switches,
                 wait_mean=statistics.mean(waits), wait_p50=statistics.median(waits),
-                wait_p95=sorted(waits)[-(-95 * len(waits) // 100) - 1], waits=waits, epoch_start_unix=start_unix,
+                wait_p95=p95(waits), waits=waits, epoch_start_unix=start_unix,
                 end_unix=end_unix, utilization=n * compute_s / wall, samples_per_s=n * batch / wall)
 
 
