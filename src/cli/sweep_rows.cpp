@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 
 #include "util/ordered_chunks.hpp"
@@ -40,10 +41,32 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
     std::fflush(progress);
   };
   show();
+  // A memo of the fixes run (rows with recommendations) for each thread at work, made before the
+  // first row: a chunk takes one that is free and gives it back, so what one chunk ran serves
+  // the next.
+  std::vector<std::unique_ptr<FixMemo>> memos;
+  if (diagnose_points) {
+    const std::vector<Field> varying = axis_fields(axes);
+    for (unsigned t = 0; t < std::max(jobs, 1u); ++t) memos.push_back(std::make_unique<FixMemo>(varying));
+  }
+  std::mutex memos_m;
+  const auto take_memo = [&]() -> std::unique_ptr<FixMemo> {
+    std::lock_guard lock(memos_m);
+    if (memos.empty()) return nullptr;
+    auto memo = std::move(memos.back());
+    memos.pop_back();
+    return memo;
+  };
+  const auto give_memo = [&](std::unique_ptr<FixMemo> memo) {
+    if (!memo) return;
+    std::lock_guard lock(memos_m);
+    memos.push_back(std::move(memo));
+  };
   ordered_chunks(
       chunks, jobs,
       [&](std::size_t c, std::string& text) {
         Out o(text);
+        std::unique_ptr<FixMemo> memo = take_memo();
         const std::size_t begin = c * chunk;
         std::size_t i = begin;
         sweep(
@@ -60,7 +83,8 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
               if (gather != nullptr) gather->add(i, p);
               rows.row(o, layout, p, i++ == 0);
             },
-            simulate);
+            simulate, memo.get());
+        give_memo(std::move(memo));
       },
       [&](const std::string& text) {
         out.write(text);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -24,12 +25,135 @@ double per_sample(const Inputs& in, Stage s) {
   return 0;
 }
 
-// The fix with its changes applied to the scenario and the model re-run.
-Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes) {
+}  // namespace
+
+struct FixMemo::Slot {
+  Key key;  // size 0: empty
+  Result result;
+  double dataset_bytes = 0;
+};
+
+namespace {
+
+constexpr unsigned kMemoSlotBits = 8;
+constexpr std::size_t kMemoSlots = std::size_t{1} << kMemoSlotBits;
+
+bool same(const Value& a, const Value& b) {
+  return a.set == b.set && a.dim == b.dim && std::memcmp(&a.value, &b.value, sizeof a.value) == 0;
+}
+
+bool contains(std::span<const Field> fields, Field f) {
+  return std::find(fields.begin(), fields.end(), f) != fields.end();
+}
+
+}  // namespace
+
+// What the memo's methods need of it, kept out of its public face.
+struct FixMemoAccess {
+  // The key of `base` with `changes` applied as Scenario::set applies them, in turn: the varying
+  // fields' values, then those of the fields a change sets or unsets (its alternatives). False
+  // when that takes more than kMaxKey fields, and when no change sets a varying field (or one of
+  // its alternatives, which are varying too): then each scenario diagnosed lands on a scenario of
+  // its own (the points of a sweep are distinct), which no other can meet.
+  static bool key(const FixMemo& m, const Scenario& base, std::span<const Change> changes, FixMemo::Key& k) {
+    if (m.varying_.size() > FixMemo::kMaxKey ||
+        std::none_of(changes.begin(), changes.end(), [&](const Change& c) { return contains(m.varying_, c.field); }))
+      return false;
+    k.size = m.varying_.size();
+    for (std::size_t i = 0; i < k.size; ++i) {
+      const Field f = m.varying_[i];
+      k.fields[i] = f;
+      k.values[i] = base.has(f) ? Value{base.get(f), base.dim(f), true} : Value{};
+    }
+    // The key's place for f, added with f's value in base when it is not there yet; kMaxKey when full.
+    const auto at = [&](Field f) {
+      for (std::size_t i = 0; i < k.size; ++i)
+        if (k.fields[i] == f) return i;
+      if (k.size == FixMemo::kMaxKey) return FixMemo::kMaxKey;
+      k.fields[k.size] = f;
+      k.values[k.size] = base.has(f) ? Value{base.get(f), base.dim(f), true} : Value{};
+      return k.size++;
+    };
+    for (const Change& c : changes) {
+      for (Field a : alternatives(c.field)) {
+        if (a == c.field) continue;
+        const std::size_t i = at(a);
+        if (i == FixMemo::kMaxKey) return false;
+        k.values[i] = Value{};
+      }
+      const std::size_t i = at(c.field);
+      if (i == FixMemo::kMaxKey) return false;
+      k.values[i] = Value{c.value.value, c.value.dim, true};
+    }
+    return true;
+  }
+  // The slot for a key: the one that holds it, or the one it would take.
+  static FixMemo::Slot& slot(FixMemo& m, const FixMemo::Key& k) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (std::size_t i = 0; i < k.size; ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &k.values[i].value, sizeof bits);
+      h = (h ^ bits ^ (static_cast<std::uint64_t>(k.fields[i]) << 56) ^ (k.values[i].set ? 1ull << 48 : 0)) *
+          0xD6E8FEB86659FD93ull;
+    }
+    return m.slots_[h >> (64 - kMemoSlotBits)];  // the top bits: every bit of the input reaches them
+  }
+  static bool holds(const FixMemo::Slot& slot, const FixMemo::Key& k) {
+    if (slot.key.size != k.size) return false;
+    for (std::size_t i = 0; i < k.size; ++i)
+      if (slot.key.fields[i] != k.fields[i] || !same(slot.key.values[i], k.values[i])) return false;
+    return true;
+  }
+  static void count(FixMemo& m, bool hit) { ++(hit ? m.hits_ : m.misses_); }
+};
+
+FixMemo::FixMemo(std::span<const Field> varying) : slots_(std::make_unique<Slot[]>(kMemoSlots)) {
+  for (Field f : varying) {
+    if (!contains(varying_, f)) varying_.push_back(f);
+    for (Field a : alternatives(f))
+      if (!contains(varying_, a)) varying_.push_back(a);
+  }
+}
+
+FixMemo::~FixMemo() = default;
+
+namespace {
+
+// The inputs of `base` with `changes` applied.
+Inputs resolve_changed(const Scenario& base, std::span<const Change> changes) {
   Scenario s = base;
   for (const auto& c : changes) s.set(c.field, c.value);
-  const Inputs in = resolve(s);
-  return Fix{kind, std::move(changes), evaluate(in), in.dataset_bytes};
+  return resolve(s);
+}
+
+// The model's result on `base` with `changes` applied (and the dataset's size after them) given
+// to make(result, dataset_bytes): looked up in `memo` (when given) where that scenario was run
+// before, else run and kept there. A scenario the model refuses throws, and nothing is kept.
+template <class Make>
+auto run_changed(const Scenario& base, std::span<const Change> changes, FixMemo* memo, Make&& make) {
+  FixMemo::Key key;
+  if (memo == nullptr || !FixMemoAccess::key(*memo, base, changes, key)) {
+    const Inputs in = resolve_changed(base, changes);
+    return make(evaluate(in), in.dataset_bytes);
+  }
+  FixMemo::Slot& slot = FixMemoAccess::slot(*memo, key);
+  const bool hit = FixMemoAccess::holds(slot, key);
+  FixMemoAccess::count(*memo, hit);
+  if (hit) return make(slot.result, slot.dataset_bytes);
+  const Inputs in = resolve_changed(base, changes);
+  slot.key.size = 0;  // empty until it holds the result
+  slot.result = evaluate(in);
+  slot.dataset_bytes = in.dataset_bytes;
+  slot.key = key;
+  return make(slot.result, slot.dataset_bytes);
+}
+
+// The fix with its changes applied to the scenario and the model re-run.
+Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes, FixMemo* memo) {
+  const std::span<const Change> applied = changes;
+  return run_changed(base, applied, memo, [&](const Result& r, double dataset_bytes) {
+    return Fix{kind, std::move(changes), r, dataset_bytes};
+  });
 }
 
 // The smallest value of `field` in [from, to] at which the accelerator binds, or the one of
@@ -330,11 +454,14 @@ struct FixContext {
   const Result& r;
   double B;        // the batch size
   double compute;  // the compute stage's time per batch
+  FixMemo* memo;   // fixes run before (null: none)
 
-  void add(FixKind kind, std::vector<Change> changes) const { d.fixes.push_back(apply(kind, s, std::move(changes))); }
+  void add(FixKind kind, std::vector<Change> changes) const {
+    d.fixes.push_back(apply(kind, s, std::move(changes), memo));
+  }
   // Kept only when it raises throughput.
   void add_if_faster(FixKind kind, std::vector<Change> changes) const {
-    Fix f = apply(kind, s, std::move(changes));
+    Fix f = apply(kind, s, std::move(changes), memo);
     if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
   }
 
@@ -525,9 +652,9 @@ void FixContext::fewer_workers() const {
     double throughput = r.throughput * (1 + 1e-9);
     for (double w : counts) {
       if (w < 1 || w >= in.workers) continue;
-      Scenario fewer = s;
-      fewer.set(Field::Workers, w);
-      const double got = evaluate(resolve(fewer)).throughput;
+      const Change change{Field::Workers, {w, Dim::Number}};
+      const double got =
+          run_changed(s, std::span(&change, 1), memo, [](const Result& fewer, double) { return fewer.throughput; });
       if (got > throughput) {
         best = w;
         throughput = got;
@@ -549,20 +676,32 @@ void FixContext::smaller_batch() const {
 
 }  // namespace
 
-Diagnosis diagnose(const Scenario& s) {
+Diagnosis diagnose(const Scenario& s) { return diagnose(s, nullptr); }
+
+Diagnosis diagnose(const Scenario& s, FixMemo* memo) {
   Diagnosis d;
+  diagnose(s, memo, d);
+  return d;
+}
+
+void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) {
+  // Every figure from scratch, the fixes' storage kept.
+  std::vector<Fix> fixes = std::move(d.fixes);
+  fixes.clear();
+  d = Diagnosis{};
+  d.fixes = std::move(fixes);
   d.inputs = resolve(s);
   d.result = evaluate(d.inputs);
   needs(s, d);
-  const FixContext c{s, d, d.inputs, d.result, d.inputs.batch, d.result.stage(Stage::Compute).time_s};
+  const FixContext c{s, d, d.inputs, d.result, d.inputs.batch, d.result.stage(Stage::Compute).time_s, memo};
   // A batch that does not fit is the first thing to fix: nothing else runs.
   if (!d.result.fits) {
     if (d.max_batch && *d.max_batch >= 1) c.add(FixKind::FitMemory, {{Field::BatchSize, {*d.max_batch, Dim::Number}}});
-    return d;
+    return;
   }
-  if (d.result.compute_bound()) return d;  // compute-bound: nothing to fix
+  if (d.result.compute_bound()) return;  // compute-bound: nothing to fix
   // Room for the fixes a diagnosis usually offers, at once: each holds a whole result, which the
-  // vector would otherwise move at every growth (sweeps diagnose every row).
+  // vector would otherwise move at every growth.
   d.fixes.reserve(6);
   c.transform_fixes();
   c.storage_fixes();
@@ -570,7 +709,6 @@ Diagnosis diagnose(const Scenario& s) {
   c.all_together();
   c.fewer_workers();
   c.smaller_batch();
-  return d;
 }
 
 Diagnosis diagnose_with_assumptions(const Scenario& s) {

@@ -2,7 +2,10 @@
 // the input pipeline and compute cross, and single fixes with the utilization each buys.
 #pragma once
 
+#include <array>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -122,7 +125,47 @@ struct Diagnosis {
 
 std::vector<Crossover> find_crossovers(const Inputs& in);
 
+// The results of fixes already run, for diagnosing many scenarios that differ only in a few
+// fields (a sweep's points, which differ in its axes): a fix that lands on a scenario met before
+// (the workers fix of every row of one batch size, the batch-size fix of every row of one worker
+// count) is looked up rather than resolved and evaluated again. A slot holds one scenario's
+// result; another with the same hash takes its place. Not shared between threads.
+class FixMemo {
+ public:
+  // `varying`: every field in which the scenarios diagnosed with this memo may differ from one
+  // another; all other fields must be the same in each (the same base scenario).
+  explicit FixMemo(std::span<const Field> varying);
+  FixMemo(const FixMemo&) = delete;
+  FixMemo& operator=(const FixMemo&) = delete;
+  ~FixMemo();
+  // Fixes looked up and fixes run, for the tests.
+  [[nodiscard]] std::size_t hits() const { return hits_; }
+  [[nodiscard]] std::size_t misses() const { return misses_; }
+
+  // Which scenario a fix lands on: the values of the varying fields and of those its changes set
+  // (or unset, as alternatives), field by field. Larger ones are not memoized.
+  static constexpr std::size_t kMaxKey = 12;
+  struct Key {
+    std::array<Field, kMaxKey> fields{};
+    std::array<Value, kMaxKey> values{};
+    std::size_t size = 0;
+  };
+  struct Slot;
+
+ private:
+  friend struct FixMemoAccess;
+  std::vector<Field> varying_;  // with the alternatives of each
+  std::unique_ptr<Slot[]> slots_;
+  std::size_t hits_ = 0;
+  std::size_t misses_ = 0;
+};
+
 Diagnosis diagnose(const Scenario& s);
+// The same diagnosis, its fixes looked up in `memo` where run before (memo may be null).
+Diagnosis diagnose(const Scenario& s, FixMemo* memo);
+// The same, into `d` (every member replaced), reusing the storage of its fixes: a sweep diagnoses
+// row after row into one, without allocating it again for each.
+void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d);
 // diagnose with its assumptions: what `pipesim diagnose` shows.
 Diagnosis diagnose_with_assumptions(const Scenario& s);
 

@@ -260,6 +260,13 @@ std::string point_label(const std::vector<Axis>& axes, const Scenario& point) {
   return label;
 }
 
+std::vector<Field> axis_fields(const std::vector<Axis>& axes) {
+  std::vector<Field> fields;
+  fields.reserve(axes.size());
+  for (const auto& a : axes) fields.push_back(a.field);
+  return fields;
+}
+
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes) {
   Scenario s = base;
   for (const auto& a : axes) s.set(a.field, {a.range.at(0), a.range.dim()});

@@ -50,6 +50,9 @@ constexpr std::size_t kMaxInertCheck = 20000;
 // kMaxInertCheck.
 std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes);
 
+// The fields a grid's points set: its axes' (for a FixMemo).
+std::vector<Field> axis_fields(const std::vector<Axis>& axes);
+
 // The scenario at the first point of the grid.
 Scenario first_point(const Scenario& base, const std::vector<Axis>& axes);
 
@@ -134,19 +137,21 @@ inline std::optional<unsigned> crossover(std::optional<unsigned> previous, bool 
   return fits && previous && binding != *previous ? previous : std::nullopt;
 }
 
-// Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`, and a
-// simulation with `simulate` when given: a point too long to simulate is refused) and calls
-// visit(const SweepPoint&) in grid order. Slices of one grid may run on several threads:
+// Evaluates the points [begin, end) (with a diagnosis per point when `diagnose_points`, its fixes
+// looked up in `memo` when given (made for the axes' fields), and a simulation with `simulate`
+// when given: a point too long to simulate is refused) and calls visit(const SweepPoint&) in
+// grid order. Slices of one grid may run on several threads:
 // a slice that starts inside a run of the innermost axis evaluates the point before it, so
 // its crossovers are the same as in one pass.
 template <class Visit>
 void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begin, std::size_t end,
-           bool diagnose_points, Visit&& visit, const SimOptions* simulate_points = nullptr) {
+           bool diagnose_points, Visit&& visit, const SimOptions* simulate_points = nullptr, FixMemo* memo = nullptr) {
   static const Result kNone{};
   // The previous point's binding stages, when it was valid and fitted (no crossover otherwise).
   std::optional<unsigned> previous;
   bool seeded = false;
   std::optional<Simulation> simulated;
+  Diagnosis diagnosis;  // each point's, in storage reused point after point
   const auto step = [&](const Scenario& s, std::size_t inner, const Result& r, const Diagnosis* d) {
     const std::optional<unsigned> crossed = inner > 0 ? crossover(previous, r.fits, r.binding) : std::nullopt;
     visit(SweepPoint{s, r, d, crossed, {}, simulated ? &*simulated : nullptr});
@@ -178,9 +183,9 @@ void sweep(const Scenario& base, const std::vector<Axis>& axes, std::size_t begi
         if (evaluate(in).fits) simulated = simulate(in, *simulate_points);
       }
       if (diagnose_points) {
-        const Diagnosis d = diagnose(s);
+        diagnose(s, memo, diagnosis);
         evaluated = true;
-        step(s, inner, d.result, &d);
+        step(s, inner, diagnosis.result, &diagnosis);
       } else {
         const Result r = evaluate(resolve(s));
         evaluated = true;

@@ -262,3 +262,59 @@ TEST_CASE("the fix in hand first: as many workers as the node's cores run, then 
   CHECK(find(full, FixKind::WorkersWithinCores) == nullptr);
   CHECK(find(full, FixKind::WorkersAndCores) != nullptr);
 }
+
+TEST_CASE("a memo of fixes gives every diagnosis of a grid exactly the fixes it gives alone") {
+  // Points that differ in the batch size, the workers and the transform's rate (one of three
+  // alternative fields, so a point and a fix may set or unset each other's): every fix a memo
+  // looks up must be the fix run again, figure for figure.
+  Scenario base = reference_preset();
+  base.set(Field::AcceleratorCount, 8);
+  base.set(Field::Cores, 96);
+  base.set(Field::ReadBandwidth, {3.5e9, Dim::Rate});
+  base.set(Field::DatasetSamples, 1.2e6);
+  const std::array varying = {Field::BatchSize, Field::Workers, Field::TransformCost};
+  FixMemo memo(varying);
+  std::size_t fixes = 0;
+  std::size_t collapsing = 0;  // fixes that set a varying field
+  for (double rate : {0.0, 2e-3, 4e-3})
+    for (double batch : {32.0, 256.0, 64.0})
+      for (double workers = 0; workers <= 48; workers += 6) {
+        Scenario s = base;
+        if (rate > 0) s.set(Field::TransformCost, {rate, Dim::Duration});
+        s.set(Field::BatchSize, batch);
+        s.set(Field::Workers, workers);
+        const Diagnosis alone = diagnose(s);
+        const Diagnosis looked_up = diagnose(s, &memo);
+        REQUIRE(looked_up.fixes.size() == alone.fixes.size());
+        for (std::size_t i = 0; i < alone.fixes.size(); ++i) {
+          const Fix& a = alone.fixes[i];
+          const Fix& b = looked_up.fixes[i];
+          CHECK(a.kind == b.kind);
+          REQUIRE(a.changes.size() == b.changes.size());
+          for (std::size_t c = 0; c < a.changes.size(); ++c) {
+            CHECK(a.changes[c].field == b.changes[c].field);
+            CHECK(a.changes[c].value.value == b.changes[c].value.value);
+          }
+          CHECK(a.result.utilization == b.result.utilization);
+          CHECK(a.result.throughput == b.result.throughput);
+          CHECK(a.result.step_s == b.result.step_s);
+          CHECK(a.result.binding == b.result.binding);
+          CHECK(a.result.epoch_s == b.result.epoch_s);
+          CHECK(a.dataset_bytes == b.dataset_bytes);
+        }
+        fixes += alone.fixes.size();
+        // A fix that sets none of the varying fields (or their alternatives) lands on a scenario
+        // no other point can reach: the memo is not asked.
+        for (const Fix& f : alone.fixes)
+          collapsing += std::any_of(f.changes.begin(), f.changes.end(), [](const Change& c) {
+            return c.field == Field::BatchSize || c.field == Field::Workers || c.field == Field::TransformCost ||
+                   c.field == Field::WorkerThroughput || c.field == Field::WorkerSampleRate;
+          });
+      }
+  CHECK(fixes > 100);
+  CHECK(collapsing > 50);
+  CHECK(collapsing < fixes);
+  // The workers fix of one batch size and rate lands on the same scenario from every worker count.
+  CHECK(memo.hits() > collapsing / 3);
+  CHECK(memo.hits() + memo.misses() >= collapsing);
+}
