@@ -293,17 +293,19 @@ class JsonRenderer final : public DiagnosisRenderer,
     } else {
       o.write(",\n");
     }
-    JsonWriter j(o);
+    JsonWriter j(o, JsonWriter::Mode::Staged);  // the row goes to o in one piece, at flush()
     j.object();
     if (!p.invalid.empty()) {
       // A point the model refuses: its inputs and why, nothing else.
       inputs(j, p.scenario, &inputs_);
       j.kv_str("invalid", p.invalid).end();
+      j.flush();
       return;
     }
     point(j, p.scenario, p.result, p.diagnosis, &inputs_, p.crossed_from.has_value());
     if (p.simulated) simulated(j, *p.simulated);
     j.end();
+    j.flush();
   }
 
   void end(Out& o, const SweepLayout&, std::size_t rows) const override {

@@ -1,5 +1,6 @@
 #include "report/json_writer.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "core/text.hpp"
@@ -22,10 +23,40 @@ bool plain(std::string_view text) {
   return bad == 0;
 }
 
-// Writes s as a JSON string literal: runs without escapes in one piece.
-void write_json_string(Out& o, std::string_view text) {
-  if (plain(text)) {
-    o.write_parts("\"", text, "\"");
+}  // namespace
+
+std::string json_number(double v) {
+  // Integral values print without a fraction ("256"), others in shortest round-trip form.
+  return fmt::format("{}", v);
+}
+
+JsonWriter& JsonWriter::open(char c, bool lines) {
+  if (depth_ == kMaxDepth) throw std::logic_error("JsonWriter: nested deeper than kMaxDepth");
+  char* p = lead(room(3));
+  *p++ = c;
+  commit(p);
+  levels_[depth_++] = {c == '{' ? '}' : ']', lines};
+  return *this;
+}
+
+JsonWriter& JsonWriter::end() {
+  const Level l = levels_[--depth_];
+  char* p = room(2);
+  if (l.lines && !l.empty) *p++ = '\n';
+  *p++ = l.close;
+  commit(p);
+  return *this;
+}
+
+// Writes text as a JSON string literal: runs without escapes in one piece.
+void JsonWriter::write_string(std::string_view text) {
+  if (plain(text) && text.size() + 2 <= kStage / 2) {
+    char* p = room(text.size() + 2);
+    *p++ = '"';
+    if (!text.empty()) std::memcpy(p, text.data(), text.size());
+    p += text.size();
+    *p++ = '"';
+    commit(p);
     return;
   }
   bool ascii = true;
@@ -37,62 +68,42 @@ void write_json_string(Out& o, std::string_view text) {
     owned = valid_utf8(text);
     s = owned;
   }
-  o.put('"');
+  put("\"");
   std::size_t run = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     if (!needs_escape(c)) continue;
-    o.write(s.substr(run, i - run));
+    put(s.substr(run, i - run));
     run = i + 1;
     switch (c) {
       case '"':
-        o.write("\\\"");
+        put("\\\"");
         break;
       case '\\':
-        o.write("\\\\");
+        put("\\\\");
         break;
       case '\n':
-        o.write("\\n");
+        put("\\n");
         break;
       case '\r':
-        o.write("\\r");
+        put("\\r");
         break;
       case '\t':
-        o.write("\\t");
+        put("\\t");
         break;
-      default:
-        o.print("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      default: {
+        char* p = room(6);
+        commit(fmt::format_to(p, FMT_COMPILE("\\u{:04x}"), static_cast<unsigned>(static_cast<unsigned char>(c))));
+      }
     }
   }
-  o.write(s.substr(run));
-  o.put('"');
-}
-
-}  // namespace
-
-std::string json_number(double v) {
-  // Integral values print without a fraction ("256"), others in shortest round-trip form.
-  return fmt::format("{}", v);
-}
-
-JsonWriter& JsonWriter::open(char c, bool lines) {
-  if (depth_ == kMaxDepth) throw std::logic_error("JsonWriter: nested deeper than kMaxDepth");
-  before_value();
-  o_.put(c);
-  levels_[depth_++] = {c == '{' ? '}' : ']', lines};
-  return *this;
-}
-
-JsonWriter& JsonWriter::end() {
-  const Level l = levels_[--depth_];
-  if (l.lines && !l.empty) o_.put('\n');
-  o_.put(l.close);
-  return *this;
+  put(s.substr(run));
+  put("\"");
 }
 
 JsonWriter& JsonWriter::str(std::string_view v) {
   before_value();
-  write_json_string(o_, v);
+  write_string(v);
   return *this;
 }
 
@@ -100,18 +111,19 @@ JsonWriter& JsonWriter::kv_str(std::string_view k, std::string_view v) {
   // A short plain value goes out with its key in one piece (a stage's name, a limit, a kind).
   constexpr std::size_t kValueMax = 64;
   if (k.size() > kKeyMax || v.size() > kValueMax || !plain(v)) return key(k).str(v);
-  char gathered[kKeyMax + 8 + kValueMax + 2];
-  char* end = member(gathered, k);
-  *end++ = '"';
-  end = std::copy(v.begin(), v.end(), end);
-  *end++ = '"';
-  o_.append(gathered, static_cast<std::size_t>(end - gathered));
+  char* p = member(room(kKeyMax + 8 + kValueMax + 2), k);
+  *p++ = '"';
+  p = std::copy(v.begin(), v.end(), p);
+  *p++ = '"';
+  commit(p);
   return *this;
 }
 
 JsonWriter& JsonWriter::long_key(std::string_view k) {
   before_value();
-  o_.write_parts("\"", k, "\": ");
+  put("\"");
+  put(k);
+  put("\": ");
   after_key_ = true;
   return *this;
 }

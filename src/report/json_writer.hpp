@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -25,68 +26,73 @@ constexpr int kJsonSchemaVersion = 1;
 
 class JsonWriter {
  public:
-  explicit JsonWriter(Out& o) : o_(o) {}
+  // How the writer hands its text to the Out. Direct: each piece as it is written, so the Out
+  // may be written to between the writer's calls. Staged: gathered in a buffer of the writer's
+  // own and handed on in blocks (when full, at flush() and when the writer goes): the hot path of
+  // a JSON sweep, a hundred pieces a row, where each append to the Out cost more than writing
+  // the piece. Nothing else may write to the Out while a staged writer holds text.
+  enum class Mode : bool { Direct, Staged };
+  explicit JsonWriter(Out& o, Mode mode = Mode::Direct) : o_(o), staged_(mode == Mode::Staged) {}
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+  // A staged writer's text goes to the Out here unless flush() sent it (an error from the Out is
+  // lost then: call flush() where the text must be whole).
+  ~JsonWriter() {
+    try {
+      flush();
+    } catch (...) {
+    }
+  }
+  // Hands what a staged writer holds to the Out (nothing to do when direct).
+  void flush() {
+    if (cur_ != stage_) o_.append(stage_, static_cast<std::size_t>(cur_ - stage_));
+    cur_ = stage_;
+  }
   // `lines`: each element of this object or array starts on a line of its own.
   JsonWriter& object(bool lines = false) { return open('{', lines); }
   JsonWriter& array(bool lines = false) { return open('[', lines); }
   JsonWriter& end();
   // Keys are pipesim's own names (field keys, stage names, stable result keys): plain ASCII
   // that needs no escaping, written as given. The calls below are the hot path of JSON
-  // sweeps (a hundred per row): inline, and a member (separator, key and value) is gathered on
-  // the stack and appended in one piece.
+  // sweeps (a hundred per row): inline, and a member (separator, key and value) is written in
+  // one piece.
   JsonWriter& key(std::string_view k) {
     if (k.size() > kKeyMax) return long_key(k);
-    char gathered[kKeyMax + 8];
-    const char* end = member(gathered, k);
-    o_.append(gathered, static_cast<std::size_t>(end - gathered));
+    commit(member(room(kKeyMax + 8), k));
     after_key_ = true;
     return *this;
   }
   JsonWriter& str(std::string_view v);
   JsonWriter& num(double v) {
-    char gathered[2 + Out::kNumberMax];
-    const char* end = Out::number(v, lead(gathered));
-    o_.append(gathered, static_cast<std::size_t>(end - gathered));
+    commit(Out::number(v, lead(room(2 + Out::kNumberMax))));
     return *this;
   }
-  JsonWriter& null() {
-    before_value();
-    o_.write("null");
-    return *this;
-  }
-  JsonWriter& boolean(bool v) {
-    before_value();
-    o_.write(v ? "true" : "false");
-    return *this;
-  }
+  JsonWriter& null() { return word("null"); }
+  JsonWriter& boolean(bool v) { return word(v ? "true" : "false"); }
   // key and value in one call.
   JsonWriter& kv(std::string_view k, double v) {
     if (k.size() > kKeyMax) return long_key(k).num(v);
-    char gathered[kKeyMax + 8 + Out::kNumberMax];
-    const char* end = Out::number(v, member(gathered, k));
-    o_.append(gathered, static_cast<std::size_t>(end - gathered));
+    commit(Out::number(v, member(room(kKeyMax + 8 + Out::kNumberMax), k)));
     return *this;
   }
   JsonWriter& kv_str(std::string_view k, std::string_view v);
   JsonWriter& kv_bool(std::string_view k, bool v) {
     if (k.size() > kKeyMax) return long_key(k).boolean(v);
-    char gathered[kKeyMax + 8 + 5];
-    char* end = member(gathered, k);
-    const std::string_view word = v ? "true" : "false";
-    end = std::copy(word.begin(), word.end(), end);
-    o_.append(gathered, static_cast<std::size_t>(end - gathered));
+    char* p = member(room(kKeyMax + 8 + 5), k);
+    const std::string_view text = v ? "true" : "false";
+    commit(std::copy(text.begin(), text.end(), p));
     return *this;
   }
   // A member already written as JSON text (`"key": value`), as one more member of this object.
   JsonWriter& raw_member(std::string_view text) {
     before_value();
-    o_.write(text);
+    put(text);
     return *this;
   }
   // "pipesim_version" and "schema_version": the first members of every JSON document.
   JsonWriter& stamp();
   // Ends the document with a newline.
-  void finish() { o_.put('\n'); }
+  void finish() { put("\n"); }
 
  private:
   struct Level {
@@ -96,8 +102,38 @@ class JsonWriter {
   };
   // The longest key written in one piece (pipesim's are far shorter); longer ones go the slow way.
   static constexpr std::size_t kKeyMax = 96;
+  // A staged writer's buffer (a direct writer gathers each piece there too).
+  static constexpr std::size_t kStage = 8192;
   JsonWriter& open(char c, bool lines);
   JsonWriter& long_key(std::string_view k);
+  JsonWriter& word(std::string_view w) {
+    commit(std::copy(w.begin(), w.end(), lead(room(2 + 5))));
+    return *this;
+  }
+  void write_string(std::string_view text);
+  // Where to write a piece of at most n bytes (n <= kStage), ended by commit(end).
+  char* room(std::size_t n) {
+    if (!staged_) return stage_;
+    if (static_cast<std::size_t>(stage_ + kStage - cur_) < n) flush();
+    return cur_;
+  }
+  void commit(char* end) {
+    if (staged_)
+      cur_ = end;
+    else
+      o_.append(stage_, static_cast<std::size_t>(end - stage_));
+  }
+  // Text of any length, in order with the rest.
+  void put(std::string_view text) {
+    if (text.size() <= kStage / 2) {
+      char* p = room(text.size());
+      if (!text.empty()) std::memcpy(p, text.data(), text.size());
+      commit(p + text.size());
+      return;
+    }
+    flush();
+    o_.write(text);
+  }
   // Writes at p what comes before the next value here (", ", ",\n" or "\n"; nothing after a key
   // or at the top) and returns the end.
   char* lead(char* p) {
@@ -116,11 +152,7 @@ class JsonWriter {
     l.empty = false;
     return p;
   }
-  void before_value() {
-    char gathered[2];
-    const char* end = lead(gathered);
-    if (end != gathered) o_.append(gathered, static_cast<std::size_t>(end - gathered));
-  }
+  void before_value() { commit(lead(room(2))); }
   // Writes the lead and `"k": ` at p (room for kKeyMax + 8) and returns the end.
   char* member(char* p, std::string_view k) {
     p = lead(p);
@@ -135,9 +167,12 @@ class JsonWriter {
   // because a sweep makes a writer per row, and a vector would allocate for each.
   static constexpr std::size_t kMaxDepth = 16;
   Out& o_;
+  bool staged_;
   std::array<Level, kMaxDepth> levels_{};
   std::size_t depth_ = 0;
   bool after_key_ = false;
+  char* cur_ = stage_;  // the end of a staged writer's text
+  char stage_[kStage];  // left uninitialized: written before it is read
 };
 
 }  // namespace pipesim

@@ -142,6 +142,55 @@ TEST_CASE("plain strings, long keys, non-ASCII names and the nesting limit") {
   CHECK_THROWS_AS(w.array(), std::logic_error);
 }
 
+TEST_CASE("a staged writer writes exactly what a direct one does, across the edges of its buffer") {
+  // A document of every kind of piece, strings around the sizes where the staged writer hands
+  // its buffer on or writes past it (4 KB and 8 KB), with and without bytes to escape.
+  const auto document = [](JsonWriter& w) {
+    w.object(true).stamp();
+    for (int i = 0; i < 600; ++i) {
+      w.key("row").object().kv("i", i).kv("x", 0.1 * i).kv_bool("odd", i % 2 == 1).kv_str("name", "storage");
+      w.key("list").array().num(1e300).null().boolean(true).end();
+      w.raw_member("\"raw\": [1, 2]").end();
+    }
+    for (std::size_t size : {4094u, 4095u, 4096u, 4097u, 8190u, 8191u, 8192u, 8193u, 20000u}) {
+      std::string plain(size, 'a');
+      std::string escaped = plain;
+      escaped[size / 2] = '"';
+      escaped[size - 1] = '\x01';
+      w.kv_str("plain", plain).kv_str("escaped", escaped).key(std::string(200, 'k')).str(plain);
+    }
+    w.key("caf\xc3\xa9").str("caf\xc3\xa9 \xff").end().finish();
+  };
+  std::string direct;
+  {
+    Out o(direct);
+    JsonWriter w(o);
+    document(w);
+  }
+  std::string staged;
+  {
+    Out o(staged);
+    JsonWriter w(o, JsonWriter::Mode::Staged);
+    document(w);
+    w.flush();
+  }
+  CHECK(staged == direct);
+  CHECK(json::parse(staged)["row"]["raw"].size() == 2);
+
+  // A staged writer holds its text until flush() (or until it goes).
+  std::string held;
+  Out o(held);
+  {
+    JsonWriter w(o, JsonWriter::Mode::Staged);
+    w.object().kv("a", 1).end();
+    CHECK(held.empty());
+    w.flush();
+    CHECK(held == "{\"a\": 1}");
+    w.num(2);
+  }
+  CHECK(held == "{\"a\": 1}2");
+}
+
 TEST_CASE("a string is written in one piece only when no byte of it needs escaping, wherever the byte is") {
   // The writer looks at eight bytes at a time: each byte that needs escaping or checking (a
   // quote, a backslash, a control character, a byte past ASCII), at every place in strings of
