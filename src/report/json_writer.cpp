@@ -113,7 +113,7 @@ JsonWriter& JsonWriter::kv_str(std::string_view k, std::string_view v) {
   if (k.size() > kKeyMax || v.size() > kValueMax || !plain(v)) return key(k).str(v);
   char* p = member(room(kKeyMax + 8 + kValueMax + 2), k);
   *p++ = '"';
-  p = std::copy(v.begin(), v.end(), p);
+  p = copy_short(p, v.data(), v.size());
   *p++ = '"';
   commit(p);
   return *this;

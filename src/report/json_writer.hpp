@@ -24,6 +24,22 @@ std::string json_number(double v);
 // (new keys do not raise it). Every JSON document carries it beside "pipesim_version".
 constexpr int kJsonSchemaVersion = 1;
 
+// Copies n bytes (a key, a short value) inline rather than by a call to memcpy, whose cost was a
+// good part of writing a member: eight bytes at a time, the last eight overlapping, never reading
+// past s + n.
+inline char* copy_short(char* p, const char* s, std::size_t n) {
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) std::memcpy(p + i, s + i, 8);
+    std::memcpy(p + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(p, s, 4);
+    std::memcpy(p + n - 4, s + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) p[i] = s[i];
+  }
+  return p + n;
+}
+
 class JsonWriter {
  public:
   // How the writer hands its text to the Out. Direct: each piece as it is written, so the Out
@@ -157,7 +173,7 @@ class JsonWriter {
   char* member(char* p, std::string_view k) {
     p = lead(p);
     *p++ = '"';
-    p = std::copy(k.begin(), k.end(), p);
+    p = copy_short(p, k.data(), k.size());
     *p++ = '"';
     *p++ = ':';
     *p++ = ' ';
