@@ -407,6 +407,10 @@ void append_grouped(std::string& out, std::string_view digits) {
   if (end == std::string_view::npos) end = digits.size();
   const std::size_t whole = end - start;
   const std::size_t commas = whole > 0 ? (whole - 1) / 3 : 0;
+  if (commas == 0) {  // up to three digits before the point: nothing to insert
+    out.append(digits);
+    return;
+  }
   const std::size_t at = out.size();
   out.resize(at + digits.size() + commas, ',');
   char* p = std::copy(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(start), out.data() + at);

@@ -1,5 +1,7 @@
 #include "report/words.hpp"
 
+#include <cmath>
+
 #include <fmt/compile.h>
 #include <fmt/format.h>
 #include <vector>
@@ -22,6 +24,18 @@ std::string percent(double ratio) {
 
 void append_samples(std::string& out, double per_s) { append_human(out, per_s, Dim::SampleRate); }
 void append_count(std::string& out, double n) {
+  // Whole counts below 1,000 (workers, batch sizes: most of a sweep's sentences) need neither
+  // rounding nor grouping: their digits, as append_fixed writes them.
+  if (n >= 0 && n < 1000 && n == std::floor(n) && !std::signbit(n)) {
+    const auto k = static_cast<unsigned>(n);
+    char text[3];
+    char* p = text;
+    if (k >= 100) *p++ = static_cast<char>('0' + k / 100);
+    if (k >= 10) *p++ = static_cast<char>('0' + k / 10 % 10);
+    *p++ = static_cast<char>('0' + k % 10);
+    out.append(text, static_cast<std::size_t>(p - text));
+    return;
+  }
   std::string digits;  // short enough to stay inside the string (no allocation) for most counts
   append_fixed(digits, n, 0);
   append_grouped(out, digits);

@@ -147,6 +147,8 @@ TEST_CASE("formatting for people picks a readable unit") {
   CHECK(group_thousands("1281167") == "1,281,167");
   CHECK(group_thousands("-12345.5") == "-12,345.5");
   CHECK(group_thousands("999") == "999");
+  CHECK(group_thousands("-999.25") == "-999.25");
+  CHECK(group_thousands("") == "");
   CHECK(format_compact(500e3, Dim::Size) == "500 KB");
   CHECK(format_compact(2e9, Dim::Rate) == "2 GB/s");
   CHECK(format_compact(1.5e-5, Dim::Duration) == "15 us");

@@ -34,7 +34,8 @@ TEST_CASE("words: appended figures go after what the text holds, as the strings 
   append_samples(s, 156.26);
   CHECK(s == "now 1,281,167 | 1,235 | 100,000,000,000,000,000,000 | 18.3% | 37,260 samples/s | 156.3 samples/s");
   CHECK(count(-4500) == "-4,500");
-  for (double v : {0.0, 7.0, 999.0, 1000.0, 123456789.0, 0.5, 2.5, -1e16, 3e15})
+  for (double v : {0.0, -0.0, 1.0, 7.0, 10.0, 20.0, 99.0, 100.0, 999.0, 999.4, 999.5, 1000.0, 123456789.0, 0.5, 2.5,
+                   -7.0, -1e16, 3e15})
     CHECK(count(v) == group_thousands(format_fixed(v, 0)));
 }
 
