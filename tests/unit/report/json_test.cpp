@@ -23,6 +23,23 @@ using nlohmann::json;
 
 namespace {
 
+// A JSON sweep's whole text, written on two threads as `pipesim sweep` writes it.
+std::string json_sweep(const LoadedScenario& loaded, const std::vector<Axis>& axes) {
+  const Scenario first = first_point(loaded.scenario, axes);
+  const SweepLayout layout =
+      sweep_layout(axes, first, grid_columns(loaded.scenario, axes, first_valid_point(loaded.scenario, axes)), false);
+  const auto renderer = sweep_renderer(Format::Json);
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  write_sweep(*renderer, file, loaded.scenario, axes, layout, 2);
+  std::rewind(file);
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, file)) > 0;) text.append(buf, n);
+  std::fclose(file);
+  return text;
+}
+
 json diagnose_json(const LoadedScenario& s) {
   const Diagnosis d = with_origins(s, [&] { return diagnose(s.scenario); });
   return json::parse(render_diagnosis(Format::Json, s, d));
@@ -316,20 +333,8 @@ TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagn
   const LoadedScenario loaded = load_scenario("reference");
   const std::vector<Axis> axes = {parse_axis("pipeline.batch_size", "16,32"), parse_axis("cpu.cores", "2,8"),
                                   parse_axis("workload.transform_cost", "1ms,3ms")};
-  const Scenario first = first_point(loaded.scenario, axes);
-  const SweepLayout layout =
-      sweep_layout(axes, first, grid_columns(loaded.scenario, axes, first_valid_point(loaded.scenario, axes)), false);
-  const auto renderer = sweep_renderer(Format::Json);
-  std::FILE* file = std::tmpfile();
-  REQUIRE(file != nullptr);
-  write_sweep(*renderer, file, loaded.scenario, axes, layout, 2);
-  std::rewind(file);
-  std::string text;
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, file)) > 0;) text.append(buf, n);
-  std::fclose(file);
   using ordered = nlohmann::ordered_json;  // keeps the members in the order they were written
-  const ordered rows = ordered::parse(text)["rows"];
+  const ordered rows = ordered::parse(json_sweep(loaded, axes))["rows"];
   REQUIRE(rows.size() == 8);
   std::size_t i = 0;
   for_each_point(loaded.scenario, axes, [&](const Scenario& point, std::size_t) {
@@ -341,4 +346,30 @@ TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagn
     CHECK(!rows[i]["inputs"].contains("cpu.worker_throughput"));
     ++i;
   });
+}
+
+TEST_CASE("each row's recommendations are its point's own, where the sweep looked fixes up in its memo") {
+  // A grid where the workers fix of every row of one batch size, and the batch-size fix of every
+  // row of one worker count, land on scenarios other rows reach (the sweep's memo answers them),
+  // with an axis over one of three alternative fields: every row's recommendations must be those
+  // diagnose gives its point alone, figure for figure and word for word.
+  const LoadedScenario loaded = load_scenario("reference");
+  const std::vector<Axis> axes = {parse_axis("pipeline.batch_size", "64,128,256"),
+                                  parse_axis("workload.transform_cost", "1ms,3ms"),
+                                  parse_axis("pipeline.workers", "1..24:+1")};
+  const json rows = json::parse(json_sweep(loaded, axes))["rows"];
+  REQUIRE(rows.size() == 144);
+  std::size_t i = 0;
+  std::size_t fixes = 0;
+  for_each_point(loaded.scenario, axes, [&](const Scenario& point, std::size_t) {
+    LoadedScenario at = loaded;
+    at.scenario = point;
+    const Diagnosis d = with_origins(at, [&] { return diagnose(at.scenario); });
+    const json expected = json::parse(render_diagnosis(Format::Json, at, d))["recommendations"];
+    CAPTURE(i);
+    CHECK(rows[i]["recommendations"] == expected);
+    fixes += expected.size();
+    ++i;
+  });
+  CHECK(fixes > 200);
 }
