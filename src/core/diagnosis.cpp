@@ -59,12 +59,6 @@ struct FixMemoAccess {
     if (m.varying_.size() > FixMemo::kMaxKey ||
         std::none_of(changes.begin(), changes.end(), [&](const Change& c) { return contains(m.varying_, c.field); }))
       return false;
-    k.size = m.varying_.size();
-    for (std::size_t i = 0; i < k.size; ++i) {
-      const Field f = m.varying_[i];
-      k.fields[i] = f;
-      k.values[i] = base.has(f) ? Value{base.get(f), base.dim(f), true} : Value{};
-    }
     // The key's place for f, added with f's value in base when it is not there yet; kMaxKey when full.
     const auto at = [&](Field f) {
       for (std::size_t i = 0; i < k.size; ++i)
@@ -74,6 +68,8 @@ struct FixMemoAccess {
       k.values[k.size] = base.has(f) ? Value{base.get(f), base.dim(f), true} : Value{};
       return k.size++;
     };
+    k.size = 0;
+    for (Field f : m.varying_) at(f);  // all fit: checked above
     for (const Change& c : changes) {
       for (Field a : alternatives(c.field)) {
         if (a == c.field) continue;
@@ -164,9 +160,8 @@ Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes, FixMe
 std::optional<double> smallest_that_binds(const Scenario& base, Field field, double from, double to,
                                           double throughput) {
   const auto at = [&](double v) {
-    Scenario s = base;
-    s.set(field, v);
-    return evaluate(resolve(s));
+    const Change change{field, {v, Dim::Number}};
+    return evaluate(resolve_changed(base, std::span(&change, 1)));
   };
   if (to - from <= 256) {
     std::optional<double> best;

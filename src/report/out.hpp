@@ -52,21 +52,6 @@ class Out {
     maybe_flush();
   }
   void put(char c) { buf_->push_back(c); }
-  // Three pieces in one append: short ones (a JSON key, a plain string) gathered on the stack
-  // first; a resize would fill the bytes with zeros before they are overwritten, and three
-  // appends cost three calls.
-  void write_parts(std::string_view a, std::string_view b, std::string_view c) {
-    const std::size_t n = a.size() + b.size() + c.size();
-    char gathered[128];
-    if (n > sizeof gathered) {
-      buf_->append(a).append(b).append(c);
-      return;
-    }
-    char* p = std::copy(a.begin(), a.end(), gathered);
-    p = std::copy(b.begin(), b.end(), p);
-    std::copy(c.begin(), c.end(), p);
-    buf_->append(gathered, n);
-  }
   // A number in shortest round-trip form, exactly as fmt's "{}" writes it (the format string is
   // compiled: this is the hot path of every CSV and JSON sweep).
   void num(double v) {
