@@ -76,8 +76,9 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "the training loop's CPU time per step launching the step's work while it holds the interpreter lock "
      "(Python, the framework's dispatch); overlaps compute, but takes turns with the pin thread's locked work"},
     {Field::PinLockShare, "pipeline.pin_lock_share", kNum, C::Share, false, "0",
-     "share of the pin thread's work per batch during which it holds the interpreter lock (receiving the batch, "
-     "pinning it, freeing its shared memory), so that the loop cannot launch; 1 on PyTorch's DataLoader"},
+     "share of the pin thread's work per batch during which it holds the interpreter lock, so that the loop cannot "
+     "launch (receiving the batch; PyTorch releases it to pin the batch and, from 1.13, to free its shared memory): "
+     "1 is an upper bound"},
     {Field::PersistentWorkers, "pipeline.persistent_workers", kBool, C::None, false, "false",
      "workers live across epochs (PyTorch persistent_workers); false starts them at every epoch"},
     {Field::WorkerStartTime, "pipeline.worker_start_time", kTime, C::NonNegative, false, "0 s",
