@@ -488,7 +488,50 @@ bool round_shortest(const Shortest& s, int keep, RoundedDigits& out) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::array<double, 23> kPow10Exact = [] {  // 10^0 .. 10^22: every one a double
+  std::array<double, 23> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+// The keep digits of value read off value x 10^(keep - 1 - e), e its decimal exponent, rounded to
+// the nearest integer: one multiplication or division by an exact power of ten, no search. Its
+// rounding is monotonic and the half between two integers is a double, so the product lies on the
+// exact product's side of it or on it; on it (and at the edges of the decade, where the exponent
+// could be one off) this answers nothing and the shortest digits decide.
+bool round_directly(double value, int keep, RoundedDigits& out) {
+  const double a = std::fabs(value);
+  if (!(a >= std::numeric_limits<double>::min() && a < 1e300)) return false;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &a, sizeof bits);
+  const int binary = static_cast<int>(bits >> 52) - 1023;
+  int e = (binary * 78913) >> 18;  // floor(binary x log10 2): the decimal exponent or one less
+  const double top = kPow10Exact[static_cast<std::size_t>(keep)];
+  double scaled = 0;
+  for (int attempt = 0; attempt < 2; ++attempt, ++e) {
+    const int shift = keep - 1 - e;
+    if (shift > 22 || shift < -22) return false;
+    scaled = shift >= 0 ? a * kPow10Exact[static_cast<std::size_t>(shift)]
+                        : a / kPow10Exact[static_cast<std::size_t>(-shift)];
+    if (scaled < top) break;
+  }
+  const double nearest = std::nearbyint(scaled);
+  if (!(scaled > top / 10 && nearest < top) || std::fabs(scaled - nearest) >= 0.5) return false;
+  auto n = static_cast<std::uint64_t>(nearest);
+  for (int i = keep - 1; i >= 0; --i, n /= 10) out.digits[i] = static_cast<char>('0' + n % 10);
+  out.count = keep;
+  out.exponent = e;
+  out.negative = std::signbit(value);
+  return true;
+}
+
+}  // namespace
+
 bool round_digits(double value, int keep, RoundedDigits& out) {
+  if (keep >= 1 && keep <= 15 && round_directly(value, keep, out)) return true;
   Shortest s;
   return shortest(value, s) && round_shortest(s, keep, out);
 }
@@ -541,6 +584,26 @@ void write_fixed(std::string& out, double value, int decimals) {
     out.append(text, static_cast<std::size_t>(end - text));
     if (decimals > 0) out.append(1, '.').append(static_cast<std::size_t>(decimals), '0');
     return;
+  }
+  // Most fixed figures (percentages, milliseconds) are small and away from a half at their last
+  // decimal. There the value times 10^decimals, rounded to the nearest integer, is the figure
+  // rounded as printf rounds the exact value: rounding the product is monotonic and the half
+  // between two integers is a double (below 2^52), so the product lies on the exact product's
+  // side of it or on it, and on it goes the exact way below. Its digits go out directly.
+  if (decimals >= 1 && decimals <= 3 && value > 0 && value < 1e9) {
+    const double scaled = value * static_cast<double>(kPow10[static_cast<std::size_t>(decimals)]);
+    const double nearest = std::nearbyint(scaled);
+    if (std::fabs(scaled - nearest) < 0.5) {
+      auto n = static_cast<std::uint64_t>(nearest);
+      char text[24];
+      char* p = text + sizeof text;
+      for (int i = 0; i < decimals; ++i, n /= 10) *--p = static_cast<char>('0' + n % 10);
+      *--p = '.';
+      do *--p = static_cast<char>('0' + n % 10);
+      while ((n /= 10) != 0);
+      out.append(p, static_cast<std::size_t>(text + sizeof text - p));
+      return;
+    }
   }
   Shortest s;
   RoundedDigits r;

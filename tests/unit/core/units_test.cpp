@@ -196,6 +196,15 @@ TEST_CASE("rounding from the shortest digits gives printf's digits, or leaves th
   };
   for (int i = 0; i < 8000; ++i) values.push_back(std::pow(10.0, -20 + 40 * next()));
   for (int i = 0; i < 8000; ++i) values.push_back(std::round(next() * 1e6) / std::pow(10.0, i % 8));
+  // format_fixed's direct path (1 to 3 decimals, below 1e9): percentages, and values a hair
+  // either side of a half at the last decimal, where the product's rounding could mislead it.
+  for (int i = 0; i < 4000; ++i) {
+    values.push_back(next() * 100);
+    const double half = (std::floor(next() * 2e6) + 0.5) / std::pow(10.0, 1 + i % 3);
+    values.push_back(half);
+    values.push_back(std::nextafter(half, 0.0));
+    values.push_back(std::nextafter(half, 1e9));
+  }
   int answered = 0, left = 0;
   for (const double magnitude : values)
     for (const double v : {magnitude, -magnitude}) {
