@@ -510,13 +510,19 @@ bool round_directly(double value, int keep, RoundedDigits& out) {
   const int binary = static_cast<int>(bits >> 52) - 1023;
   int e = (binary * 78913) >> 18;  // floor(binary x log10 2): the decimal exponent or one less
   const double top = kPow10Exact[static_cast<std::size_t>(keep)];
+  // a x 10^(keep - 1 - e), by one operation with an exact power; false past the table.
   double scaled = 0;
-  for (int attempt = 0; attempt < 2; ++attempt, ++e) {
+  const auto scale = [&] {
     const int shift = keep - 1 - e;
     if (shift > 22 || shift < -22) return false;
     scaled = shift >= 0 ? a * kPow10Exact[static_cast<std::size_t>(shift)]
                         : a / kPow10Exact[static_cast<std::size_t>(-shift)];
-    if (scaled < top) break;
+    return true;
+  };
+  if (!scale()) return false;
+  if (scaled >= top) {  // the decimal exponent was one more than the estimate
+    ++e;
+    if (!scale()) return false;
   }
   const double nearest = std::nearbyint(scaled);
   if (!(scaled > top / 10 && nearest < top) || std::fabs(scaled - nearest) >= 0.5) return false;
@@ -591,7 +597,7 @@ void write_fixed(std::string& out, double value, int decimals) {
   // between two integers is a double (below 2^52), so the product lies on the exact product's
   // side of it or on it, and on it goes the exact way below. Its digits go out directly.
   if (decimals >= 1 && decimals <= 3 && value > 0 && value < 1e9) {
-    const double scaled = value * static_cast<double>(kPow10[static_cast<std::size_t>(decimals)]);
+    const double scaled = value * kPow10Exact[static_cast<std::size_t>(decimals)];
     const double nearest = std::nearbyint(scaled);
     if (std::fabs(scaled - nearest) < 0.5) {
       auto n = static_cast<std::uint64_t>(nearest);
