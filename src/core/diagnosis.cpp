@@ -366,10 +366,24 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                                                   : "tasks (workers and training process)",
                                cpus, cpus)});
   }
-  if (workers && !s.has(Field::MemcpyBandwidth))
-    a.push_back({Field::MemcpyBandwidth,
-                 "batch assembly is free: collating into shared memory and pinning cost nothing "
-                 "(cpu.memcpy_bandwidth)"});
+  // Batch assembly: the workers' collate, and the pin thread's work where the transfer is pinned.
+  // Each has a rate of its own that falls back to the copy rate; only what has none is free.
+  if (workers) {
+    const bool collate_free = !in.transform.collate_bandwidth;
+    const bool pin_free = !in.transform.pin_bandwidth;
+    if (collate_free && pin_free)
+      a.push_back({Field::MemcpyBandwidth,
+                   "batch assembly is free: collating into shared memory and pinning cost nothing "
+                   "(cpu.memcpy_bandwidth)"});
+    else if (collate_free)
+      a.push_back({Field::CollateBandwidth,
+                   "collating is free: a worker's copy of its batch into shared memory costs nothing "
+                   "(cpu.collate_bandwidth, or cpu.memcpy_bandwidth for both copies)"});
+    else if (pin_free && in.transfer.modelled && in.transfer.pinned)
+      a.push_back({Field::PinBandwidth,
+                   "pinning is free: the pin thread's work on each batch costs nothing (cpu.pin_bandwidth, or "
+                   "cpu.memcpy_bandwidth for both copies)"});
+  }
   if (in.workers >= 1 && in.loop_time() == 0)
     a.push_back({Field::LoopOverhead,
                  "the training loop takes no time of its own per step (pipeline.loop_overhead, "

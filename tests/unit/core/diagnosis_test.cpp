@@ -169,6 +169,35 @@ TEST_CASE("assumptions: the defaults that decide the answer, each gone once its 
   CHECK(keys(s).empty());
 }
 
+TEST_CASE("assumptions: batch assembly is free only where neither copy has a rate") {
+  const auto assembly = [](const Scenario& sc) {
+    std::vector<std::string_view> out;
+    for (const Assumption& a : diagnose_with_assumptions(sc).assumptions)
+      for (Field f : {Field::MemcpyBandwidth, Field::CollateBandwidth, Field::PinBandwidth})
+        if (a.field == f) out.push_back(spec(a.field).key);
+    return out;
+  };
+  // A pinned transfer, modelled: 3x224x224 fp32 on the device over a 25 GB/s link.
+  Scenario s = test::reference(256);
+  s.set(Field::DeviceSampleSize, {602112, Dim::Size});
+  s.set(Field::LinkBandwidth, {25e9, Dim::Rate});
+  CHECK(assembly(s) == std::vector<std::string_view>{"cpu.memcpy_bandwidth"});
+  // The collate's rate alone: the pin thread's work is still free.
+  s.set(Field::CollateBandwidth, {1e9, Dim::Rate});
+  CHECK(assembly(s) == std::vector<std::string_view>{"cpu.pin_bandwidth"});
+  // Both rates (as the GPU-node preset has them): nothing is free, whatever the copy rate.
+  s.set(Field::PinBandwidth, {2e9, Dim::Rate});
+  CHECK(assembly(s).empty());
+  // The pin thread's rate alone: the collate is free.
+  s.unset(Field::CollateBandwidth);
+  CHECK(assembly(s) == std::vector<std::string_view>{"cpu.collate_bandwidth"});
+  // Unpinned (or no transfer modelled), there is no pin thread to be free.
+  s.unset(Field::PinBandwidth);
+  s.set(Field::CollateBandwidth, {1e9, Dim::Rate});
+  s.set(Field::LinkPinned, 0);
+  CHECK(assembly(s).empty());
+}
+
 TEST_CASE("a measured compute time carries the accelerator it was measured on") {
   const auto texts = [](const Scenario& sc) {
     std::vector<std::string> out;
