@@ -76,6 +76,7 @@ struct RankState {
   std::deque<std::size_t> pin_queue;
   bool pin_busy = false;
   bool lock_held = false;
+  double lock_since = 0;          // when the lock was last taken while free
   std::deque<Task> lock_queue;    // tasks waiting for the interpreter lock, in arrival order
   std::size_t cycle = 0;          // the next worker in turn
   std::size_t sent = 0;           // batches of this epoch dispatched
@@ -317,12 +318,14 @@ class Engine {
       return;
     }
     rs.lock_held = true;
+    rs.lock_since = now_;
     add_task(t);
   }
   void release(std::size_t r) {
     RankState& rs = ranks_[r];
     if (rs.lock_queue.empty()) {
       rs.lock_held = false;
+      rec_.lock_held += now_ - rs.lock_since;
       return;
     }
     add_task(rs.lock_queue.front());

@@ -22,6 +22,7 @@ struct EngineRecord {
   std::vector<Span> spans;
   // Busy time (s, summed over accelerators) and CPU work done (core-seconds).
   double worker_busy = 0, storage_busy = 0, decoder_busy = 0, pin_busy = 0, link_busy = 0, compute_busy = 0;
+  double lock_held = 0;  // the training processes' interpreter lock, held (s, summed over accelerators)
   double cpu_work = 0;
 };
 

@@ -176,6 +176,7 @@ void steady_figures(const Inputs& in, const Costs& c, EngineRecord& e, std::size
   if (c.storage) s.busy.storage = e.storage_busy / elapsed;
   if (c.decoder) s.busy.decoder = e.decoder_busy / elapsed;
   if (c.pin && c.workers) s.busy.pin_thread = e.pin_busy / elapsed;
+  if ((c.launch > 0 || c.pin_locked > 0) && c.workers) s.busy.interpreter_lock = e.lock_held / elapsed;
   if (c.link && c.workers) s.busy.link = e.link_busy / elapsed;
 }
 

@@ -73,13 +73,14 @@ struct Span {
 
 // Busy fractions of each resource over the steady run (absent: not in the scenario).
 struct Busy {
-  double workers = 0;                // wall time workers were building batches, over W x time
-  std::optional<double> cores;       // CPU work over the cores' capacity (needs cpu.cores)
-  std::optional<double> storage;     // the storage server
-  std::optional<double> decoder;     // the hardware decoder
-  std::optional<double> pin_thread;  // the pin thread
-  std::optional<double> link;        // the host-to-device link (pinned, overlapped)
-  double accelerator = 0;            // compute (with any GPU decoding) over time
+  double workers = 0;                      // wall time workers were building batches, over W x time
+  std::optional<double> cores;             // CPU work over the cores' capacity (needs cpu.cores)
+  std::optional<double> storage;           // the storage server
+  std::optional<double> decoder;           // the hardware decoder
+  std::optional<double> pin_thread;        // the pin thread
+  std::optional<double> interpreter_lock;  // the training process's lock, held (launch and pin thread)
+  std::optional<double> link;              // the host-to-device link (pinned, overlapped)
+  double accelerator = 0;                  // compute (with any GPU decoding) over time
 };
 
 // Why the epoch run did not run.

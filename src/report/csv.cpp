@@ -116,6 +116,7 @@ class CsvRenderer final : public DiagnosisRenderer,
     if (s.busy.storage) row("busy_storage", *s.busy.storage, std::nullopt);
     if (s.busy.decoder) row("busy_decoder", *s.busy.decoder, std::nullopt);
     if (s.busy.pin_thread) row("busy_pin_thread", *s.busy.pin_thread, std::nullopt);
+    if (s.busy.interpreter_lock) row("busy_interpreter_lock", *s.busy.interpreter_lock, std::nullopt);
     if (s.busy.link) row("busy_link", *s.busy.link, std::nullopt);
   }
 

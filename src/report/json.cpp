@@ -176,6 +176,7 @@ void simulated(JsonWriter& j, const Simulation& s) {
   if (s.busy.storage) j.kv("storage", *s.busy.storage);
   if (s.busy.decoder) j.kv("decoder", *s.busy.decoder);
   if (s.busy.pin_thread) j.kv("pin_thread", *s.busy.pin_thread);
+  if (s.busy.interpreter_lock) j.kv("interpreter_lock", *s.busy.interpreter_lock);
   if (s.busy.link) j.kv("link", *s.busy.link);
   j.end();
   if (s.epoch_utilization) {

@@ -509,6 +509,7 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
   if (s.busy.storage) busy += fmt::format(", storage {}", percent(*s.busy.storage));
   if (s.busy.decoder) busy += fmt::format(", decoder {}", percent(*s.busy.decoder));
   if (s.busy.pin_thread) busy += fmt::format(", pin thread {}", percent(*s.busy.pin_thread));
+  if (s.busy.interpreter_lock) busy += fmt::format(", interpreter lock {}", percent(*s.busy.interpreter_lock));
   if (s.busy.link) busy += fmt::format(", link {}", percent(*s.busy.link));
   kv("busy", busy + " of the run");
   switch (s.epoch_skip) {

@@ -175,6 +175,19 @@ TEST_CASE("the interpreter lock, constant: the same as the closed forms") {
   s.set(Field::PinLockShare, 0.5);
   same_as_analytic(s);
   CHECK(sim(s).step_s == doctest::Approx(10.5e-3).epsilon(1e-9));
+  // The lock is held all of every step once the pipeline is full: over 2,000 steps of 10.5 ms
+  // (21 s), all but the 21 ms before the first batch's locked part (the workers' first builds,
+  // 20 ms, and the pin thread's unlocked millisecond).
+  CHECK(*sim(s).busy.interpreter_lock == doctest::Approx(1 - 21e-3 / 21).epsilon(1e-3));
+  // A 1 ms launch: the lock holds 2 ms of each 10 ms step, and compute sets it.
+  s.set(Field::LaunchTime, {1e-3, Dim::Duration});
+  same_as_analytic(s);
+  CHECK(*sim(s).busy.interpreter_lock == doctest::Approx(0.2).epsilon(1e-2));
+  // Neither a launch nor a locked share: no lock to be held.
+  s.set(Field::LaunchTime, {0, Dim::Duration});
+  s.set(Field::PinLockShare, 0);
+  CHECK_FALSE(sim(s).busy.interpreter_lock.has_value());
+  s.set(Field::LaunchTime, {9.5e-3, Dim::Duration});
   s.set(Field::PinLockShare, 1);
   same_as_analytic(s);
   s.set(Field::CollateBandwidth, {1e9, Dim::Rate});
