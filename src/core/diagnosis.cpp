@@ -476,6 +476,7 @@ struct FixContext {
 
   // Each kind of fix, in the order diagnose offers them.
   void transform_fixes() const;
+  double fewest_as_good(double most) const;
   void storage_fixes() const;
   void transfer_fixes() const;
   void all_together() const;
@@ -492,6 +493,25 @@ bool process_binds(const Result& r) {
 
 // The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
 // variance a deeper window or any ready batch.
+// `most` workers (the node's cores full) keep the transform under compute, or as near as they
+// can; where storage or the transfer (the training process) is slower than compute, fewer keep
+// the transform at that wall and the rest add nothing while it binds. The fewest that reach what
+// `most` reaches, checked by the model (more workers can slow that wall itself, on cores shared
+// by time); else `most`.
+double FixContext::fewest_as_good(double most) const {
+  double wall = 0;
+  for (Stage st : {Stage::Storage, Stage::Transfer})
+    if (r.stage(st).modelled) wall = std::max(wall, r.stage(st).time_s);
+  if (!(wall > compute) || r.stage(Stage::Transform).limit == Limit::Variance) return most;
+  const auto fewer = workers_for(in.transform, worker_batch_time(in.transform, in, B) / wall);
+  if (!fewer || *fewer <= in.workers || *fewer >= most) return most;
+  const auto throughput_at = [&](double w) {
+    const Change change{Field::Workers, {w, Dim::Number}};
+    return run_changed(s, std::span(&change, 1), memo, [](const Result& at, double) { return at.throughput; });
+  };
+  return throughput_at(*fewer) >= throughput_at(most) * (1 - 1e-9) ? *fewer : most;
+}
+
 void FixContext::transform_fixes() const {
   // The node's cores for `workers` per accelerator, a whole core each, and those reserved.
   const auto node_cores = [&](double workers) {
@@ -523,7 +543,8 @@ void FixContext::transform_fixes() const {
       add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
     else {  // more workers alone add nothing past the cores: first fill them, then add cores
       const double fit = std::floor(*in.transform.cores_per_accelerator / in.transform.threads_per_core);
-      if (fit > in.workers) add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fit, Dim::Number}}});
+      if (fit > in.workers)
+        add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fewest_as_good(fit), Dim::Number}}});
       add(FixKind::WorkersAndCores,
           {{Field::Workers, {need, Dim::Number}}, {Field::Cores, {node_cores(need), Dim::Number}}});
     }

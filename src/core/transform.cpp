@@ -161,10 +161,7 @@ double transform_time(const TransformInputs& in, const Workload& w, double batch
 
 double ceil_count(double x) { return std::ceil(x * (1 - 1e-12)); }
 
-namespace {
-
-// Smallest whole W whose scaling-law rate reaches `need` single-worker rates; nullopt when the
-// law peaks below it. W >= need(1 + sigma(W-1) + kappa W(W-1)) is a quadratic in W:
+// W >= need(1 + sigma(W-1) + kappa W(W-1)) is a quadratic in W:
 // a W^2 + b W + c <= 0 with a = need kappa, b = need (sigma - kappa) - 1, c = need (1 - sigma).
 std::optional<double> workers_for(const TransformInputs& in, double need) {
   if (need <= 0) return 0.0;
@@ -182,6 +179,8 @@ std::optional<double> workers_for(const TransformInputs& in, double need) {
   if (usl_workers(in, w) < need * (1 - 1e-12)) return std::nullopt;  // the peak falls between integers
   return w;
 }
+
+namespace {
 
 // The whole W where the scaling law peaks (kappa > 0): about sqrt((1 - sigma) / kappa).
 double peak_workers(const TransformInputs& in) {

@@ -72,6 +72,9 @@ inline constexpr double kFreshHeapAbove = 32.0 * 1024 * 1024;
 double collate_time(const TransformInputs& in, const Workload& w, double batch);
 // One worker's whole time for a batch: every sample's transform, then the collate.
 double worker_batch_time(const TransformInputs& in, const Workload& w, double batch);
+// The smallest whole number of workers whose scaling-law rate reaches `need` single-worker
+// rates (a core each); nullopt when the law peaks below it.
+std::optional<double> workers_for(const TransformInputs& in, double need);
 // Time per batch of CPU workers and hardware decoder in a pipeline (the slower sets the pace).
 double transform_time(const TransformInputs& in, const Workload& w, double batch, Limit* limit = nullptr);
 

@@ -292,6 +292,33 @@ TEST_CASE("the fix in hand first: as many workers as the node's cores run, then 
   CHECK(find(full, FixKind::WorkersAndCores) != nullptr);
 }
 
+TEST_CASE("the fix in hand stops at the workers that keep up with a wall above compute") {
+  // Batch 10, compute 10 ms, a worker's batch 80 ms (8 ms a sample): 8 workers keep up with
+  // compute, and 8 cores leave 7 for workers. The pin thread copies 1 MB a batch at 62.5 MB/s:
+  // 16 ms, so the transfer binds past 80 / 16 = 5 workers, and 5 do what 7 do.
+  Scenario s = test::loader(2, 8);
+  s.set(Field::Cores, 8);
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::PinBandwidth, {62.5e6, Dim::Rate});
+  const Diagnosis d = diagnose(s);
+  const Fix* within = find(d, FixKind::WorkersWithinCores);
+  REQUIRE(within);
+  CHECK(within->changes.at(0).value.value == 5);
+  CHECK(within->result.utilization == doctest::Approx(10.0 / 16).epsilon(1e-12));
+  CHECK(within->result.binds(Stage::Transfer));
+  // Keeping up with compute still takes 8, with a core each (what a faster pin thread needs).
+  const Fix* more = find(d, FixKind::WorkersAndCores);
+  REQUIRE(more);
+  CHECK(more->changes.at(0).value.value == 8);
+  // Without the wall, the cores full.
+  s.unset(Field::PinBandwidth);
+  const Diagnosis without = diagnose(s);
+  const Fix* full = find(without, FixKind::WorkersWithinCores);
+  REQUIRE(full);
+  CHECK(full->changes.at(0).value.value == 7);
+}
+
 TEST_CASE("a memo of fixes gives every diagnosis of a grid exactly the fixes it gives alone") {
   // Points that differ in the batch size, the workers and the transform's rate (one of three
   // alternative fields, so a point and a fix may set or unset each other's): every fix a memo
