@@ -191,7 +191,7 @@ double peak_workers(const TransformInputs& in) {
 
 }  // namespace
 
-CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s) {
+CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s, double pin_s) {
   CoreNeeds c;
   const double need = worker_batch_time(in, w, w.batch) / compute_s;  // in single-worker rates
   const auto full = workers_for(in, need);
@@ -202,8 +202,11 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   c.workers_full = full.value_or(best);
   c.workers_target = target.value_or(best);
   c.reserved_per_accelerator = in.reserved_cores / w.accelerators;
-  // Shared by time, the training process uses a core for its share of the compute and its own time.
-  if (w.loop_cpu_share) c.reserved_per_accelerator += std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s);
+  // Shared by time, the training process uses a core for its share of the compute and its own time,
+  // and its pin thread, a thread of its own, for its work on each batch (at most a core).
+  if (w.loop_cpu_share)
+    c.reserved_per_accelerator +=
+        std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s) + std::min(1.0, pin_s / compute_s);
   // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
   c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;
   // The knee: 95% of the most the workers deliver (the law's peak, its limit 1 / sigma, or

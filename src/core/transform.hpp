@@ -99,7 +99,9 @@ struct CoreNeeds {
   double peak_workers = 0;
   bool knee_fits_cores = true;
 };
-CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s);
+// `pin_s`: the pin thread's work per batch (0 without one), a CPU's share of the step when the
+// cores are shared by time.
+CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double compute_s, double pin_s = 0);
 
 // Smallest whole number >= x, tolerant of rounding just above an integer.
 double ceil_count(double x);

@@ -368,6 +368,17 @@ TEST_CASE("cores shared by time: workers, the training process and its CPU share
   REQUIRE(d.cores);
   CHECK(d.cores->workers_full == 4);
   CHECK(d.cores->cores_per_accelerator == doctest::Approx(5));
+  // A pin thread, a thread of the training process beside its loop, pins 1 MB a batch at
+  // 0.25 GB/s: 4 ms of each 10 ms of compute, 0.4 of a core more (5.4 per accelerator); at
+  // 0.05 GB/s its 20 ms a batch can have no more than a whole core (6).
+  s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
+  s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
+  s.set(Field::PinBandwidth, {0.25e9, Dim::Rate});
+  const Diagnosis pinned = diagnose(s);
+  REQUIRE(pinned.cores);
+  CHECK(pinned.cores->cores_per_accelerator == doctest::Approx(5.4));
+  s.set(Field::PinBandwidth, {0.05e9, Dim::Rate});
+  CHECK(diagnose(s).cores->cores_per_accelerator == doctest::Approx(6));
 }
 
 TEST_CASE("cores shared by time: the training process's own time runs beside the busy workers") {
