@@ -491,8 +491,6 @@ bool process_binds(const Result& r) {
   return r.binds(Stage::Transfer) && (l == Limit::PinThread || l == Limit::InterpreterLock);
 }
 
-// The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
-// variance a deeper window or any ready batch.
 // `most` workers (the node's cores full) keep the transform under compute, or as near as they
 // can; where storage or the transfer (the training process) is slower than compute, fewer keep
 // the transform at that wall and the rest add nothing while it binds. The fewest that reach what
@@ -512,6 +510,8 @@ double FixContext::fewest_as_good(double most) const {
   return throughput_at(*fewer) >= throughput_at(most) * (1 - 1e-9) ? *fewer : most;
 }
 
+// The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
+// variance a deeper window or any ready batch.
 void FixContext::transform_fixes() const {
   // The node's cores for `workers` per accelerator, a whole core each, and those reserved.
   const auto node_cores = [&](double workers) {
