@@ -435,7 +435,7 @@ void needs(const Scenario& s, Diagnosis& d) {
   const double B = in.batch;
   const double compute = r.stage(Stage::Compute).time_s;
   if (in.transform.cpu_work) {
-    d.cores = core_needs(in.transform, in, compute, in.workers >= 1 && in.transfer.modelled ? pin_time(in, B) : 0);
+    d.cores = core_needs(in.transform, in, compute, in.workers >= 1 ? pin_time(in, B) : 0);
     d.workers_needed = d.cores->workers_full;
   }
   d.storage_bandwidth_needed = storage_bytes_per_batch(in.storage, in, B) * in.storage.shared_by / compute;

@@ -179,7 +179,7 @@ void shared_cores(const Inputs& in, Result& r) {
   const double B = in.batch;
   const double hold = *in.loop_cpu_share * r.stage(Stage::Compute).time_s;
   const double own = loop_own_work(r);
-  const double pin = in.transfer.modelled ? pin_time(in, B) : 0;
+  const double pin = pin_time(in, B);
   const double work = worker_batch_time(t, in, B) + own + pin;
   const double logical = *t.cores_per_accelerator;
   const double cores = core_capacity(t, cpu_tasks(in), logical);  // W + training process (+ pin thread)
@@ -287,7 +287,7 @@ void shared_wait(const Inputs& in, Result& r) {
   const double own = loop_own_work(r);
   const double compute = r.stage(Stage::Compute).time_s;
   const double share = *in.loop_cpu_share * compute;
-  const double pin = in.transfer.modelled ? pin_time(in, in.batch) : 0;
+  const double pin = pin_time(in, in.batch);
   const double lock = lock_time(in, in.batch);
   if (own <= 0 && share <= 0 && pin <= 0 && lock <= 0) return;
   const double build = worker_batch_time(t, in, in.batch);
@@ -374,7 +374,7 @@ void variance(const Inputs& in, Result& r) {
 }  // namespace
 
 double pin_time(const Inputs& in, double batch) {
-  if (!in.transfer.pinned || !in.transform.pin_bandwidth) return 0;
+  if (!in.transfer.modelled || !in.transfer.pinned || !in.transform.pin_bandwidth) return 0;
   return batch * in.transfer.device_bytes / *in.transform.pin_bandwidth;
 }
 
@@ -385,7 +385,7 @@ double lock_time(const Inputs& in, double batch) {
 
 double cpu_tasks(const Inputs& in) {
   if (!in.loop_cpu_share) return in.workers;
-  return in.workers + 1 + (in.transfer.modelled && pin_time(in, in.batch) > 0 ? 1 : 0);
+  return in.workers + 1 + (pin_time(in, in.batch) > 0 ? 1 : 0);
 }
 
 EpochStart epoch_start(const Inputs& in, const Result& r) {

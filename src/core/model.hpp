@@ -132,8 +132,8 @@ Field unmodelled_key(Stage s, TransformAt at);
 
 Result evaluate(const Inputs& in);
 
-// The pin thread's work on one batch (0 unless pinned with a pin rate: cpu.pin_bandwidth, else
-// cpu.memcpy_bandwidth).
+// The pin thread's work on one batch (0 unless the transfer is modelled and pinned, with a pin
+// rate: cpu.pin_bandwidth, else cpu.memcpy_bandwidth).
 double pin_time(const Inputs& in, double batch);
 // The interpreter lock's work per step, one CPU's time: the loop's launch (pipeline.launch_time)
 // and the pin thread's locked share of its batch (pipeline.pin_lock_share), which take turns.
