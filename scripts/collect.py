@@ -331,9 +331,21 @@ def involuntary_switches():
         else None
 
 
+MIN_ROUNDS = 3  # whole rounds of W batches a point measures at the least
+
+
 def point(dataset, step, device, batch, workers, compute_s, seconds):
     """One grid point: the DataLoader as a user writes it, instrumented inside; the loop's time in
-    next() per step, and n steps over whole rounds of W after the first batch, at least `seconds`."""
+    next() and in the step (the copy to the device, the step) per step, and n steps over whole
+    rounds of W after the first batch, at least `seconds` and MIN_ROUNDS rounds.
+
+    `utilization` is over all n steps. The first round still holds the workers' start: they are
+    started one after another, and at W near or past the node's CPUs the last one's first batch
+    comes a second or more after the first one's, a cost an epoch pays once.
+    `utilization_after_first_round` leaves that round out: the steady state a long epoch runs
+    in. `step_times` (each step's time, the wait not in it) and `waits` split a step's time
+    between the training process (the copy, the loop, what it lost to the workers) and the
+    loader (the wait for a batch)."""
     pin = device.type == "cuda"
     loader = DataLoader(Timed(dataset), batch_size=batch, shuffle=True, num_workers=workers, pin_memory=pin,
                         drop_last=True, prefetch_factor=2 if workers > 0 else None, persistent_workers=False,
@@ -344,17 +356,22 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
     step(x.to(device, non_blocking=pin))
     first = time.perf_counter() - start
     rounds = max(1, workers)
-    waits, stats = [], []
+    waits, steps, stats = [], [], []
     thread, process, switches = time.thread_time(), time.process_time(), involuntary_switches()
     t0 = time.perf_counter()
+    after_first = None  # when the first round ended
     n, last = 0, len(loader) - 1  # the batches after the first
-    while n < last and (n == 0 or n % rounds or time.perf_counter() - t0 < seconds):
+    while n < last and (n == 0 or n % rounds or n < MIN_ROUNDS * rounds or time.perf_counter() - t0 < seconds):
         w = time.perf_counter()
         x, figures = next(it)
-        waits.append(time.perf_counter() - w)
+        s = time.perf_counter()
+        waits.append(s - w)
         stats.append(figures)
         step(x.to(device, non_blocking=pin))
+        steps.append(time.perf_counter() - s)
         n += 1
+        if n == rounds:
+            after_first = time.perf_counter()
     wall = time.perf_counter() - t0
     thread, process = (time.thread_time() - thread) / n, (time.process_time() - process) / n
     switches = (involuntary_switches() - switches) / n if switches is not None else None
@@ -370,7 +387,9 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
                 worker_batch_span=ins.get("batch_span"), main_ctx_switches=switches,
                 wait_mean=statistics.mean(waits), wait_p50=statistics.median(waits),
                 wait_p95=p95(waits), waits=waits, epoch_start_unix=start_unix,
-                end_unix=end_unix, utilization=n * compute_s / wall, samples_per_s=n * batch / wall)
+                end_unix=end_unix, utilization=n * compute_s / wall, samples_per_s=n * batch / wall,
+                step_times=steps, utilization_after_first_round=(
+                    (n - rounds) * compute_s / (t0 + wall - after_first) if after_first and n > rounds else None))
 
 
 USER_MODULE = '''

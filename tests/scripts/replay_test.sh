@@ -16,7 +16,7 @@ fail() {
 
 # Every point of a shipped run gets a row and a prediction in (0, 1]; the summary line ends it;
 # the exit status is the verdict (0 or 1), never 2.
-for dir in "$repo"/validation/*-node/*/; do
+for dir in "$repo"/validation/*/*/; do
   dir=${dir%/}
   run=${dir#"$repo/validation/"}
   points=$(grep -c '"kind": "point"' "$dir/results.jsonl")
@@ -95,6 +95,20 @@ if [ "${COLLECT:-0}" = 1 ]; then
     grep -q "\"kind\": \"$kind\"" "$tmp/run/results.jsonl" || fail "collect: no $kind record"
   done
   [ "$(grep -c '"kind": "point"' "$tmp/run/results.jsonl")" -eq 2 ] || fail "collect: not two points"
+  # Each point: at least three whole rounds of W, each step's wait and time, and the steady state
+  # after the first round (the workers' start left out) beside the whole window's.
+  /usr/bin/python3 - "$tmp/run/results.jsonl" <<'PY' || fail "collect: a point's rounds, step times or steady state"
+import json, sys
+for line in open(sys.argv[1]):
+    p = json.loads(line)
+    if p["kind"] != "point":
+        continue
+    rounds = max(1, p["workers"])
+    assert p["n"] % rounds == 0 and p["n"] >= 3 * rounds, p["n"]
+    assert len(p["waits"]) == len(p["step_times"]) == p["n"], p
+    assert 0 < min(p["step_times"]) and sum(p["step_times"]) + sum(p["waits"]) <= p["wall"], p
+    assert 0 < p["utilization_after_first_round"] and 0 < p["utilization"], p
+PY
   grep -q '"rc": 0' <(grep '"kind": "probe"' "$tmp/run/results.jsonl") || fail "collect: the probe failed"
   [ -s "$tmp/run/probe.toml" ] && grep -q "^# Inside the DataLoader" "$tmp/run/probe.toml" ||
     fail "collect: no probe.toml measured inside the loader"
