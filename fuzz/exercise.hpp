@@ -40,11 +40,14 @@ inline void expect_clean(const std::string& text, std::string_view format, bool 
 }
 
 // A requirement's outcome agrees with its value and threshold and with the unmodelled stages the
-// plan did not accept, and the plan's verdict with its outcomes.
+// plan did not accept (a bound that meets the threshold is unverified, one that misses it fails),
+// and the plan's verdict with its outcomes.
 inline void expect_consistent(const PlanOutcome& outcome) {
-  std::size_t failures = 0;
+  std::size_t failures = 0, unverified = 0;
   for (const auto& o : outcome.outcomes) {
-    failures += o.pass ? 0 : 1;
+    failures += o.verdict == Verdict::Fail ? 1 : 0;
+    unverified += o.verdict == Verdict::Unverified ? 1 : 0;
+    if (o.pass != (o.verdict == Verdict::Pass)) die("pass and the verdict disagree", std::to_string(o.pass));
     const Requirement& r = *o.requirement;
     bool pass = o.pass;
     switch (r.metric) {
@@ -67,12 +70,15 @@ inline void expect_consistent(const PlanOutcome& outcome) {
           die("an unmodelled stage was held against fits_in_memory", std::to_string(o.unmodelled | o.accepted));
         break;
     }
-    // A stage not modelled and not accepted by the plan fails the requirement (README.md, "diagnose").
-    if (o.unmodelled != 0) pass = false;
+    // A stage not modelled and not accepted by the plan leaves a met threshold unverified.
+    const Verdict expected = !pass ? Verdict::Fail : o.unmodelled != 0 ? Verdict::Unverified : Verdict::Pass;
     if ((o.unmodelled & o.accepted) != 0) die("a stage both refused and accepted", std::to_string(o.unmodelled));
-    if (pass != o.pass) die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));
+    if (expected != o.verdict)
+      die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));
   }
-  if (failures != outcome.failures || outcome.pass != (failures == 0))
+  const Verdict plan = failures ? Verdict::Fail : unverified ? Verdict::Unverified : Verdict::Pass;
+  if (failures != outcome.failures || unverified != outcome.unverified || outcome.verdict != plan ||
+      outcome.pass != (plan == Verdict::Pass))
     die("a plan's verdict disagrees with its requirements", std::to_string(failures));
 }
 

@@ -15,7 +15,7 @@ void run_check(const PlanOptions& o) {
   // Every plan is evaluated: one with bad input is reported as an error beside the others.
   std::deque<LoadedScenario> loaded;
   std::vector<PlanReport> reports;
-  bool all_pass = true;
+  bool any_failed = false, any_unverified = false;
   bool errors = false;
   for (const auto& arg : o.plans) {
     try {
@@ -26,7 +26,8 @@ void run_check(const PlanOptions& o) {
                     "\"90%\") or pass --require KEY=VALUE");
       PlanReport r = plan_report(s);
       r.outcome = with_origins(s, [&] { return check_plan(s.scenario, s.plan); });
-      all_pass &= r.outcome.pass;
+      any_failed |= r.outcome.verdict == Verdict::Fail;
+      any_unverified |= r.outcome.verdict == Verdict::Unverified;
       reports.push_back(std::move(r));
     } catch (const Error& e) {
       errors = true;
@@ -58,7 +59,8 @@ void run_check(const PlanOptions& o) {
       if (r.error) fmt::print(stderr, "{}\n", r.error->line());
     throw ExitCode{kExitUsage};
   }
-  if (!all_pass) throw ExitCode{kExitCheckFailed};
+  if (any_failed) throw ExitCode{kExitCheckFailed};
+  if (any_unverified) throw ExitCode{kExitCheckUnverified};
 }
 
 }  // namespace
@@ -66,7 +68,9 @@ void run_check(const PlanOptions& o) {
 void setup_check(CLI::App& app) {
   auto opts = std::make_shared<PlanOptions>();
   auto* cmd = app.add_subcommand(
-      "check", "Evaluate each plan's [require] table; exit 0 when all pass, 1 when any fails, 2 on bad input");
+      "check",
+      "Evaluate each plan's [require] table; exit 0 when all pass, 1 when any fails, 4 when one is unverified, "
+      "2 on bad input");
   add_plan_options(*cmd, *opts, "Plan files (scenarios with a [require] table) or preset names", Output::Check);
   cmd->add_option("--require", opts->requires_,
                   "Add or override a requirement in every plan, e.g. --require min_utilization=90% (repeatable)")

@@ -87,6 +87,9 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
       throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
     req.threshold = q.value;
     req.per_step = q.dim == Dim::StepRate;
+    // Echoed as typed: a threshold shown rounded could read equal to a value it is not.
+    const auto first = text.find_first_not_of(" \t");
+    req.typed = std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
   }
   for (auto& r : plan.requirements)
     if (r.metric == metric) {

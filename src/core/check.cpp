@@ -159,12 +159,16 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   }
   for (auto& o : out.outcomes) {
     const Requirement& req = *o.requirement;
-    if (req.metric != Metric::Walls)
-      o.pass = info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold : o.value <= req.threshold;
-    if (o.unmodelled != 0) o.pass = false;
-    if (!o.pass) ++out.failures;
+    const bool holds = req.metric == Metric::Walls                      ? o.pass
+                       : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
+                                                                        : o.value <= req.threshold;
+    o.verdict = !holds ? Verdict::Fail : o.unmodelled != 0 ? Verdict::Unverified : Verdict::Pass;
+    o.pass = o.verdict == Verdict::Pass;
+    if (o.verdict == Verdict::Fail) ++out.failures;
+    if (o.verdict == Verdict::Unverified) ++out.unverified;
   }
-  out.pass = out.failures == 0;
+  out.pass = out.failures == 0 && out.unverified == 0;
+  out.verdict = out.failures ? Verdict::Fail : out.unverified ? Verdict::Unverified : Verdict::Pass;
   return out;
 }
 

@@ -36,6 +36,9 @@ struct Requirement {
   // min_throughput given per step ("3 it/s"): the threshold and the value are training steps
   // per second (1 / step time), so the requirement holds at every batch size as written.
   bool per_step = false;
+  // The threshold as the plan wrote it ("55.7%", "$0.71"), echoed as typed; empty for the
+  // implicit fits_in_memory and for allowed_walls.
+  std::string typed = {};
 };
 
 struct Plan {
@@ -63,9 +66,15 @@ std::string_view requirement_unit(const Requirement& r);
 // Every requirement key, plus "batch_sizes" and "unmodelled".
 std::vector<std::string_view> requirement_keys();
 
+// A requirement's verdict. Unverified: the model's figure meets the threshold, but a stage it
+// rests on is not modelled (nor accepted by the plan), so that figure is only a bound on the
+// truth; the requirement neither passes nor fails until the stage is modelled or accepted.
+enum class Verdict : std::uint8_t { Pass, Fail, Unverified };
+
 struct Outcome {
   const Requirement* requirement = nullptr;
-  bool pass = true;
+  Verdict verdict = Verdict::Pass;
+  bool pass = true;  // verdict == Pass
   double value = 0;     // the worst value reached (for Walls: unused)
   unsigned walls = 0;   // for Walls: every stage that bound at some point
   double at_batch = 0;  // batch size where the worst value was reached
@@ -81,13 +90,19 @@ struct Outcome {
 struct PlanOutcome {
   std::shared_ptr<Requirement> memory;  // the implicit fits_in_memory requirement, when added
   std::vector<Outcome> outcomes;
-  bool pass = true;
+  bool pass = true;  // every requirement passed
   std::size_t failures = 0;
+  std::size_t unverified = 0;  // requirements whose figure holds on an unmodelled stage's bound
+  // Fail when any requirement failed, else Unverified when any is, else Pass.
+  Verdict verdict = Verdict::Pass;
 };
 
 // Evaluates every requirement at the scenario's batch size, or at every batch size of
 // plan.batch_sizes. When accelerator memory is modelled, a fits_in_memory requirement
-// (memory needed <= accelerator.memory) is added: a batch that does not fit fails the plan. Throws Error (with the
+// (memory needed <= accelerator.memory) is added: a batch that does not fit fails the plan.
+// A stage that is not modelled can only lower a utilization, throughput or samples per dollar
+// and raise an epoch's time or cost, so the model's figure is a bound: a requirement that the
+// bound already misses fails; one that it meets is Unverified unless the plan accepts the stage. Throws Error (with the
 // requirement's origin) when a requirement needs data the scenario lacks (epoch time without a dataset size, cost
 // without a price).
 PlanOutcome check_plan(const Scenario& s, const Plan& plan);

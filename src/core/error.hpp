@@ -16,6 +16,9 @@ constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;  // `check`: a requirement failed
 constexpr int kExitUsage = 2;        // bad usage or bad input (one line on stderr)
 constexpr int kExitInternal = 3;     // a bug: an exception pipesim did not expect
+// `check`: no requirement failed, but one or more could not be verified (a stage they rest on is
+// not modelled): the plan is incomplete, which CI must tell from hardware that is not enough.
+constexpr int kExitCheckUnverified = 4;
 
 // Thrown by a command that ran and wants a non-zero exit code (kExitCheckFailed).
 struct ExitCode {

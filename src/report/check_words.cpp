@@ -29,6 +29,45 @@ std::string shown(const Requirement& req, double v) {
   return {};
 }
 
+// The value reached, with digits enough to tell it from the threshold where the figure as
+// usually written reads the same as the threshold ("55.68%" against 55.7%, not "55.7%"): the
+// two rounded alike to more and more significant digits until they differ, so the side shows.
+std::string reached_text(const Requirement& req, double v) {
+  std::string text = shown(req, v);
+  if (v == req.threshold || text != shown(req, req.threshold)) return text;
+  double scale = 1;
+  std::string_view before, after;
+  switch (req.metric) {
+    case Metric::Utilization:
+    case Metric::FirstEpochUtilization:
+    case Metric::RunUtilization:
+      scale = 100, after = "%";
+      break;
+    case Metric::Throughput:
+      after = req.per_step ? " it/s" : " samples/s";
+      break;
+    case Metric::EpochTime:
+      after = " s";
+      break;
+    case Metric::CostPerEpoch:
+      before = "$";
+      break;
+    case Metric::SamplesPerUsd:
+      after = " samples/USD";
+      break;
+    case Metric::Memory:
+      after = " B";
+      break;
+    case Metric::Walls:
+      return text;
+  }
+  for (int digits = 4; digits <= 17; ++digits) {
+    const std::string a = fmt::format("{:.{}g}", v * scale, digits);
+    if (a != fmt::format("{:.{}g}", req.threshold * scale, digits)) return fmt::format("{}{}{}", before, a, after);
+  }
+  return text;
+}
+
 // The core's bound as people write it.
 std::string_view relation(Metric m) {
   switch (requirement_bound(m)) {
@@ -53,8 +92,8 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     l.required = "in " + walls_text(req.walls, ",");
     if (!o.pass && ranged) l.where = fmt::format("first outside at batch {}", count(o.at_batch));
   } else {
-    l.reached = shown(req, o.value);
-    l.required = fmt::format("{} {}", relation(req.metric), shown(req, req.threshold));
+    l.reached = reached_text(req, o.value);
+    l.required = fmt::format("{} {}", relation(req.metric), req.typed.empty() ? shown(req, req.threshold) : req.typed);
     if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
     // Said where the judgement would differ: the steady state passes, the first epoch would not.
     if (o.first_epoch && o.value >= req.threshold && *o.first_epoch < req.threshold) {
@@ -81,9 +120,43 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
   return l;
 }
 
+std::string_view verdict_word(Verdict v) {
+  switch (v) {
+    case Verdict::Pass:
+      return "PASS";
+    case Verdict::Fail:
+      return "FAIL";
+    case Verdict::Unverified:
+      return "UNVERIFIED";
+  }
+  return "";
+}
+
+std::string_view verdict_key(Verdict v) {
+  switch (v) {
+    case Verdict::Pass:
+      return "pass";
+    case Verdict::Fail:
+      return "fail";
+    case Verdict::Unverified:
+      return "unverified";
+  }
+  return "";
+}
+
 std::string verdict(const PlanOutcome& o) {
-  if (o.pass) return fmt::format("PASS ({} of {} requirements met)", o.outcomes.size(), o.outcomes.size());
-  return fmt::format("FAIL ({} of {} requirements failed)", o.failures, o.outcomes.size());
+  const std::size_t n = o.outcomes.size();
+  switch (o.verdict) {
+    case Verdict::Pass:
+      return fmt::format("PASS ({} of {} requirements met)", n, n);
+    case Verdict::Fail:
+      return fmt::format("FAIL ({} of {} requirements failed{})", o.failures, n,
+                         o.unverified ? fmt::format(", {} not verified", o.unverified) : std::string());
+    case Verdict::Unverified:
+      return fmt::format("UNVERIFIED ({} of {} requirements not verified: a stage they rest on is not modelled)",
+                         o.unverified, n);
+  }
+  return {};
 }
 
 }  // namespace pipesim

@@ -15,7 +15,11 @@ struct OutcomeLine {
   std::string key, reached, required, where;
 };
 OutcomeLine outcome_line(const Outcome& o, bool ranged);
-// "PASS (3 of 3 requirements met)" or "FAIL (1 of 3 requirements failed)".
+// "PASS", "FAIL" or "UNVERIFIED"; for programs (JSON, CSV) "pass", "fail" or "unverified".
+std::string_view verdict_word(Verdict v);
+std::string_view verdict_key(Verdict v);
+// "PASS (3 of 3 requirements met)", "FAIL (1 of 3 requirements failed)" or "UNVERIFIED (1 of 3
+// requirements not verified: ...)".
 std::string verdict(const PlanOutcome& o);
 
 }  // namespace pipesim

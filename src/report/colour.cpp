@@ -20,8 +20,10 @@ struct Paint {
 constexpr std::array kPaints = {
     Paint{"  ", "PASS", "\x1b[32m"},
     Paint{"  ", "FAIL", "\x1b[31m"},
+    Paint{"  ", "UNVERIFIED", "\x1b[33m"},
     Paint{"  verdict: ", "PASS", "\x1b[1;32m"},
     Paint{"  verdict: ", "FAIL", "\x1b[1;31m"},
+    Paint{"  verdict: ", "UNVERIFIED", "\x1b[1;33m"},
     Paint{"  verdict: ", "ERROR", "\x1b[1;31m"},
 };
 

@@ -199,16 +199,17 @@ class CsvRenderer final : public DiagnosisRenderer,
   void end(Out&, const SweepLayout&, std::size_t) const override {}  // no footer
 
   void check(Out& o, const std::vector<PlanReport>& plans) const override {
-    o.write("plan,requirement,pass,value,threshold,at_batch_size,unmodelled,error,unit\n");
+    o.write("plan,requirement,pass,value,threshold,at_batch_size,unmodelled,error,unit,verdict\n");
     for (const auto& p : plans) {
-      if (p.error) o.print("{},,false,,,,,{},\n", csv_field(p.label), csv_field(p.error->line()));
+      if (p.error) o.print("{},,false,,,,,{},,error\n", csv_field(p.label), csv_field(p.error->line()));
       for (const auto& oc : p.outcome.outcomes) {
         const Requirement& req = *oc.requirement;
         const bool walls = req.metric == Metric::Walls;
-        o.print("{},{},{},{},{},{},{},,{}\n", csv_field(p.label), requirement_key(req.metric),
+        o.print("{},{},{},{},{},{},{},,{},{}\n", csv_field(p.label), requirement_key(req.metric),
                 oc.pass ? "true" : "false", walls ? csv_field(walls_text(oc.walls, ",")) : json_number(oc.value),
                 walls ? csv_field(walls_text(req.walls, ",")) : json_number(req.threshold), json_number(oc.at_batch),
-                csv_field(walls_text(oc.unmodelled | oc.accepted, ",")), requirement_unit(req));
+                csv_field(walls_text(oc.unmodelled | oc.accepted, ",")), requirement_unit(req),
+                verdict_key(oc.verdict));
       }
     }
   }

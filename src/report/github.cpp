@@ -39,8 +39,9 @@ std::string location(const Origin& at) {
   return out;
 }
 
-void annotate(Out& o, const Origin& at, std::string_view title, std::string_view message) {
-  o.print("::error {}title={}::{}\n", location(at), escape(title, true), escape(message, false));
+void annotate(Out& o, const Origin& at, std::string_view title, std::string_view message,
+              std::string_view level = "error") {
+  o.print("::{} {}title={}::{}\n", level, location(at), escape(title, true), escape(message, false));
 }
 
 class GithubRenderer final : public CheckRenderer {
@@ -60,9 +61,13 @@ class GithubRenderer final : public CheckRenderer {
       for (const auto& oc : p.outcome.outcomes) {
         if (oc.pass) continue;
         const OutcomeLine l = outcome_line(oc, ranged);
-        annotate(o, oc.requirement->origin, fmt::format("pipesim check {}: {}", p.label, l.key),
+        // A requirement not verified warns: the plan is incomplete, not the hardware short.
+        const bool failed = oc.verdict == Verdict::Fail;
+        annotate(o, oc.requirement->origin,
+                 fmt::format("pipesim check {}: {}{}", p.label, l.key, failed ? "" : " not verified"),
                  fmt::format("{}: reached {}, required {}{} ({})", l.key, l.reached, l.required,
-                             l.where.empty() ? "" : " (" + l.where + ")", p.loaded->name));
+                             l.where.empty() ? "" : " (" + l.where + ")", p.loaded->name),
+                 failed ? "error" : "warning");
       }
       o.print("{}: {}\n", p.label, verdict(p.outcome));
     }

@@ -343,11 +343,16 @@ class JsonRenderer final : public DiagnosisRenderer,
           .kv_str("name", p.loaded->name)
           .kv_str("source", p.loaded->source.label())
           .kv_bool("pass", p.outcome.pass)
-          .kv("failures", static_cast<double>(p.outcome.failures));
+          .kv_str("verdict", verdict_key(p.outcome.verdict))
+          .kv("failures", static_cast<double>(p.outcome.failures))
+          .kv("unverified", static_cast<double>(p.outcome.unverified));
       j.key("requirements").array();
       for (const Outcome& oc : p.outcome.outcomes) {
         const Requirement& req = *oc.requirement;
-        j.object().kv_str("key", requirement_key(req.metric)).kv_bool("pass", oc.pass);
+        j.object()
+            .kv_str("key", requirement_key(req.metric))
+            .kv_bool("pass", oc.pass)
+            .kv_str("verdict", verdict_key(oc.verdict));
         if (req.metric == Metric::Walls) {
           walls(j.key("value"), oc.walls);
           walls(j.key("threshold"), req.walls);

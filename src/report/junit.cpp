@@ -12,16 +12,17 @@ namespace {
 class JunitRenderer final : public CheckRenderer {
  public:
   void check(Out& o, const std::vector<PlanReport>& plans) const override {
-    std::size_t tests = 0, failures = 0, errors = 0;
+    std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
     for (const auto& p : plans) {
       tests += p.error ? 1 : p.outcome.outcomes.size();
       failures += p.outcome.failures;
+      skipped += p.outcome.unverified;
       if (p.error) ++errors;
     }
     o.print(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pipesim check\" tests=\"{}\" "
-        "failures=\"{}\" errors=\"{}\">\n",
-        tests, failures, errors);
+        "failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
+        tests, failures, errors, skipped);
     for (const auto& p : plans) {
       if (p.error) {
         // A plan that could not be evaluated is one test case in error.
@@ -32,8 +33,8 @@ class JunitRenderer final : public CheckRenderer {
         continue;
       }
       const bool ranged = p.loaded->plan.batch_sizes.has_value();
-      o.print("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n", xml_escape(p.label),
-              p.outcome.outcomes.size(), p.outcome.failures);
+      o.print("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", xml_escape(p.label),
+              p.outcome.outcomes.size(), p.outcome.failures, p.outcome.unverified);
       for (const auto& oc : p.outcome.outcomes) {
         const OutcomeLine l = outcome_line(oc, ranged);
         o.print("    <testcase classname=\"pipesim.check.{}\" name=\"{}\"", xml_escape(p.label), l.key);
@@ -43,8 +44,12 @@ class JunitRenderer final : public CheckRenderer {
         }
         const std::string msg = fmt::format("{}: reached {}, required {}{}", l.key, l.reached, l.required,
                                             l.where.empty() ? "" : " (" + l.where + ")");
-        o.print(">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n", xml_escape(msg),
-                xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source.label())));
+        // Not verified is not a failure: the plan is incomplete, not the hardware short.
+        const bool failed = oc.verdict == Verdict::Fail;
+        o.print(">\n      <{} message=\"{}\">{}</{}>\n    </testcase>\n", failed ? "failure" : "skipped",
+                xml_escape(msg),
+                xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source.label())),
+                failed ? "failure" : "skipped");
       }
       o.write("  </testsuite>\n");
     }

@@ -360,12 +360,14 @@ void plan_assumptions(Out& o, const PlanReport& p, bool md, std::size_t columns)
 }  // namespace
 
 void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size_t columns) {
-  std::size_t failed = 0, errors = 0;
+  std::size_t failed = 0, unverified = 0, errors = 0;
   for (const auto& p : plans) {
     if (p.error)
       ++errors;
-    else if (!p.outcome.pass)
+    else if (p.outcome.verdict == Verdict::Fail)
       ++failed;
+    else if (p.outcome.verdict == Verdict::Unverified)
+      ++unverified;
   }
   for (const auto& p : plans) {
     if (p.error) {
@@ -395,14 +397,15 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size
                     md, "  ");
     for (const auto& oc : p.outcome.outcomes) {
       const OutcomeLine l = outcome_line(oc, ranged);
-      table.add({oc.pass ? "PASS" : "FAIL", l.key, l.reached, l.required, l.where});
+      table.add({std::string(verdict_word(oc.verdict)), l.key, l.reached, l.required, l.where});
     }
     table.render(o);
     plan_assumptions(o, p, md, columns);
     o.print("{}verdict: {}\n\n", md ? "\n**" : "  ", verdict(p.outcome) + (md ? "**" : ""));
   }
   if (plans.size() > 1)
-    o.print("{} plans: {} passed, {} failed{}\n", plans.size(), plans.size() - failed - errors, failed,
+    o.print("{} plans: {} passed, {} failed{}{}\n", plans.size(), plans.size() - failed - unverified - errors, failed,
+            unverified ? fmt::format(", {} unverified", unverified) : "",
             errors ? fmt::format(", {} could not be evaluated", errors) : "");
 }
 

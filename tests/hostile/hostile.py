@@ -8,7 +8,7 @@ commands and values at the model's extremes). Each class builds
 its inputs from a seeded generator (sizes, fan-out, encodings, output targets, numbers at
 their limits) and runs the real binary on them. Every run is held to the contract:
 
-* the exit code is 0 (1 for a failing `check`), or 2 for bad input;
+* the exit code is 0 (1 for a failing `check`, 4 for one not verified), or 2 for bad input;
 * exit 2: stdout is empty and stderr is one error line (one per problem when a file has
   several, at most MAX_ERROR_LINES), valid UTF-8, with no control character (a name cannot
   hide or fake a line);
@@ -319,7 +319,7 @@ class Suite:
         def junit_written_whole():
             out = os.path.join(self.tmp, "report.xml")
             for _ in range(3):
-                r = self.check(self.run(["check", plan, plan2, "--junit", out]), codes=(0, 1))
+                r = self.check(self.run(["check", plan, plan2, "--junit", out]), codes=(0, 1, 4))
                 xml.dom.minidom.parse(out)
                 leftovers = [f for f in os.listdir(self.tmp) if f.startswith("report.xml") and f != "report.xml"]
                 if leftovers:
@@ -408,7 +408,7 @@ class Suite:
                 for cmd in (["diagnose", a], ["check", a, b], ["compare", a, b], ["sweep", a, "--batch", "64,128"]):
                     fmts = FORMATS + (["junit"] if cmd[0] == "check" else [])
                     for fmt in fmts:
-                        self.check(self.run(cmd + ["--format", fmt]), fmt, codes=(0, 1, 2) if cmd[0] == "check" else (0,))
+                        self.check(self.run(cmd + ["--format", fmt]), fmt, codes=(0, 1, 2, 4) if cmd[0] == "check" else (0,))
             self.attempt(f"names #{n}", names)
         for n in range(6 * self.scale):
             def file_names(n=n):
@@ -419,7 +419,7 @@ class Suite:
                 self.check(self.run(["diagnose", path]), codes=(2,))
                 good = self.file(b"g" + raw + b".toml", b'use = "p4d-resnet50-nvme"\n[require]\nmin_utilization = "50%"\n')
                 for fmt in ("junit", "json", "csv", "table"):
-                    self.check(self.run(["check", good, "--format", fmt]), fmt, codes=(0, 1))
+                    self.check(self.run(["check", good, "--format", fmt]), fmt, codes=(0, 1, 4))
             self.attempt(f"file names #{n}", file_names)
         def raw_bytes_in_strings():
             for blob in (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xef\xbf\xbe"):

@@ -70,6 +70,13 @@ TEST_CASE("a plan passes at one batch size and fails at another") {
   PlanOutcome at16 = check_plan(s.scenario, s.plan);
   CHECK_FALSE(at16.pass);
   CHECK(at16.outcomes[0].unmodelled == (stage_bit(Stage::Storage) | stage_bit(Stage::Transfer)));
+  // Compute-bound at 16: the model's 100% meets 99% but is only an upper bound while storage
+  // and the transfer are not modelled: neither pass nor failure, not verified.
+  CHECK(at16.outcomes[0].verdict == Verdict::Unverified);
+  CHECK(at16.outcomes[1].verdict == Verdict::Unverified);
+  CHECK(at16.failures == 0);
+  CHECK(at16.unverified == 2);
+  CHECK(at16.verdict == Verdict::Unverified);
   apply_requirement(s, "unmodelled=storage,transfer");
   at16 = check_plan(s.scenario, s.plan);
   CHECK(at16.pass);
@@ -79,6 +86,7 @@ TEST_CASE("a plan passes at one batch size and fails at another") {
   PlanOutcome at32 = check_plan(s.scenario, s.plan);
   CHECK_FALSE(at32.pass);
   CHECK(at32.failures == 2);
+  CHECK(at32.verdict == Verdict::Fail);
   CHECK(at32.outcomes[0].value == doctest::Approx(0.7320032051282052).epsilon(1e-12));
 
   apply_requirement(s, "batch_sizes=8..64");  // 8, 16, 32, 64: fails from 32 on
@@ -87,6 +95,29 @@ TEST_CASE("a plan passes at one batch size and fails at another") {
   CHECK(ranged.outcomes[0].at_batch == 64);  // the worst utilization
   CHECK(ranged.outcomes[1].at_batch == 32);  // the first batch outside the allowed walls
   CHECK(ranged.outcomes[1].walls == ((1u << 1) | (1u << 3)));
+}
+
+TEST_CASE("a bound that already misses fails, unmodelled stage or not") {
+  // Reference at batch 32: 73.2% with storage and the transfer unmodelled. Unmodelled stages can
+  // only lower it, so 90% fails outright; 70% is met on the bound alone: not verified.
+  LoadedScenario s = load_scenario("");
+  apply_assignment(s, "pipeline.batch_size=32");
+  apply_requirement(s, "min_utilization=90%");
+  PlanOutcome o = check_plan(s.scenario, s.plan);
+  CHECK(o.outcomes[0].verdict == Verdict::Fail);
+  CHECK(o.verdict == Verdict::Fail);
+  apply_requirement(s, "min_utilization=70%");
+  o = check_plan(s.scenario, s.plan);
+  CHECK(o.outcomes[0].verdict == Verdict::Unverified);
+  CHECK(o.outcomes[0].value == doctest::Approx(0.7320032051282052).epsilon(1e-12));
+  CHECK_FALSE(o.outcomes[0].pass);
+  // The memory line never rests on an unmodelled stage.
+  CHECK(o.outcomes.back().requirement->metric == Metric::Memory);
+  CHECK(o.outcomes.back().verdict == Verdict::Pass);
+  CHECK(o.verdict == Verdict::Unverified);
+  CHECK(o.failures == 0);
+  CHECK(o.unverified == 1);
+  CHECK(o.outcomes[0].requirement->typed == "70%");
 }
 
 TEST_CASE("requirements: thresholds, overrides and bad values") {

@@ -66,10 +66,43 @@ TEST_CASE("check words: an outcome's key, value, threshold and where; the verdic
   plan.outcomes[1].pass = true;
   plan.pass = false;
   plan.failures = 1;
+  plan.verdict = Verdict::Fail;
   CHECK(verdict(plan) == "FAIL (1 of 2 requirements failed)");
-  plan.pass = true;
+  plan.unverified = 1;
+  CHECK(verdict(plan) == "FAIL (1 of 2 requirements failed, 1 not verified)");
   plan.failures = 0;
+  plan.verdict = Verdict::Unverified;
+  CHECK(verdict(plan) == "UNVERIFIED (1 of 2 requirements not verified: a stage they rest on is not modelled)");
+  plan.pass = true;
+  plan.unverified = 0;
+  plan.verdict = Verdict::Pass;
   CHECK(verdict(plan) == "PASS (2 of 2 requirements met)");
+  CHECK(verdict_word(Verdict::Unverified) == "UNVERIFIED");
+  CHECK(verdict_key(Verdict::Unverified) == "unverified");
+}
+
+TEST_CASE("check words: a threshold echoed as typed, a value at it with the digits that show its side") {
+  Requirement req{Metric::Utilization, 0.557, 0, Origin::file("plan.toml", 3, 1), false};
+  req.typed = "55.7%";
+  Outcome o;
+  o.requirement = &req;
+  o.value = 0.55672;  // shown as 55.7%, like the threshold: one more digit tells them apart
+  CHECK(outcome_line(o, false).reached == "55.67%");
+  CHECK(outcome_line(o, false).required == ">= 55.7%");
+  o.value = 0.5569999;  // rounds to 55.70% too: digits until the two differ
+  CHECK(outcome_line(o, false).reached == "55.69999%");
+  o.value = 0.557;  // equal: shown as usual
+  CHECK(outcome_line(o, false).reached == "55.7%");
+  o.value = 0.6;  // far from it: shown as usual
+  CHECK(outcome_line(o, false).reached == "60.0%");
+  Requirement cost{Metric::CostPerEpoch, 0.71, 0, Origin::file("plan.toml", 4, 1), false};
+  cost.typed = "$0.71";
+  o.requirement = &cost;
+  o.value = 0.71049;
+  CHECK(outcome_line(o, false).reached == "$0.7105");
+  CHECK(outcome_line(o, false).required == "<= $0.71");
+  cost.typed.clear();  // not typed (the implicit memory line, say): the threshold's figure
+  CHECK(outcome_line(o, false).required == "<= $0.71");
 }
 
 TEST_CASE("simulation words: every cause has words, 'prefetch window' only for the prefetch") {
