@@ -118,9 +118,12 @@ void run_sweep(const SweepOptions& o) {
   // Before anything is written: some point must be valid (otherwise the first point's error,
   // located where its field was set), and the columns must fit every point of the grid.
   const Scenario first = first_point(loaded.scenario, axes);
+  SimOptions sim;
+  sim.seed = o.seed;
+  sim.batches = o.batches;
   std::size_t valid = 0;
   try {
-    valid = with_origins(loaded, [&] { return first_valid_point(loaded.scenario, axes); });
+    valid = with_origins(loaded, [&] { return first_valid_point(loaded.scenario, axes, o.simulate ? &sim : nullptr); });
   } catch (const Error& e) {
     if (points == 1) throw;
     throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}",
@@ -145,9 +148,6 @@ void run_sweep(const SweepOptions& o) {
   SweepGather gather(axes, !o.plot.empty(), true, x);
   SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
   layout.simulated = o.simulate;
-  SimOptions sim;
-  sim.seed = o.seed;
-  sim.batches = o.batches;
   // A progress line on stderr for a long sweep, when a person watches it (a terminal).
   const char* term = std::getenv("TERM");
   const bool long_sweep = points >= (o.simulate ? 20 : 200000);

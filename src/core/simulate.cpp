@@ -218,6 +218,10 @@ void simulate_epochs(const Inputs& in, const Costs& c, const SimOptions& o, Rng&
 
 }  // namespace
 
+void check_simulation_size(const Inputs& in, const SimOptions& o) {
+  check_steps(in, o, o.batches ? o.batches : default_batches(in));
+}
+
 Simulation simulate(const Inputs& in, const SimOptions& o) {
   Simulation s;
   s.inputs = in;

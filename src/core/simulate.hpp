@@ -120,5 +120,8 @@ struct Simulation {
 
 // Throws Error when the options ask for fewer steps than min_batches or more than max_steps.
 Simulation simulate(const Inputs& in, const SimOptions& options);
+// Throws the Error simulate would for a run too short for its steady state or too long to
+// finish (options.batches, or the default for these inputs), without running it.
+void check_simulation_size(const Inputs& in, const SimOptions& options);
 
 }  // namespace pipesim

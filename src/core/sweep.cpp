@@ -40,14 +40,16 @@ std::size_t grid_size(const std::vector<Axis>& axes) {
   return static_cast<std::size_t>(total);
 }
 
-std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axes) {
+std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axes, const SimOptions* simulated) {
   const std::size_t total = grid_size(axes);
   std::exception_ptr first_error;
   for (std::size_t i = 0; i < total; ++i) {
     bool valid = false;
     for_each_point(base, axes, i, i + 1, [&](const Scenario& s, std::size_t) {
       try {
-        evaluate(resolve(s));
+        const Inputs in = resolve(s);
+        evaluate(in);
+        if (simulated) check_simulation_size(in, *simulated);
         valid = true;
       } catch (const Error&) {
         if (!first_error) first_error = std::current_exception();

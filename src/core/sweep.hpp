@@ -109,9 +109,11 @@ struct SweepPoint {
   const Simulation* simulated = nullptr;
 };
 
-// The index of the first point of the grid the model accepts. When no point is valid, rethrows
-// the first point's error (a FieldError the loader can locate), so nothing has been written.
-std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axes);
+// The index of the first point of the grid the model accepts (and, given `simulated`, that can
+// be simulated with those options). When no point is valid, rethrows the first point's error (a
+// FieldError the loader can locate), so nothing has been written.
+std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axes,
+                              const SimOptions* simulated = nullptr);
 
 // What a sweep's columns must hold, over every point of the grid: the stages modelled at any
 // valid point, and whether the first epoch differs (page cache) at any. Both depend only on

@@ -184,6 +184,15 @@ TEST_CASE("the first valid point is found before anything is written, and with n
   } catch (const FieldError& e) {
     CHECK(e.field() == Field::Cores);
   }
+  // Simulated: a point the model accepts but whose run would be too long to simulate is not
+  // valid either; with none valid, the first point's reason.
+  SimOptions too_long;
+  too_long.batches = 100'000'000'000;
+  CHECK_THROWS_WITH_AS(first_valid_point(s, {parse_axis("accelerator.count", "8,4")}, &too_long),
+                       doctest::Contains("would take too long"), Error);
+  SimOptions fine;
+  fine.batches = 1000;
+  CHECK(first_valid_point(s, {parse_axis("accelerator.count", "16,8")}, &fine) == 1);
 }
 
 TEST_CASE("sweep columns hold every stage modelled at any point, not only at the first") {
