@@ -44,6 +44,19 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
                      [&](const std::string& why) { return Error(where, fmt::format("require.unmodelled: {}", why)); });
     return;
   }
+  if (key == "epochs") {
+    // Which epochs the plan's requirements hold in: "every" (the first, cold, and the steady
+    // state: the default) or "steady" (the steady state alone).
+    std::string_view v = text;
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    if (v != "every" && v != "steady")
+      throw Error(where, fmt::format("require.epochs: expected \"every\" (the first epoch and the steady state) "
+                                     "or \"steady\" (every epoch after the first), got \"{}\"",
+                                     echo(v)));
+    plan.steady_only = v == "steady";
+    return;
+  }
   if (key == "batch_sizes") {
     try {
       plan.batch_sizes = parse_range(text, spec(Field::BatchSize));

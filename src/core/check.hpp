@@ -47,8 +47,12 @@ struct Plan {
   Origin batch_sizes_origin;
   // Stages the plan accepts not modelled (require.unmodelled, bit per Stage): a requirement
   // that such a stage could break passes on the model's upper bound, and the output says so.
-  // Any other unmodelled stage fails those requirements (README.md, "diagnose").
+  // Any other unmodelled stage leaves those requirements unverified (README.md, "check").
   unsigned accept_unmodelled = 0;
+  // require.epochs = "steady": utilization, throughput, walls, epoch time, cost and samples per
+  // dollar are judged in the steady state alone (every epoch after the first). By default the
+  // first epoch too, where its cold page cache makes it differ: a requirement holds in both.
+  bool steady_only = false;
 };
 
 // The stable key of a requirement ("min_utilization", ...).
@@ -63,7 +67,7 @@ bool find_requirement(std::string_view key, Metric* out);
 // The unit of a requirement's value and threshold in machine-readable output: "ratio",
 // "samples/s", "it/s", "s", "USD", "samples/USD", "B"; empty for allowed_walls.
 std::string_view requirement_unit(const Requirement& r);
-// Every requirement key, plus "batch_sizes" and "unmodelled".
+// Every requirement key, plus "batch_sizes", "unmodelled" and "epochs".
 std::vector<std::string_view> requirement_keys();
 
 // A requirement's verdict. Unverified: the model's figure meets the threshold, but a stage it
@@ -75,16 +79,22 @@ struct Outcome {
   const Requirement* requirement = nullptr;
   Verdict verdict = Verdict::Pass;
   bool pass = true;  // verdict == Pass
-  double value = 0;     // the worst value reached (for Walls: unused)
-  unsigned walls = 0;   // for Walls: every stage that bound at some point
+  // The worst value reached (for Walls: unused): at each batch size the worse of the first
+  // epoch's and the steady state's, or the steady state's alone (Plan::steady_only).
+  double value = 0;
+  unsigned walls = 0;   // for Walls: every stage that bound at some point, in any epoch judged
   double at_batch = 0;  // batch size where the worst value was reached
   // Stages not modelled at some point that could break this requirement (bit per Stage): not
   // accepted by the plan (the requirement fails), and accepted (it passes on an upper bound).
   unsigned unmodelled = 0;
   unsigned accepted = 0;
-  // min_utilization judges the steady state; when the page cache makes the first epoch differ,
-  // its utilization at the same batch size, so that the output can say which was judged.
+  // Where the page cache makes the first epoch differ, at the batch size of the worst value:
+  // the first epoch's figure and the steady state's, so that the output can give both and say
+  // which was judged (for Walls, the stages that bound only the first epoch).
   std::optional<double> first_epoch;
+  double steady = 0;
+  unsigned first_epoch_walls = 0;
+  bool steady_only = false;  // the plan's require.epochs = "steady": the first epoch not judged
 };
 
 struct PlanOutcome {

@@ -87,21 +87,28 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
   const Requirement& req = *o.requirement;
   OutcomeLine l;
   l.key = std::string(requirement_key(req.metric));
+  const auto add = [&](const std::string& note) { l.where = l.where.empty() ? note : l.where + "; " + note; };
   if (req.metric == Metric::Walls) {
     l.reached = walls_text(o.walls, ",");
     l.required = "in " + walls_text(req.walls, ",");
     if (!o.pass && ranged) l.where = fmt::format("first outside at batch {}", count(o.at_batch));
+    // Walls of the first epoch alone (its cold page cache): judged, or said to be left out.
+    if (o.first_epoch_walls)
+      add(o.steady_only ? fmt::format("the first epoch, not judged (require.epochs = \"steady\"), is bound by {}",
+                                      walls_text(o.first_epoch_walls, ","))
+                        : fmt::format("{} in the first epoch only (page cache cold)", walls_text(o.first_epoch_walls, ",")));
   } else {
     l.reached = reached_text(req, o.value);
     l.required = fmt::format("{} {}", relation(req.metric), req.typed.empty() ? shown(req, req.threshold) : req.typed);
     if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
-    // Said where the judgement would differ: the steady state passes, the first epoch would not.
-    if (o.first_epoch && o.value >= req.threshold && *o.first_epoch < req.threshold) {
-      const std::string epochs = fmt::format(
-          "epochs with the page cache warm; the first epoch reaches {} (min_first_epoch_utilization; the whole "
-          "run: min_run_utilization)",
-          percent(*o.first_epoch));
-      l.where = l.where.empty() ? epochs : l.where + "; " + epochs;
+    // Both epochs' figures where the cold page cache makes the first differ, and which was judged.
+    if (o.first_epoch && shown(req, *o.first_epoch) != shown(req, o.steady)) {
+      if (o.steady_only)
+        add(fmt::format("epochs after the first (require.epochs = \"steady\"); the first epoch reaches {}",
+                        shown(req, *o.first_epoch)));
+      else
+        add(fmt::format("first epoch {} (page cache cold), later epochs {}", shown(req, *o.first_epoch),
+                        shown(req, o.steady)));
     }
   }
   // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.

@@ -344,6 +344,7 @@ class JsonRenderer final : public DiagnosisRenderer,
           .kv_str("source", p.loaded->source.label())
           .kv_bool("pass", p.outcome.pass)
           .kv_str("verdict", verdict_key(p.outcome.verdict))
+          .kv_str("epochs", p.loaded->plan.steady_only ? "steady" : "every")
           .kv("failures", static_cast<double>(p.outcome.failures))
           .kv("unverified", static_cast<double>(p.outcome.unverified));
       j.key("requirements").array();
@@ -360,7 +361,8 @@ class JsonRenderer final : public DiagnosisRenderer,
           j.kv("value", oc.value).kv("threshold", req.threshold).kv_str("unit", requirement_unit(req));
         }
         j.kv("at_batch_size", oc.at_batch);
-        if (oc.first_epoch) j.kv("first_epoch_value", *oc.first_epoch);
+        if (oc.first_epoch) j.kv("first_epoch_value", *oc.first_epoch).kv("steady_value", oc.steady);
+        if (oc.first_epoch_walls) walls(j.key("first_epoch_walls"), oc.first_epoch_walls);
         walls(j.key("unmodelled"), oc.unmodelled);
         walls(j.key("accepted_unmodelled"), oc.accepted);
         j.end();

@@ -192,6 +192,66 @@ TEST_CASE("each requirement's bound: min_ at least, max_ and memory at most, wal
   }
 }
 
+TEST_CASE("every epoch judged: the worse of the first epoch and the steady state, unless the plan says steady") {
+  // The p4d node reading ImageNet from one 100 MB/s disk: later epochs come from the page cache
+  // (55.7%, 116.5 s, transform-bound); the first reads every sample at 100 MB/s.
+  LoadedScenario s = load_scenario("p4d-24xlarge+resnet50-imagenet-amp");
+  apply_assignment(s, "storage.read_bandwidth=100MB/s");
+  apply_requirement(s, "min_utilization=50%");
+  apply_requirement(s, "max_epoch_time=2min");
+  apply_requirement(s, "allowed_walls=transform,compute");
+  apply_requirement(s, "max_cost_per_epoch=$1");
+  apply_requirement(s, "min_samples_per_dollar=1");
+  apply_requirement(s, "min_throughput=1it/s");
+  const Result r = evaluate(resolve(s.scenario));
+  REQUIRE(r.cold.has_value());
+  REQUIRE(r.epoch_s.has_value());
+  REQUIRE(r.cold->epoch_s.has_value());
+  // Each requirement is judged against the model's own figures of each epoch (Result and its
+  // cold first epoch): storage binds the first, the transform the others.
+  CHECK(r.cold->binding == stage_bit(Stage::Storage));
+  CHECK(r.binding == stage_bit(Stage::Transform));
+  PlanOutcome o = check_plan(s.scenario, s.plan);
+  const auto of = [&](Metric m) {
+    for (const Outcome& oc : o.outcomes)
+      if (oc.requirement->metric == m) return oc;
+    FAIL("no such requirement");
+    return Outcome{};
+  };
+  Outcome u = of(Metric::Utilization);
+  CHECK(u.value == r.cold->utilization);
+  CHECK(u.steady == r.utilization);
+  CHECK(u.first_epoch == r.cold->utilization);
+  CHECK(u.verdict == Verdict::Fail);
+  Outcome t = of(Metric::EpochTime);
+  CHECK(t.value == *r.cold->epoch_s);
+  CHECK(t.steady == *r.epoch_s);
+  CHECK(t.verdict == Verdict::Fail);
+  // The same price per second over the first epoch's time; samples per dollar by throughput.
+  const Outcome cost = of(Metric::CostPerEpoch);
+  CHECK(cost.value == doctest::Approx(*r.cost_per_epoch * *r.cold->epoch_s / *r.epoch_s).epsilon(1e-12));
+  CHECK(cost.verdict == Verdict::Fail);
+  const Outcome spd = of(Metric::SamplesPerUsd);
+  CHECK(spd.value == doctest::Approx(*r.samples_per_usd * r.cold->throughput / r.throughput).epsilon(1e-12));
+  const Outcome steps = of(Metric::Throughput);
+  CHECK(steps.value == doctest::Approx(1 / r.cold->step_s).epsilon(1e-12));
+  const Outcome walls = of(Metric::Walls);
+  CHECK(walls.first_epoch_walls == stage_bit(Stage::Storage));
+  CHECK(walls.verdict == Verdict::Fail);
+  CHECK(o.failures == 4);
+  // The plan judges the steady state alone: every one passes, each still giving the first epoch.
+  apply_requirement(s, "epochs=steady");
+  o = check_plan(s.scenario, s.plan);
+  u = of(Metric::Utilization);
+  CHECK(u.value == r.utilization);
+  CHECK(u.first_epoch == r.cold->utilization);
+  CHECK(u.steady_only);
+  CHECK(of(Metric::Walls).verdict == Verdict::Pass);
+  CHECK(of(Metric::Walls).first_epoch_walls == stage_bit(Stage::Storage));
+  CHECK(o.verdict == Verdict::Pass);
+  CHECK_THROWS_WITH_AS(apply_requirement(s, "epochs=first"), doctest::Contains("require.epochs"), Error);
+}
+
 TEST_CASE("min_first_epoch_utilization judges the first epoch; min_utilization says the first epoch beside it") {
   // Four DGX H100 nodes reading ImageNet over NFS: later epochs come from the page cache. 24
   // workers decoding at Pillow-SIMD's 250 img/s keep up with the H100's step.
@@ -201,6 +261,7 @@ TEST_CASE("min_first_epoch_utilization judges the first epoch; min_utilization s
   apply_assignment(s, "cpu.worker_sample_rate=250img/s");
   apply_requirement(s, "min_utilization=90%");
   apply_requirement(s, "min_first_epoch_utilization=90%");
+  apply_requirement(s, "epochs=steady");  // min_utilization on the steady state alone
   const Result r = evaluate(resolve(s.scenario));
   REQUIRE(r.cold.has_value());
   const PlanOutcome o = check_plan(s.scenario, s.plan);
