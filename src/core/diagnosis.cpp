@@ -413,6 +413,27 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
   }
   if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
     a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
+  // Storage read every epoch: no page cache is known to hold the dataset.
+  if (in.storage.modelled && !in.storage.cache_from_page_cache && !s.has(Field::CacheHit) &&
+      !s.has(Field::NodeMemory) && !s.has(Field::PageCache))
+    a.push_back({Field::NodeMemory,
+                 "no page cache: every epoch reads every sample from storage (node.memory, with "
+                 "workload.dataset_samples, lets later epochs find it cached)"});
+  // Several nodes: each reads its own storage unless the plan says they share one.
+  if (in.storage.modelled && in.nodes > 1 && !s.has(Field::StorageScope))
+    a.push_back({Field::StorageScope,
+                 fmt::format("each of the {} nodes reads its own storage at storage.read_bandwidth (storage.scope = "
+                             "\"cluster\" when they share one, and node.network_bandwidth then limits each node)",
+                             format_compact(in.nodes, Dim::Number))});
+  // Accelerator memory: what the check of a batch against it counts.
+  if (s.has(Field::AcceleratorMemory) && !s.has(Field::Parameters))
+    a.push_back({Field::Parameters,
+                 "accelerator memory not checked: the model's size is not given (model.parameters, and "
+                 "model.activation_bytes per sample)"});
+  else if (in.compute.memory_capacity && !in.compute.activation_bytes)
+    a.push_back({Field::ActivationBytes,
+                 "accelerator memory holds weights, gradients and optimizer state only: activations not counted "
+                 "(model.activation_bytes per sample)"});
   if (in.storage.modelled && in.storage.cache_from_page_cache && in.nodes > 1 && !s.has(Field::Reshuffle))
     a.push_back({Field::Reshuffle,
                  "every epoch each node reads a different random share of the dataset, as a shuffled "

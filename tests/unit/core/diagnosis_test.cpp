@@ -169,6 +169,35 @@ TEST_CASE("assumptions: the defaults that decide the answer, each gone once its 
   CHECK(keys(s).empty());
 }
 
+TEST_CASE("assumptions: the page cache, shared storage and accelerator memory a verdict rests on") {
+  const auto keys = [](const Scenario& sc) {
+    std::vector<std::string_view> out;
+    for (const Assumption& a : diagnose_with_assumptions(sc).assumptions)
+      for (Field f : {Field::NodeMemory, Field::StorageScope, Field::Parameters, Field::ActivationBytes})
+        if (a.field == f) out.push_back(spec(a.field).key);
+    return out;
+  };
+  Scenario s = test::reference(256);
+  CHECK(keys(s).empty());  // no storage, no accelerator memory: nothing of these decides the answer
+  // Storage modelled without node.memory: no page cache, every epoch from storage.
+  s.set(Field::ReadBandwidth, {2e9, Dim::Rate});
+  CHECK(keys(s) == std::vector<std::string_view>{"node.memory"});
+  s.set(Field::NodeMemory, {1e12, Dim::Size});
+  CHECK(keys(s).empty());
+  // Two nodes: each on its own storage unless storage.scope says they share one.
+  s.set(Field::Nodes, 2);
+  CHECK(keys(s) == std::vector<std::string_view>{"storage.scope"});
+  s.set(Field::StorageScope, parse_field_value(spec(Field::StorageScope), "node"));
+  CHECK(keys(s).empty());
+  // Accelerator memory: not checked without the model's size; weights only without activations.
+  s.set(Field::AcceleratorMemory, {16e9, Dim::Size});
+  CHECK(keys(s) == std::vector<std::string_view>{"model.parameters"});
+  s.set(Field::Parameters, 25e6);
+  CHECK(keys(s) == std::vector<std::string_view>{"model.activation_bytes"});
+  s.set(Field::ActivationBytes, {1e8, Dim::Size});
+  CHECK(keys(s).empty());
+}
+
 TEST_CASE("assumptions: batch assembly is free only where neither copy has a rate") {
   const auto assembly = [](const Scenario& sc) {
     std::vector<std::string_view> out;
