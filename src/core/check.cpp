@@ -200,9 +200,9 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   }
   for (auto& o : out.outcomes) {
     const Requirement& req = *o.requirement;
-    const bool holds = req.metric == Metric::Walls                      ? o.pass
+    const bool holds = req.metric == Metric::Walls                ? o.pass
                        : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
-                                                                        : o.value <= req.threshold;
+                                                                  : o.value <= req.threshold;
     o.verdict = !holds ? Verdict::Fail : o.unmodelled != 0 ? Verdict::Unverified : Verdict::Pass;
     o.pass = o.verdict == Verdict::Pass;
     if (o.verdict == Verdict::Fail) ++out.failures;

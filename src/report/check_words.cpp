@@ -94,9 +94,10 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     if (!o.pass && ranged) l.where = fmt::format("first outside at batch {}", count(o.at_batch));
     // Walls of the first epoch alone (its cold page cache): judged, or said to be left out.
     if (o.first_epoch_walls)
-      add(o.steady_only ? fmt::format("the first epoch, not judged (require.epochs = \"steady\"), is bound by {}",
-                                      walls_text(o.first_epoch_walls, ","))
-                        : fmt::format("{} in the first epoch only (page cache cold)", walls_text(o.first_epoch_walls, ",")));
+      add(o.steady_only
+              ? fmt::format("the first epoch, not judged (require.epochs = \"steady\"), is bound by {}",
+                            walls_text(o.first_epoch_walls, ","))
+              : fmt::format("{} in the first epoch only (page cache cold)", walls_text(o.first_epoch_walls, ",")));
   } else {
     l.reached = reached_text(req, o.value);
     l.required = fmt::format("{} {}", relation(req.metric), req.typed.empty() ? shown(req, req.threshold) : req.typed);

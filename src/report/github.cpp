@@ -3,6 +3,7 @@
 // the pull request shows them on the plan file; a plain line per plan for the log.
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "report/check_words.hpp"
 #include "report/renderer.hpp"
 
@@ -54,7 +55,7 @@ class GithubRenderer final : public CheckRenderer {
         for (const Error& more : p.error->more())
           annotate(o, more.origin(), fmt::format("pipesim check {}: the plan could not be evaluated", p.label),
                    more.what());
-        o.print("{}: ERROR (the plan could not be evaluated)\n", p.label);
+        o.print("{}: ERROR (the plan could not be evaluated)\n", printable(p.label));
         continue;
       }
       const bool ranged = p.loaded->plan.batch_sizes.has_value();
@@ -69,7 +70,9 @@ class GithubRenderer final : public CheckRenderer {
                              l.where.empty() ? "" : " (" + l.where + ")", p.loaded->name),
                  failed ? "error" : "warning");
       }
-      o.print("{}: {}\n", p.label, verdict(p.outcome));
+      // The plan's name as printable text: a file name holding a line break would otherwise start a
+      // line of its own, which GitHub reads as a workflow command (::stop-commands:: and the rest).
+      o.print("{}: {}\n", printable(p.label), verdict(p.outcome));
     }
   }
 };

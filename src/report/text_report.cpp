@@ -372,11 +372,13 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size
   for (const auto& p : plans) {
     if (p.error) {
       o.print("{}{}: ERROR\n{}", md ? "### " : "", printable(p.label), md ? "\n" : "");
+      // Indented deeper than the table's rows, so that no file name in an error ("PASS  min_...")
+      // can start a line that reads, or is coloured, as a requirement's row.
       std::string lines = p.error->line();
       if (!md)
-        for (std::size_t at = lines.find('\n'); at != std::string::npos; at = lines.find('\n', at + 3))
-          lines.replace(at, 1, "\n  ");
-      o.print("{}{}{}\n", md ? "```\n" : "  ", lines, md ? "\n```" : "");
+        for (std::size_t at = lines.find('\n'); at != std::string::npos; at = lines.find('\n', at + 5))
+          lines.replace(at, 1, "\n    ");
+      o.print("{}{}{}\n", md ? "```\n" : "    ", lines, md ? "\n```" : "");
       o.print("{}verdict: ERROR (the plan could not be evaluated){}\n\n", md ? "\n**" : "  ", md ? "**" : "");
       continue;
     }

@@ -1,6 +1,7 @@
 #include "report/text_table.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace pipesim {
 
@@ -25,20 +26,36 @@ void TextTable::header(Out& o) const {
   }
 }
 
+namespace {
+
+// A Markdown table cell: a '|' in it (a plan's file name, say) would end the cell.
+std::string markdown_cell(const std::string& text) {
+  if (text.find('|') == std::string::npos) return text;
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 void TextTable::line(Out& o, const std::vector<std::string>& cells) const {
   // Cells are ASCII (units are written "us", not "µs"), so a byte is a column: pad by hand,
   // without fmt's display-width pass over every code point.
   std::string text = markdown_ ? "|" : indent_;
   for (std::size_t i = 0; i < cells.size(); ++i) {
+    const std::string cell = markdown_ ? markdown_cell(cells[i]) : cells[i];
     const std::size_t w = i < widths_.size() ? widths_[i] : 0;
-    const std::size_t pad = w > cells[i].size() ? w - cells[i].size() : 0;
+    const std::size_t pad = w > cell.size() ? w - cell.size() : 0;
     if (markdown_)
       text += ' ';
     else if (i)
       text += "  ";
     const bool right = i < columns_.size() && columns_[i].right;
     if (right) text.append(pad, ' ');
-    text += cells[i];
+    text += cell;
     if (!right) text.append(pad, ' ');
     if (markdown_) text += " |";
   }

@@ -190,6 +190,7 @@ TEST_CASE("assumptions: the page cache, shared storage and accelerator memory a 
   s.set(Field::StorageScope, parse_field_value(spec(Field::StorageScope), "node"));
   CHECK(keys(s).empty());
   // Accelerator memory: not checked without the model's size; weights only without activations.
+  s.unset(Field::Parameters);
   s.set(Field::AcceleratorMemory, {16e9, Dim::Size});
   CHECK(keys(s) == std::vector<std::string_view>{"model.parameters"});
   s.set(Field::Parameters, 25e6);
