@@ -177,6 +177,31 @@ void refuse_input_as_output(const std::string& path, const std::vector<std::stri
     if (std::filesystem::equivalent(path, in, ec))
       throw Error(where,
                   fmt::format("{} is one of the inputs ({}): write the report to another file", echo(path), echo(in)));
+  // A file is written beside itself and renamed (write_file): its folder must be there and take a
+  // new file, known before anything is printed (a sweep's rows, then a failed plot).
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw Error(where, fmt::format("{} is a directory", echo(path)));
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return;  // a device or pipe
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::string folder = parent.empty() ? "." : parent.string();
+  if (!std::filesystem::is_directory(folder, ec))
+    throw Error(where, fmt::format("cannot write {}: there is no folder {}", echo(path), echo(folder)));
+  if (access(folder.c_str(), W_OK) != 0)
+    throw Error(where, fmt::format("cannot write {}: the folder {} is not writable: {}", echo(path), echo(folder),
+                                   std::strerror(errno)));
+}
+
+void refuse_same_output(const std::string& a, std::string_view a_option, const std::string& b,
+                        std::string_view b_option) {
+  if (a.empty() || b.empty()) return;
+  // Neither need exist yet: compared as absolute paths with their links resolved where they exist.
+  std::error_code ec;
+  const auto resolved = [&](const std::string& p) {
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec).lexically_normal();
+  };
+  if (resolved(a) == resolved(b) || std::filesystem::equivalent(a, b, ec))
+    throw Error(Origin::argument(fmt::format("{} {}", b_option, b)),
+                fmt::format("{} is also {}'s file: give each output a file of its own", echo(b), a_option));
 }
 
 void add_plot_option(CLI::App& cmd, std::string& path) {

@@ -52,9 +52,14 @@ std::size_t output_columns();
 // it); a device or pipe is written in place. Throws Error "cannot write PATH: ..." naming `option`.
 void write_file(const std::string& path, const std::string& text, std::string_view option);
 // Refuses an output path that is one of the input files, or (unless the output is TOML itself)
-// that names a TOML file (a plan swallowed as the option's value: `check --junit a.toml b.toml`).
+// that names a TOML file (a plan swallowed as the option's value: `check --junit a.toml b.toml`),
+// or that cannot be written: a directory, or a file in a folder that is not there or not writable.
 void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
                             bool toml_output = false);
+// Two outputs of one run on one path (simulate --trace out.html --plot out.html): the second
+// would replace the first. Throws naming the second option.
+void refuse_same_output(const std::string& a, std::string_view a_option, const std::string& b,
+                        std::string_view b_option);
 
 // --plot FILE: registers the option; `check_plot` refuses a name pipesim cannot write (before
 // any work); FILE.svg is the figure, FILE.html the report (`plot_is_html`); `write_plot` writes

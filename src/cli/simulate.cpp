@@ -88,6 +88,7 @@ void setup_simulate(CLI::App& app) {
     if (!opts->sample_times.empty()) inputs.push_back(opts->sample_times);
     if (!opts->trace.empty()) refuse_input_as_output(opts->trace, inputs, "--trace");
     check_plot(opts->plot, inputs);
+    refuse_same_output(opts->trace, "--trace", opts->plot, "--plot");
     SimOptions o;
     o.seed = opts->seed;
     o.batches = opts->batches;
