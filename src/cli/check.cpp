@@ -36,7 +36,9 @@ void run_check(const PlanOptions& o) {
     }
   }
   if (!o.junit.empty()) {
-    std::vector<std::string> inputs;
+    // Every plan argument too, a plan that failed to load among them (`check ./plan.cfg --junit
+    // ./plan.cfg` with a typo in the plan must not replace it with XML).
+    std::vector<std::string> inputs(o.plans.begin(), o.plans.end());
     for (const auto& s : loaded) inputs.insert(inputs.end(), s.files.begin(), s.files.end());
     refuse_input_as_output(o.junit, inputs, "--junit");
   }
