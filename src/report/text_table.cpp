@@ -30,7 +30,6 @@ namespace {
 
 // A Markdown table cell: a '|' in it (a plan's file name, say) would end the cell.
 std::string markdown_cell(const std::string& text) {
-  if (text.find('|') == std::string::npos) return text;
   std::string out;
   for (char c : text) {
     if (c == '|') out += '\\';
@@ -46,7 +45,11 @@ void TextTable::line(Out& o, const std::vector<std::string>& cells) const {
   // without fmt's display-width pass over every code point.
   std::string text = markdown_ ? "|" : indent_;
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    const std::string cell = markdown_ ? markdown_cell(cells[i]) : cells[i];
+    // Escaped into a copy only where a Markdown cell holds a '|': sweep rows pass here by the million.
+    std::string escaped;
+    const bool escape = markdown_ && cells[i].find('|') != std::string::npos;
+    if (escape) escaped = markdown_cell(cells[i]);
+    const std::string& cell = escape ? escaped : cells[i];
     const std::size_t w = i < widths_.size() ? widths_[i] : 0;
     const std::size_t pad = w > cell.size() ? w - cell.size() : 0;
     if (markdown_)
