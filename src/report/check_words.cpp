@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 namespace pipesim {
 
 namespace {
@@ -128,29 +130,16 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
   return l;
 }
 
-std::string_view verdict_word(Verdict v) {
-  switch (v) {
-    case Verdict::Pass:
-      return "PASS";
-    case Verdict::Fail:
-      return "FAIL";
-    case Verdict::Unverified:
-      return "UNVERIFIED";
-  }
-  return "";
-}
+namespace {
 
-std::string_view verdict_key(Verdict v) {
-  switch (v) {
-    case Verdict::Pass:
-      return "pass";
-    case Verdict::Fail:
-      return "fail";
-    case Verdict::Unverified:
-      return "unverified";
-  }
-  return "";
-}
+// Each verdict as people read it and as programs do, in Verdict's order.
+constexpr std::array<std::array<std::string_view, 2>, 3> kVerdictWords = {
+    {{"PASS", "pass"}, {"FAIL", "fail"}, {"UNVERIFIED", "unverified"}}};
+
+}  // namespace
+
+std::string_view verdict_word(Verdict v) { return kVerdictWords[static_cast<std::size_t>(v)][0]; }
+std::string_view verdict_key(Verdict v) { return kVerdictWords[static_cast<std::size_t>(v)][1]; }
 
 std::string verdict(const PlanOutcome& o) {
   const std::size_t n = o.outcomes.size();
