@@ -56,7 +56,7 @@ std::optional<double> size_option(const std::string& text, const std::string& op
 }
 
 void emit(const AttributeOptions& o, const std::string& text) {
-  if (o.output.empty())
+  if (o.output.empty() || o.output == "-")
     write_stdout(text);
   else
     write_file(o.output, text, "--output");
@@ -70,7 +70,7 @@ std::string observed(const AttributeOptions& o) {
                   "give either --observed with a scenario or the caching experiments' rates");
   const Observation seen = located("--observed", [&] { return parse_observation(o.observed); });
   LoadedScenario loaded = load_with_sets(o.common);
-  if (!o.output.empty()) refuse_input_as_output(o.output, loaded.files, "--output", true);
+  if (!o.output.empty() && o.output != "-") refuse_input_as_output(o.output, loaded.files, "--output", true);
   Field unknown = default_unknown(loaded.scenario);
   if (!o.solve.empty()) {
     const FieldSpec* f = find_field(o.solve);
@@ -94,7 +94,7 @@ std::string step_log(const AttributeOptions& o) {
                 "a log gives figures, not scenario keys: use table or json, then "
                 "--observed with your scenario");
   const StepLogFormat format = located("--log-format", [&] { return parse_step_log_format(o.log_format); });
-  if (!o.output.empty()) refuse_input_as_output(o.output, {o.log}, "--output", true);
+  if (!o.output.empty() && o.output != "-") refuse_input_as_output(o.output, {o.log}, "--output", true);
   const StepLog log = read_step_log(o.log, format);
   const StepLogSummary s = located(o.log, [&] {
     return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
@@ -128,7 +128,8 @@ void setup_attribute(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("--log-format", o->log_format, "With --log: auto, jsonl, csv or text")->capture_default_str();
   cmd->add_option("--skip", o->skip, "With --log: records left out at the start (the loader's start)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000000}));
   o->batch_opt =
       cmd->add_option("--batch", o->batch, "Samples per step in the experiments (with --log: for samples/s)");
   o->workers_opt = cmd->add_option("--workers", o->workers, "DataLoader num_workers in the experiments");

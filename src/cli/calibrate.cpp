@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "measure/decode.hpp"
 #include "measure/memory.hpp"
 #include "measure/storage.hpp"
@@ -52,10 +55,40 @@ void add_output_options(CLI::App& cmd, CalibrateOptions& o) {
 }
 
 void emit(const CalibrateOptions& o, const std::string& text) {
-  if (o.output.empty())
+  if (o.output.empty() || o.output == "-")
     write_stdout(text);
   else
     write_file(o.output, text, "--output");
+}
+
+// Whether `path` lies in `folder` or below it (links resolved where they exist).
+bool inside(const std::string& path, const std::string& folder) {
+  std::error_code ec;
+  const auto resolved = [&](const std::string& p) {
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec).lexically_normal();
+  };
+  const auto p = resolved(path), f = resolved(folder);
+  auto a = p.begin();
+  for (auto b = f.begin(); b != f.end(); ++b, ++a) {
+    if (b->empty()) continue;  // a trailing separator
+    if (a == p.end() || *a != *b) return false;
+  }
+  return true;
+}
+
+// Before anything is measured: --output must be writable and must not land in a folder this run
+// reads (`measured`) or writes (`saved`, the synthetic set).
+void check_output(const CalibrateOptions& o, const std::string& measured, const std::string& saved = {}) {
+  if (o.output.empty() || o.output == "-") return;
+  refuse_input_as_output(o.output, {}, "--output", true);
+  const Origin where = Origin::argument("--output " + o.output);
+  if (!measured.empty() && inside(o.output, measured))
+    throw Error(where, fmt::format("{} is inside the folder being measured ({}): write it elsewhere", echo(o.output),
+                                   echo(measured)));
+  if (!saved.empty() && inside(o.output, saved))
+    throw Error(where, fmt::format("{} is inside --save-synthetic's folder ({}), where the set's files are written: "
+                                   "write it elsewhere",
+                                   echo(o.output), echo(saved)));
 }
 
 }  // namespace
@@ -90,6 +123,7 @@ void setup_calibrate(CLI::App& app) {
   decode->callback([dec] {
     if (!dec->save.empty() && !dec->folder.empty())
       throw Error(Origin::argument("--save-synthetic"), "there is no synthetic set when a folder of files is given");
+    check_output(*dec, dec->folder, dec->save);
     const JpegSet set = dec->folder.empty() ? synthetic_jpegs(dec->images)
                                             : read_jpegs(dec->folder, dec->images, std::size_t{512} << 20);
     if (!dec->save.empty()) write_jpegs(set, dec->save);
@@ -119,6 +153,7 @@ void setup_calibrate(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   storage->callback([sto] {
+    check_output(*sto, sto->folder);
     StorageOptions o;
     o.seconds = sto->seconds;
     o.concurrency = sto->concurrency;
@@ -138,6 +173,7 @@ void setup_calibrate(CLI::App& app) {
   memory->add_option("--threads", mem->threads, "Threads for the all-threads figures (default: every logical CPU)")
       ->check(CLI::Range(1u, 4096u));
   memory->callback([mem] {
+    check_output(*mem, {});
     MemoryOptions o;
     o.seconds = mem->seconds;
     o.threads = mem->threads;

@@ -117,8 +117,18 @@ void write_stdout(const std::string& text) {
   out.flush();
 }
 
+namespace {
+
+std::string standard_output_taken(std::string_view option) {
+  return fmt::format("- would be standard output, which carries the command's own report: {} takes a file name",
+                     option);
+}
+
+}  // namespace
+
 void write_file(const std::string& path, const std::string& text, std::string_view option) {
   const Origin where = Origin::argument(fmt::format("{} {}", option, path));
+  if (path == "-") throw Error(where, standard_output_taken(option));
   const auto fail = [&](std::string_view what) {
     const int err = errno;
     return Error(where, fmt::format("cannot write {}: {}: {}", echo(path), what, std::strerror(err)));
@@ -168,6 +178,7 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
 void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
                             bool toml_output) {
   const Origin where = Origin::argument(fmt::format("{} {}", option, path));
+  if (path == "-") throw Error(where, standard_output_taken(option));
   if (!toml_output && path.ends_with(".toml"))
     throw Error(where, fmt::format("{} names a TOML file: {} takes the report file to write (e.g. report.xml), "
                                    "not a plan",

@@ -38,7 +38,7 @@ void setup_init(CLI::App& app) {
     LoadedScenario loaded;
     if (!composed.empty()) loaded = load_scenario(composed);
     const std::string text = init_toml(opts->presets, loaded);
-    if (opts->output.empty()) return write_stdout(text);
+    if (opts->output.empty() || opts->output == "-") return write_stdout(text);
     std::error_code ec;
     if (std::filesystem::exists(opts->output, ec))
       throw Error(Origin::argument("-o " + opts->output),

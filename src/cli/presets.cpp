@@ -1,6 +1,8 @@
 // `pipesim presets [NAME]`: list or print the embedded presets; --keys lists every field; --schema
 // prints a JSON Schema of the scenario TOML.
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "cli/common.hpp"
 #include "config/presets.hpp"
@@ -70,6 +72,13 @@ void setup_presets(CLI::App& app) {
       if (opts->schema) {
         json_schema(o);
       } else if (opts->keys) {
+        const auto fields = all_fields();
+        if (std::none_of(fields.begin(), fields.end(),
+                         [&](const FieldSpec& f) { return f.key.find(opts->name) != std::string_view::npos; })) {
+          std::vector<std::string_view> keys;
+          for (const auto& f : fields) keys.push_back(f.key);
+          throw Error(fmt::format("no key contains '{}'{}", echo(opts->name), did_you_mean(opts->name, keys)));
+        }
         if (json)
           json_keys(o, opts->name);
         else

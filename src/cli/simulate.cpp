@@ -62,10 +62,12 @@ void setup_simulate(CLI::App& app) {
       "simulate", "The scenario event by event with the DataLoader's rules: waits, bursts, epochs, variance");
   add_common_options(*cmd, *opts, Output::Simulation);
   cmd->add_option("--seed", opts->seed, "Seed of the random draws (the same seed gives the same run)")
-      ->capture_default_str();
-  cmd->add_option("--batches", opts->batches, "Steps of the steady run (default: 2000, more with many workers)");
+      ->capture_default_str()
+      ->check(kSeedRange);
+  cmd->add_option("--batches", opts->batches, "Steps of the steady run (default: 2000, more with many workers)")
+      ->check(kStepsRange);
   cmd->add_option("--epochs", opts->epochs, "Epochs to simulate when workload.dataset_samples is set (default: 2)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   cmd->add_option("--trace", opts->trace,
                   "Write the first steps as Chrome trace-event JSON (Perfetto, chrome://tracing)")
       ->type_name("FILE");
@@ -73,7 +75,7 @@ void setup_simulate(CLI::App& app) {
   cmd->add_option("--trace-steps", opts->trace_steps,
                   fmt::format("Steps the trace covers, and the figure's timeline (at most {})", kMaxTimelineSteps))
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::size_t{1}, std::size_t{kMaxTimelineSteps}));
   cmd->add_option("--sample-times", opts->sample_times,
                   "Per-sample transform times to draw from, one per line (\"3.2 ms\"), instead of the lognormal")
       ->type_name("FILE");

@@ -202,8 +202,10 @@ void setup_sweep(CLI::App& app) {
                   "With --plot: the swept key drawn along x (default: the swept axis with the most values), "
                   "e.g. --x pipeline.workers or --x workers")
       ->type_name("KEY");
-  cmd->add_option("--seed", opts->seed, "With --simulate: the seed of the random draws")->capture_default_str();
-  cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run");
+  cmd->add_option("--seed", opts->seed, "With --simulate: the seed of the random draws")
+      ->capture_default_str()
+      ->check(kSeedRange);
+  cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run")->check(kStepsRange);
   cmd->callback([opts] { run_sweep(*opts); });
 }
 

@@ -339,6 +339,26 @@ std::string solved_scenario_toml(const LoadedScenario& loaded, const Solution& s
 
 }  // namespace
 
+namespace {
+
+// `text` as a TOML basic string, quotes included: valid UTF-8 with '"', '\\' and control
+// characters escaped, so that pipesim reads it back as it was.
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : valid_utf8(text)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\')
+      out += {'\\', c};
+    else if (u < 0x20 || u == 0x7f)
+      out += fmt::format("\\u{:04X}", u);
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
 std::string solution_table(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
   return wrap(solution_header(loaded, sol, o), 100) +
          "\nThe scenario with it filled in (--format toml writes it alone, with where each key came from):\n\n" +
@@ -355,7 +375,7 @@ std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, con
     t += "# " + wrapped.substr(start, end - start) + "\n";
     start = end + 1;
   }
-  return t + fmt::format("\nname = \"{}\"\n\n", valid_utf8(loaded.name)) + solved_scenario_toml(loaded, sol, o, true);
+  return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, sol, o, true);
 }
 
 std::string solution_json(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {

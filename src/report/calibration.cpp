@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "core/units.hpp"
 #include "report/json_writer.hpp"
 #include "report/out.hpp"
@@ -153,7 +154,7 @@ std::string decode_toml(const DecodeCalibration& c) {
   const std::string files =
       c.source == "synthetic"
           ? fmt::format("{} JPEG files pipesim made (375 to 640 pixels wide, 4:2:0, quality 85 to 95)", c.files)
-          : fmt::format("the first {} JPEG files below {}{}", c.files, c.source,
+          : fmt::format("the first {} JPEG files below {}{}", c.files, printable(c.source),
                         c.skipped ? fmt::format(" ({} that did not decode left out)", c.skipped) : "");
   const std::string counts = spoken_list(c.points, [](const DecodePoint& p) { return p.threads; });
   t += fmt::format(
@@ -255,7 +256,7 @@ std::string storage_toml(const StorageCalibration& c) {
       "# each taking the next file, for at most {} s per level. Cold: each level starts after\n"
       "# asking the kernel to drop the files' cached pages (posix_fadvise DONTNEED) and reads\n"
       "# each file once at most; warm: after a pass that brings the files in.\n",
-      c.files, format_human(c.mean_file_bytes, Dim::Size), c.folder, levels, c.options.seconds);
+      c.files, format_human(c.mean_file_bytes, Dim::Size), printable(c.folder), levels, c.options.seconds);
   if (!c.cold_dropped) t += "# The kernel refused to drop some files' pages: the cold figures may be partly warm.\n";
   if (c.cold_like_warm)
     t += "# Cold reads were within 20% of warm ones at one reader: the files may still have been\n"
