@@ -250,6 +250,8 @@ std::string_view loss_key(LossKind k) {
       return "time_slicing";
     case LossKind::LoopCpu:
       return "loop_cpu";
+    case LossKind::Crowded:
+      return "crowded_loop";
     case LossKind::Lock:
       return "interpreter_lock";
     case LossKind::Variance:
@@ -287,6 +289,7 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
     without(LossKind::LoopCpu, t);
   }
   unset(LossKind::Lock, {Field::LaunchTime, Field::PinLockShare});
+  unset(LossKind::Crowded, {Field::CrowdedLoopTime});
   unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
   if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown)
     out.push_back({LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization});

@@ -82,6 +82,7 @@ enum class LossKind : std::uint8_t {
   TimeSlicing,    // cpu.oversubscription_cost
   LoopCpu,        // pipeline.loop_cpu_share
   Lock,           // pipeline.launch_time, pipeline.pin_lock_share (the interpreter lock)
+  Crowded,        // pipeline.crowded_loop_time (the loop waiting for a CPU)
   Variance,       // transform.cv, model.step_cv
   EpochStart,     // worker start-up, warm-up, the first batch (epoch_utilization)
 };

@@ -79,6 +79,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "share of the pin thread's work per batch during which it holds the interpreter lock, so that the loop cannot "
      "launch (receiving the batch; PyTorch releases it to pin the batch and, from 1.13, to free its shared memory): "
      "1 is an upper bound"},
+    {Field::CrowdedLoopTime, "pipeline.crowded_loop_time", kTime, C::NonNegative, false, "0 s",
+     "with pipeline.loop_cpu_share, the time per step the training loop loses waiting for a CPU when every CPU is "
+     "busy as it takes a batch (the workers building, the pin thread copying): none up to half the CPUs busy, then "
+     "in proportion up to all of them"},
     {Field::PersistentWorkers, "pipeline.persistent_workers", kBool, C::None, false, "false",
      "workers live across epochs (PyTorch persistent_workers); false starts them at every epoch"},
     {Field::WorkerStartTime, "pipeline.worker_start_time", kTime, C::NonNegative, false, "0 s",

@@ -24,6 +24,7 @@ enum class Field : std::uint8_t {
   LoopCpuShare,
   LaunchTime,
   PinLockShare,
+  CrowdedLoopTime,
   PersistentWorkers,
   WorkerStartTime,
   WorkerWarmupTime,

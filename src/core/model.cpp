@@ -56,6 +56,7 @@ Workload resolve_workload(const Scenario& s) {
   w.loop_cpu_share = s.opt(Field::LoopCpuShare);
   w.launch_time = s.value(Field::LaunchTime);
   w.pin_lock_share = s.value(Field::PinLockShare);
+  w.crowded_loop_time = s.value(Field::CrowdedLoopTime);
   w.epoch_overhead = s.value(Field::EpochOverhead);
   w.prefetch_factor = s.value(Field::PrefetchFactor);
   w.in_order = s.value(Field::InOrder) != 0;
@@ -261,6 +262,11 @@ double receive_busy(double workers, double build, double step, double receive) {
   return std::min(workers, n);
 }
 
+double crowded_loss(const Inputs& in, double busy, double cores) {
+  if (in.crowded_loop_time <= 0 || cores <= 0) return 0;
+  return in.crowded_loop_time * std::clamp(2 * busy / cores - 1, 0.0, 1.0);
+}
+
 namespace {
 
 // Shared by time, the training process's own CPU work runs on the cores the workers hold. Its
@@ -278,6 +284,9 @@ namespace {
 // in turn) are the process's serial work too: each runs at the rate one of its threads gets
 // beside the busy workers and the process's other thread (busy for its CPU share and own time
 // over the step), so the transfer stage takes at least pin / rate and lock / rate.
+// When it takes a batch with most CPUs busy (the workers building, the pin thread), the loop also
+// waits to be run at all: crowded_loss of the tasks busy then (the scheduler's wake-up latency
+// for each time it slept in the step; pipeline.crowded_loop_time from all CPUs busy).
 // The wait this adds lengthens the step, which lowers the workers busy: the step is the one fixed
 // point of step = max(other stages, transfer(step), chain + wait(step)), found by bisection (both
 // only shrink as the step grows).
@@ -289,7 +298,7 @@ void shared_wait(const Inputs& in, Result& r) {
   const double share = *in.loop_cpu_share * compute;
   const double pin = pin_time(in, in.batch);
   const double lock = lock_time(in, in.batch);
-  if (own <= 0 && share <= 0 && pin <= 0 && lock <= 0) return;
+  if (own <= 0 && share <= 0 && pin <= 0 && lock <= 0 && in.crowded_loop_time <= 0) return;
   const double build = worker_batch_time(t, in, in.batch);
   const double cores = *t.cores_per_accelerator;
   const auto busy = [&](double step) { return std::min(in.workers, build / step) + std::min(1.0, pin / step); };
@@ -302,7 +311,7 @@ void shared_wait(const Inputs& in, Result& r) {
   };
   const auto wait = [&](double step) {
     return own * (1 / rate(1 + receiving(step), false) - 1) +
-           std::max(0.0, share / rate(1 + busy(step), true) - compute);
+           std::max(0.0, share / rate(1 + busy(step), true) - compute) + crowded_loss(in, receiving(step), cores);
   };
   // One of the process's threads beside the busy workers (and the pin thread) and its other thread.
   const auto thread_rate = [&](double step) {
@@ -329,6 +338,7 @@ void shared_wait(const Inputs& in, Result& r) {
     (step_at(mid) > mid ? lo : hi) = mid;
   }
   r.shared_wait_s = wait(hi);
+  r.crowded_s = crowded_loss(in, receiving(hi), cores);
   r.thread_rate = thread_rate(hi);
   if (overlapped) {
     const double stretched = transfer_at(hi);

@@ -108,6 +108,9 @@ struct Result {
   double lock_s = 0;
   double thread_rate = 1;
   double receive_busy_workers = 0;  // the workers (and pin thread) busy while it receives a batch
+  // Shared by time, the part of shared_wait_s the loop loses waiting for a CPU when every CPU is
+  // busy as it takes a batch (pipeline.crowded_loop_time).
+  double crowded_s = 0;
   // Variance under the DataLoader's delivery (transform.cv, model.step_cv): one worker's batch
   // time's coefficient of variation, and the step it would be with no variance.
   double batch_cv = 0;
@@ -149,6 +152,10 @@ double cpu_tasks(const Inputs& in);
 // the sender starts its next batch as the take frees its window, and the worker sent a batch
 // j steps ago still builds it for build - j x step of the receive.
 double receive_busy(double workers, double build, double step, double receive);
+// What the training loop loses per step waiting for a CPU as it takes a batch with `busy` tasks
+// (workers building, the pin thread) on `cores` CPUs: pipeline.crowded_loop_time times the share
+// of the CPUs busy past half of them, 0 up to half, all of it from all of them busy.
+double crowded_loss(const Inputs& in, double busy, double cores);
 
 // An epoch's start with W prefetching workers (docs/model.md, "What real loaders do"): the W workers start
 // together (after pipeline.worker_start_time unless persistent; their first batches take

@@ -50,6 +50,7 @@ Costs costs(const Inputs& in, const Result& r) {
   c.compute = r.stage(Stage::Compute).time_s;
   c.shared = in.loop_cpu_share.has_value() && c.cpu_work && c.workers >= 1 && in.transform.cores_per_accelerator;
   c.share = in.loop_cpu_share.value_or(0);
+  c.crowded = c.shared ? in.crowded_loop_time : 0;
   c.cores = in.transform.cores_per_accelerator;
   c.start = in.epoch_overhead + in.workers * in.worker_start_time;
   c.warmup = in.worker_warmup_time;

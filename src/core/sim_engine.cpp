@@ -89,7 +89,7 @@ struct RankState {
   std::deque<std::size_t> pending;  // in order: the batches dispatched and not yet taken, by index
 };
 
-enum class EventKind : std::uint8_t { ReadDone, WorkersUp, DecoderDone, LinkDone, LoopReady, ComputeDone };
+enum class EventKind : std::uint8_t { ReadDone, WorkersUp, DecoderDone, LinkDone, LoopWoken, LoopReady, ComputeDone };
 struct Event {
   double time;
   std::uint64_t seq;
@@ -274,6 +274,9 @@ class Engine {
         break;
       case EventKind::LinkDone:
         deliver(e.batch);
+        break;
+      case EventKind::LoopWoken:
+        receive(e.rank);
         break;
       case EventKind::LoopReady:
         start_compute(e.rank);
@@ -583,6 +586,22 @@ class Engine {
     --rs.workers[b.worker].outstanding;
     free_.push_back(id);  // nothing reads the record again
     dispatch(r);
+    // Shared by time, with most CPUs busy as it takes the batch (the workers building, the next
+    // one just sent its index, and the pin thread) the loop first waits to be run at all.
+    const double crowd =
+        c_.crowded > 0 ? crowded_loss(in_, static_cast<double>(work_tasks_) / static_cast<double>(ranks_.size()),
+                                      c_.cores.value_or(0))
+                       : 0;
+    if (crowd > 0) {
+      span(Track::Loop, Phase::Receive, r, 0, step_, now_, now_ + crowd);
+      at(now_ + crowd, EventKind::LoopWoken, r);
+    } else {
+      receive(r);
+    }
+  }
+
+  // The loop's own time with the batch taken (receiving it, a pageable copy it makes), then compute.
+  void receive(std::size_t r) {
     const double own = c_.loop_time + c_.serial_copy;
     span(Track::Loop, Phase::Receive, r, 0, step_, now_, now_ + own);
     if (own <= 0)

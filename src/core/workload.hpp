@@ -27,6 +27,9 @@ struct Workload {
   // which the pin thread holds it. The two take turns.
   double launch_time = 0;
   double pin_lock_share = 0;
+  // Shared by time, what the loop loses per step waiting for a CPU when every CPU is busy as it
+  // takes a batch: none with half the CPUs busy or fewer, then in proportion up to all of them.
+  double crowded_loop_time = 0;
   bool persistent_workers = false;  // workers live across epochs
   double worker_start_time = 0;     // starting one worker at an epoch's start (s); W in turn
   double worker_warmup_time = 0;    // a new worker's first batch over its later ones (s); together

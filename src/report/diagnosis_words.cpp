@@ -64,6 +64,8 @@ std::string_view loss_name(LossKind k) {
       return "the training process's CPU share";
     case LossKind::Lock:
       return "the interpreter lock";
+    case LossKind::Crowded:
+      return "the loop waiting for a CPU";
     case LossKind::Variance:
       return "variance";
     case LossKind::EpochStart:
@@ -100,6 +102,9 @@ std::string loss_remedy(const Diagnosis& d, LossKind k) {
              (has_fix(d, FixKind::Uint8Samples) ? "uint8 samples shorten the pin thread's part (above)"
                                                 : "fewer bytes per sample on the device (uint8 until the "
                                                   "accelerator converts) shorten the pin thread's part");
+    case LossKind::Crowded:
+      return "woken with most CPUs busy (the workers building, the pin thread), the training loop waits to be run "
+             "(pipeline.crowded_loop_time); fewer workers, or fewer CPU seconds per batch, leave it a CPU";
     case LossKind::Variance:
       return fmt::format(
           "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
@@ -236,15 +241,19 @@ std::string wall_sentence(const Diagnosis& d) {
       parts.push_back("accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)");
     else
       parts.push_back("accelerator compute: the input pipeline keeps up");
-    if (r.shared_wait_s > 0 && !r.serial)
+    if (r.shared_wait_s > 0 && !r.serial) {
+      const std::string crowded =
+          r.crowded_s > 0 ? fmt::format(", {} of it waiting for a CPU (pipeline.crowded_loop_time)", dur(r.crowded_s))
+                          : "";
       parts.back() += fmt::format(
-          " (the training process takes {} longer per step: its own time runs beside {} busy workers as it "
+          " (the training process takes {} longer per step{}: its own time runs beside {} busy workers as it "
           "receives{}, on {})",
-          dur(r.shared_wait_s), format_number(r.receive_busy_workers),
+          dur(r.shared_wait_s), crowded, format_number(r.receive_busy_workers),
           in.loop_cpu_share && *in.loop_cpu_share > 0
               ? fmt::format(", its CPU share beside {} on average", format_number(r.busy_workers))
               : "",
           plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"));
+    }
   }
   std::string out;
   for (const auto& p : parts) {

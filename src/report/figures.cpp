@@ -138,6 +138,10 @@ constexpr std::array kPoint{
                 [](const FigureSource& s) -> Value {
                   return res(s).shared_cores > 0 ? Value(res(s).shared_wait_s) : std::nullopt;
                 }},
+    PointFigure{"crowded_loop_s", G::Point, U::Seconds, "time per step the loop waits for a CPU", "", C::None, false,
+                [](const FigureSource& s) -> Value {
+                  return res(s).shared_cores > 0 ? Value(res(s).crowded_s) : std::nullopt;
+                }},
     PointFigure{"busy_workers", G::Point, U::Count, "workers busy on average", "", C::None, false,
                 [](const FigureSource& s) -> Value {
                   return res(s).shared_cores > 0 ? Value(res(s).busy_workers) : std::nullopt;

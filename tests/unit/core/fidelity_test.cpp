@@ -417,6 +417,42 @@ TEST_CASE("cores shared by time: the training process's own time runs beside the
   CHECK(r.step_s == doctest::Approx(0.012));
 }
 
+TEST_CASE("cores shared by time: the loop waits for a CPU when most are busy as it takes a batch") {
+  // 4 workers at 3 ms per sample, batch 10: 30 ms a batch each; 10 ms of compute that leaves the
+  // CPU alone; 4 CPUs; 4 ms lost per step with every CPU busy. At a 12 ms step the take finds the
+  // sender starting its next batch and the workers sent one 12 and 24 ms ago still building
+  // (the one sent 36 ms ago is done): 3 of 4 CPUs busy, 2 x 3 / 4 - 1 = half the loss, 2 ms, and
+  // the step is 10 + 2 = 12 ms (utilization 10 / 12). The workers alone need 30 / 4 = 7.5 ms.
+  Scenario s = loader(4, 3);
+  s.set(Field::Cores, 4);
+  s.set(Field::LoopCpuShare, 0);
+  s.set(Field::CrowdedLoopTime, {4e-3, Dim::Duration});
+  Result r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.012).epsilon(1e-9));
+  CHECK(r.crowded_s == doctest::Approx(2e-3).epsilon(1e-9));
+  CHECK(r.shared_wait_s == doctest::Approx(2e-3).epsilon(1e-9));
+  CHECK(r.receive_busy_workers == doctest::Approx(3));
+  CHECK(r.utilization == doctest::Approx(10.0 / 12).epsilon(1e-9));
+  // 2 workers: 2 of 4 CPUs busy at the take, nothing lost; the workers bind at 30 / 2 = 15 ms.
+  s.set(Field::Workers, 2);
+  r = test::run(s);
+  CHECK(r.crowded_s == 0);
+  CHECK(r.step_s == doctest::Approx(0.015).epsilon(1e-9));
+  // The share of the loss: none up to half the CPUs busy, in proportion up to all, all past them.
+  Inputs in = resolve(s);
+  CHECK(crowded_loss(in, 2, 4) == 0);
+  CHECK(crowded_loss(in, 3, 4) == doctest::Approx(2e-3).epsilon(1e-12));
+  CHECK(crowded_loss(in, 4, 4) == doctest::Approx(4e-3).epsilon(1e-12));
+  CHECK(crowded_loss(in, 9, 4) == doctest::Approx(4e-3).epsilon(1e-12));
+  // Cores not shared by time (no loop_cpu_share): a core is the training process's own.
+  s.set(Field::Workers, 4);
+  s.unset(Field::LoopCpuShare);
+  s.set(Field::Cores, 5);
+  r = test::run(s);
+  CHECK(r.crowded_s == 0);
+  CHECK(r.step_s == doctest::Approx(0.010).epsilon(1e-9));
+}
+
 TEST_CASE("the workers busy while the training loop receives a batch") {
   // 3 workers with 20 ms batches, a take every 8 ms and a 2 ms receive: the sender starts its
   // next batch (1); the worker sent one 8 ms ago builds for 12 ms more (1); the one sent 16 ms

@@ -313,6 +313,23 @@ TEST_CASE("cores shared by time under the scaling law: the loop's hold neither s
   CHECK(sim(s).step_s == doctest::Approx(0.015));
 }
 
+TEST_CASE("cores shared by time: the loop's wait for a CPU at each take, as the closed form") {
+  // fidelity_test's case: 4 workers with 30 ms batches, 10 ms of compute, 4 CPUs, 4 ms lost per
+  // step with every CPU busy: 3 tasks busy at each take, 2 ms lost, a 12 ms step. (Within 0.1%:
+  // the run counts whole tasks at each take, and settles.)
+  Scenario s = loader(4, 3);
+  s.set(Field::Cores, 4);
+  s.set(Field::LoopCpuShare, 0);
+  s.set(Field::CrowdedLoopTime, {4e-3, Dim::Duration});
+  const Simulation m = sim(s);
+  CHECK(m.analytic.step_s == doctest::Approx(0.012).epsilon(1e-9));
+  CHECK(m.step_s == doctest::Approx(0.012).epsilon(1e-3));
+  CHECK(m.utilization == doctest::Approx(m.analytic.utilization).epsilon(1e-3));
+  // 2 workers: nothing lost, exactly the closed form.
+  s.set(Field::Workers, 2);
+  same_as_analytic(s);
+}
+
 TEST_CASE("oversubscription: workers past the cores, as the closed forms") {
   // fidelity_test's cases. 4 workers with 40 ms batches on 2 cores for workers (3, one
   // reserved), oversubscription_cost 0.1: all 4 always build, each at 1/2 of a core whose work
