@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Targets of the replay (issue 36): with the probe's files the mean absolute error; without them
+# Targets of the replay: with the probe's files the mean absolute error; without them
 # the mean and the largest.
 TARGET_MEAN_PROBE = 0.03
 TARGET_MEAN, TARGET_MAX = 0.06, 0.15
@@ -168,6 +168,14 @@ def sample_times(run, preset):
             inside = batch_s / b
             source = f"the probe's full pipeline ({w} worker{'s' if w != 1 else ''}, batch {b})"
     if inside is None:
+        fit = scaling_fit(run, cores_of(run))
+        if fit:
+            # The scaling record's processes are forked as workers are and time the transform as
+            # a worker does, each beside the others: its line through k = 2 to the CPUs is the
+            # worker's time alone and its contention, robust to one slow row (the one-process row
+            # and the per_sample record vary most from run to run).
+            return fit[0], 0.0, (f"the scaling record's forked processes, {fit[2]} at once (least squares), "
+                                 f"with their contention")
         return single, None, f"one process; inside the loader + the preset's {LOADER_PRESET}"
     # Timed with W workers at once: the contention the probe's scaling law gives W workers is in
     # it already, and pipesim applies it again, so one worker alone is that much faster.
@@ -207,6 +215,8 @@ def scenario(run, batch, workers, user):
         lines.append(f"loop_cpu_share = {min(1.0, c['main_thread_cpu_per_step'] / step)!r}")
     if user.get("launch_s"):
         lines.append(f'launch_time = "{user["launch_s"]!r} s"')
+    if user.get("crowded") is not None:
+        lines.append(f'crowded_loop_time = "{user["crowded"]!r} s"')
     lines += ["[cpu]", f"cores = {user['cores']}"]
     if user.get("pin"):
         lines.append(f'pin_bandwidth = "{user["pin"]!r} B/s"')
@@ -223,18 +233,82 @@ def scenario(run, batch, workers, user):
     return "\n".join(lines) + "\n"
 
 
+def scaling_fit(run, cores):
+    """(time per sample of one process alone, cpu.scaling_contention, the k used as text) from the
+    scaling record: a least-squares line through each row's time per sample per process,
+    t(k) = t1 (1 + sigma (k - 1)), over the rows of 2 to `cores` processes; None with fewer than
+    two such rows or a line that does not start above 0. Sigma is at least 0."""
+    rows = [(r["k"], r["k"] / r["rate"]) for r in run.get("scaling", {}).get("rows", [])
+            if isinstance(r.get("k"), int) and 2 <= r["k"] <= cores and _positive(r.get("rate"))]
+    if len({k for k, _ in rows}) < 2:
+        return None
+    mx = sum(k - 1 for k, _ in rows) / len(rows)
+    my = sum(t for _, t in rows) / len(rows)
+    slope = sum((k - 1 - mx) * (t - my) for k, t in rows) / sum((k - 1 - mx) ** 2 for k, _ in rows)
+    t1 = my - slope * mx
+    if not _positive(t1):
+        return None
+    ks = sorted(k for k, _ in rows)
+    return t1, max(0.0, slope / t1), f"{ks[0]} to {ks[-1]}"
+
+
 def contention(run, cores, probe):
-    """cpu.scaling_contention from the scaling record when the probe gives none: C processes
-    forked at once (the most up to the logical CPUs) delivering S times one's rate, the
-    Universal Scalability Law with no coherency term: sigma = (C / S - 1) / (C - 1), at least 0."""
+    """cpu.scaling_contention from the scaling record when the probe gives none: the slope of
+    scaling_fit; without two rows for it, C processes forked at once (the most up to the logical
+    CPUs) delivering S times one's rate, the Universal Scalability Law with no coherency term:
+    sigma = (C / S - 1) / (C - 1), at least 0."""
     if probe and "scaling_contention" in probe:
         return None
+    fit = scaling_fit(run, cores)
+    if fit:
+        return fit[1]
     rows = {r.get("k"): r.get("rate") for r in run.get("scaling", {}).get("rows", [])
             if isinstance(r.get("k"), int) and _positive(r.get("rate"))}
     many = max((k for k in rows if 1 < k <= cores), default=None)
     if 1 not in rows or many is None:
         return None
     return max(0.0, (many / (rows[many] / rows[1]) - 1) / (many - 1))
+
+
+def crowded_points(run, preset):
+    """Each point's (share of the crowding, the loop's time lost per step), from the point's own
+    instrumented records (never its utilization): the loop's own step, the window's wall less its
+    waits over the steps, less the compute record's device-cached step and the preset's receive
+    time; the tasks busy as it takes a batch, the workers building (each's batch span over the step
+    after the first round, at most W) and the pin thread (the process's CPU per step beyond the
+    loop thread's, less the same without a loader, over the step); the share is pipesim's, none
+    up to half the CPUs busy, then in proportion up to all of them."""
+    cores = cores_of(run)
+    out = []
+    receive = preset.get("pipeline.receive_time", 0.0)
+    per_sample = preset.get("pipeline.receive_time_per_sample", 0.0)
+    for p in run["points"]:
+        c = run["compute"].get(p["batch"])
+        waits = p.get("waits")
+        if c is None or not isinstance(waits, list) or not all(_positive(p.get(k)) for k in ("wall", "n", "worker_batch_span")):
+            continue
+        w = p["workers"]
+        own = (p["wall"] - sum(waits)) / p["n"]
+        later = waits[w:]
+        step = own + (sum(later) / len(later) if later else 0.0)
+        if w < 1 or not _positive(step):
+            continue
+        busy = min(w, p["worker_batch_span"] / step)
+        others = [x.get("main_process_cpu_per_step", 0.0) - x.get("main_thread_cpu_per_step", 0.0) for x in (p, c)]
+        busy += min(1.0, max(0.0, others[0] - others[1]) / step)
+        share = min(1.0, max(0.0, 2 * busy / cores - 1))
+        out.append((share, own - c["device_cached_median_s"] - receive - p["batch"] * per_sample))
+    return out
+
+
+def fit_crowded(runs, preset):
+    """pipeline.crowded_loop_time by least squares through 0 over the points of `runs`: the loop's
+    time lost per step against its share of the crowding; None where no point is crowded."""
+    points = [x for run in runs for x in crowded_points(run, preset)]
+    weight = sum(share * share for share, _ in points)
+    if weight <= 0:
+        return None
+    return max(0.0, sum(share * lost for share, lost in points) / weight)
 
 
 STEP_AGREEMENT = 1.25  # the probe's step and the run's at the same batch agree within this ratio
@@ -253,8 +327,10 @@ def probe_step_check(run, probe):
     return 1 / rate, c["device_cached_median_s"], 1 / STEP_AGREEMENT <= ratio <= STEP_AGREEMENT
 
 
-def user_inputs(run, pipesim):
-    """What every point of the run shares, with where each figure came from (for the header)."""
+def user_inputs(run, pipesim, crowded_from=()):
+    """What every point of the run shares, with where each figure came from (for the header).
+    `crowded_from`: other runs (read_run) to fit pipeline.crowded_loop_time on, in place of the
+    preset's."""
     cores = cores_of(run)
     preset = preset_inputs(pipesim)
     device_bytes, device_from = device_sample_bytes(run)
@@ -271,9 +347,16 @@ def user_inputs(run, pipesim):
     launch, launch_from = (min(threads), "its thread's CPU at the smallest batch") if threads else (None, None)
     if _positive(probe.get("launch_time")) and step_check and step_check[2]:
         launch, launch_from = probe["launch_time"], "the probe's: its thread's CPU at an eighth of its batch"
+    crowded = fit_crowded(crowded_from, preset) if crowded_from else None
+    fit = scaling_fit(run, cores)
     user = {
         "cores": cores,
         "sigma": contention(run, cores, probe),
+        "sigma_from": ("the probe's" if probe and "scaling_contention" in probe else
+                       "the scaling record's line" if fit else "the scaling record's most processes"),
+        "crowded": crowded,
+        "crowded_from": len(crowded_from),
+        "crowded_preset": preset.get("pipeline.crowded_loop_time"),
         "use": use,
         "sample_s": sample_s,
         "sample_extra_s": sample_extra_s,
@@ -321,9 +404,13 @@ def model_name(run):
     return ", ".join(sorted(names)) if names else "the run's model"
 
 
-def replay(folder, pipesim):
+def replay(folder, pipesim, crowded_from=()):
     run = read_run(folder)
-    user = user_inputs(run, pipesim)
+    user = user_inputs(run, pipesim, [read_run(d) for d in crowded_from])
+    return run, user, replay_rows(run, user, pipesim)
+
+
+def replay_rows(run, user, pipesim):
     rows = []
     for p in run["points"]:
         result = predict(pipesim, scenario(run, p["batch"], p["workers"], user))
@@ -334,7 +421,7 @@ def replay(folder, pipesim):
         measured = p.get("utilization")
         rows.append({"batch": p["batch"], "workers": p["workers"], "utilization": result["utilization"],
                      "measured": measured if isinstance(measured, (int, float)) else None, "binding": binding})
-    return run, user, rows
+    return rows
 
 
 def summary(rows, probe):
@@ -349,12 +436,59 @@ def summary(rows, probe):
             f"({'within' if ok else 'OUTSIDE'} the target: {target})"), ok
 
 
+def group_of(folder):
+    """Runs that leave-one-out leaves out together: the same parent folder and the same name less
+    a trailing "-b", "-c", ... (a run continued or repeated on the same node)."""
+    path = os.path.realpath(folder)
+    return os.path.dirname(path), re.sub(r"-[a-z]$", "", os.path.basename(path))
+
+
+def leave_one_out(folders, pipesim):
+    """Per run: its replay with the preset's pipeline.crowded_loop_time, and with the figure fitted
+    on every other run but its group's; then all points together. Returns the exit status."""
+    runs = {f: read_run(f) for f in folders}
+    names = {f: os.path.relpath(f, ROOT) if os.path.realpath(f).startswith(ROOT + os.sep) else f.rstrip("/")
+             for f in folders}
+    width = max(len(n) for n in names.values())
+    print(f"{'run':<{width}} {'points':>6}  {'preset mean':>11} {'max':>6}  {'fitted without it':>17} {'mean':>6} {'max':>6}")
+    every = {"preset": [], "held out": []}
+    for f in folders:
+        others = [runs[o] for o in folders if group_of(o) != group_of(f)]
+        errors = {}
+        for label, fit_on in (("preset", []), ("held out", others)):
+            user = user_inputs(runs[f], pipesim, fit_on)
+            rows = [r for r in replay_rows(runs[f], user, pipesim) if r["measured"] is not None]
+            errors[label] = [abs(r["utilization"] - r["measured"]) for r in rows]
+            every[label] += errors[label]
+            if label == "held out":
+                fitted = user.get("crowded")
+        fitted_text = f"{fitted * 1e3:.1f} ms" if fitted is not None else "none"
+        print(f"{names[f]:<{width}} {len(errors['preset']):>6}  {_mean(errors['preset']):>11.3f} "
+              f"{max(errors['preset'], default=0):>6.3f}  {fitted_text:>17} {_mean(errors['held out']):>6.3f} "
+              f"{max(errors['held out'], default=0):>6.3f}")
+    print(f"{'all runs':<{width}} {len(every['preset']):>6}  {_mean(every['preset']):>11.3f} "
+          f"{max(every['preset'], default=0):>6.3f}  {'':>17} {_mean(every['held out']):>6.3f} "
+          f"{max(every['held out'], default=0):>6.3f}")
+    return 0
+
+
+def _mean(xs):
+    return sum(xs) / len(xs) if xs else 0.0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="validate --replay", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--replay", metavar="RUN_DIR", required=True, help="a run folder: results.jsonl (and the probe's files)")
+    ap.add_argument("--replay", metavar="RUN_DIR", required=True, nargs="+",
+                    help="a run folder: results.jsonl (and the probe's files); several with --leave-one-out")
+    ap.add_argument("--leave-one-out", action="store_true",
+                    help="one line per run: its error with the preset's pipeline.crowded_loop_time and with the "
+                         "figure fitted on the other runs (a run's -b, -c, ... siblings left out with it)")
     ap.add_argument("--json", action="store_true", help="one JSON object per point on stdout: batch, workers, utilization")
     ap.add_argument("--pipesim", help="the pipesim binary (default: build it with scripts/pipesim)")
+    ap.add_argument("--crowded-from", nargs="+", metavar="RUN_DIR", default=[],
+                    help="fit pipeline.crowded_loop_time on these runs' records (never the replayed run's) in "
+                         "place of the preset's: a run's error with the figure fitted without it")
     args = ap.parse_args(argv)
     pipesim = args.pipesim
     if pipesim is None:
@@ -363,8 +497,24 @@ def main(argv=None):
     elif not os.access(pipesim, os.X_OK):
         print(f"validate: --pipesim {pipesim}: not an executable file", file=sys.stderr)
         return 2
+    if args.leave_one_out:
+        if args.crowded_from or args.json:
+            print("validate: --leave-one-out fits on the other runs itself: no --crowded-from or --json", file=sys.stderr)
+            return 2
+        try:
+            return leave_one_out(args.replay, pipesim)
+        except BadRun as e:
+            print(f"validate: {e}", file=sys.stderr)
+            return 2
+    if len(args.replay) > 1:
+        print("validate: one RUN_DIR to --replay (several with --leave-one-out)", file=sys.stderr)
+        return 2
+    args.replay = args.replay[0]
+    if any(os.path.realpath(d) == os.path.realpath(args.replay) for d in args.crowded_from):
+        print(f"validate: --crowded-from {args.replay}: the replayed run; fit on other runs only", file=sys.stderr)
+        return 2
     try:
-        run, user, rows = replay(args.replay, pipesim)
+        run, user, rows = replay(args.replay, pipesim, args.crowded_from)
     except BadRun as e:
         print(f"validate: {e}", file=sys.stderr)
         return 2
@@ -384,6 +534,16 @@ def main(argv=None):
           f"device sample {user['device_bytes']:.0f} B ({user['device_from']})")
     print(f"  loop launch {user['launch_s'] * 1e3:.2f} ms per step ({user['launch_from']})"
           if user.get("launch_s") else "  loop launch: not in the compute records")
+    sigma = f"contention {user['sigma']:.4f} ({user['sigma_from']})" if user.get("sigma") is not None else \
+        "contention: the probe's"
+    if user.get("crowded") is not None:
+        crowded = (f"{user['crowded'] * 1e3:.2f} ms (fitted on {user['crowded_from']} other "
+                   f"run{'s' if user['crowded_from'] != 1 else ''})")
+    elif user.get("crowded_preset") is not None:
+        crowded = f"{user['crowded_preset'] * 1e3:.2f} ms (the preset's)"
+    else:
+        crowded = "none"
+    print(f"  {sigma}; the loop's loss with every CPU busy {crowded}")
     link = f"link {user['link'] / 1e9:.1f} GB/s pinned" if user.get("link") else "link not measured (not modelled)"
     copy = f"{user['memcpy'] / 1e9:.2f} GB/s" if user.get("memcpy") else "not measured"
     print(f"  preset {LOADER_PRESET}; {link}; copy into fresh memory {copy}")

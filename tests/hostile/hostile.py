@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated hostile and careless input, one class of issue 10 at a time.
+"""Generated hostile and careless input, one class at a time.
 
     hostile.py PIPESIM CLASS [--seed N] [--scale K]
 

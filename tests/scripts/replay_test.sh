@@ -59,6 +59,27 @@ if grep -q "is not the run's" "$tmp/out.h100-node_resnet18" "$tmp/out.h200-node_
   fail "a probe that trained the run's step is taken for another"
 fi
 
+# Without the probe's files a worker's time and contention come from the scaling record's line,
+# and the loop's loss on a crowded node from the preset unless fitted on other runs.
+grep -q "(the scaling record's forked processes, 2 to 16 at once (least squares), with their contention)" \
+  "$tmp/out.h100-node_resnet50" || fail "h100-node/resnet50: a worker's time not from the scaling record's line"
+grep -q "^  contention 0.0116 (the scaling record's line); the loop's loss with every CPU busy 11.70 ms (the preset's)" \
+  "$tmp/out.h100-node_resnet50" || fail "h100-node/resnet50: contention or the loop's loss not said"
+"$validate" --replay "$repo/validation/h100-node/resnet50" --crowded-from "$repo/validation/h200-contention/resnet50" \
+  --pipesim "$pipesim" >"$tmp/out" 2>&1 || true
+grep -qE "^  contention .*; the loop's loss with every CPU busy [0-9.]+ ms \(fitted on 1 other run\)" "$tmp/out" ||
+  fail "--crowded-from: the fitted figure not used: $(sed -n 4p "$tmp/out")"
+# Leave-one-out: a line per run and one for all, each run's figure fitted without it.
+set +e
+"$validate" --replay "$repo"/validation/*/*/ --leave-one-out --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "--leave-one-out: exit $rc: $(cat "$tmp/err")"
+runs=$(ls -d "$repo"/validation/*/*/ | wc -l)
+[ "$(grep -cE '^validation/[^ ]+ +[0-9]+ +0\.[0-9]{3} +[01]\.[0-9]{3} +[0-9.]+ ms +0\.[0-9]{3} +[01]\.[0-9]{3}$' "$tmp/out")" -eq "$runs" ] ||
+  fail "--leave-one-out: not one line per run: $(cat "$tmp/out")"
+grep -qE '^all runs +[0-9]+ ' "$tmp/out" || fail "--leave-one-out: no line for all runs"
+
 # Bad input: one line on stderr, exit 2.
 expect_bad() {
   local what=$1 pattern=$2
@@ -83,6 +104,10 @@ expect_bad "no compute record" "no compute record at batch" "$tmp/nocompute"
 mkdir "$tmp/fifo"
 mkfifo "$tmp/fifo/results.jsonl"
 expect_bad "a FIFO" "no such file" "$tmp/fifo"
+expect_bad "fitted on the replayed run" "the replayed run; fit on other runs only" \
+  "$repo/validation/h100-node/resnet50" --crowded-from "$repo/validation/h100-node/resnet50/"
+expect_bad "two runs without --leave-one-out" "several with --leave-one-out" \
+  "$repo/validation/h100-node/resnet50" "$repo/validation/h100-node/resnet18"
 
 if [ "${COLLECT:-0}" = 1 ]; then
   set +e

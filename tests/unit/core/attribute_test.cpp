@@ -9,7 +9,7 @@ using namespace pipesim;
 
 namespace {
 
-// The published case of issue 13: a 4-vCPU A10G instance, 4 workers, batch 256.
+// The published case: a 4-vCPU A10G instance, 4 workers, batch 256.
 CachingExperiments published(double raw, double full) {
   CachingExperiments e;
   e.batch = 256;
