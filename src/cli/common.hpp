@@ -39,15 +39,15 @@ void plain_help(CLI::App& app);
 
 // Whole-number options, so that "-1" is refused rather than read as 2^64 - 1: a seed takes
 // any 64-bit value, a simulation's steps (--batches) 1 to a billion.
-inline const CLI::Validator kSeedRange{
-    [](std::string& in) -> std::string {
-      const std::string most = std::to_string(std::numeric_limits<std::uint64_t>::max());
-      if (in.empty() || in.find_first_not_of("0123456789") != std::string::npos || in.size() > most.size() ||
-          (in.size() == most.size() && in > most))
-        return "Value " + in + " not in range 0 to " + most;
-      return {};
-    },
-    "[0 - 18446744073709551615]"};
+inline const CLI::Validator kSeedRange{[](std::string& in) -> std::string {
+                                         const std::string most =
+                                             std::to_string(std::numeric_limits<std::uint64_t>::max());
+                                         if (in.empty() || in.find_first_not_of("0123456789") != std::string::npos ||
+                                             in.size() > most.size() || (in.size() == most.size() && in > most))
+                                           return "Value " + in + " not in range 0 to " + most;
+                                         return {};
+                                       },
+                                       "[0 - 18446744073709551615]"};
 inline const CLI::Range kStepsRange{std::size_t{1}, std::size_t{1000000000}};
 
 // The check of a --set or --require value: refused, with the form named, when it has no '='

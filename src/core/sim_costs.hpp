@@ -44,7 +44,7 @@ struct Costs {
   double compute = 0, model_compute = 0;
   bool shared = false;  // training process and pin thread share the workers' cores
   double share = 0;
-  double crowded = 0;  // pipeline.crowded_loop_time when shared (the loop's wait as it takes a batch)
+  double crowded = 0;           // pipeline.crowded_loop_time when shared (the loop's wait as it takes a batch)
   std::optional<double> cores;  // logical CPUs per accelerator for workers (and shared threads)
   double start = 0;             // worker start-up at an epoch's start
   double warmup = 0;            // added to a newly started worker's first batch

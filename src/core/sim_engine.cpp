@@ -588,10 +588,10 @@ class Engine {
     dispatch(r);
     // Shared by time, with most CPUs busy as it takes the batch (the workers building, the next
     // one just sent its index, and the pin thread) the loop first waits to be run at all.
-    const double crowd =
-        c_.crowded > 0 ? crowded_loss(in_, static_cast<double>(work_tasks_) / static_cast<double>(ranks_.size()),
-                                      c_.cores.value_or(0))
-                       : 0;
+    const double crowd = c_.crowded > 0
+                             ? crowded_loss(in_, static_cast<double>(work_tasks_) / static_cast<double>(ranks_.size()),
+                                            c_.cores.value_or(0))
+                             : 0;
     if (crowd > 0) {
       span(Track::Loop, Phase::Receive, r, 0, step_, now_, now_ + crowd);
       at(now_ + crowd, EventKind::LoopWoken, r);
