@@ -184,7 +184,19 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
       ++s.skipped;
       continue;
     }
-    if (f.empty() || !decode(h.get(), f, scratch)) {
+    // A header may claim far more pixels than its file holds (16000 x 16000 in 27 KB): the
+    // decoded image must fit in what is left of max_bytes too, checked before it is allocated.
+    int width = 0, height = 0;
+    if (f.empty() || !header(h.get(), f, width, height)) {
+      ++s.skipped;
+      continue;
+    }
+    if (static_cast<std::uintmax_t>(width) * static_cast<std::uintmax_t>(height) * 3 > max_bytes - total) {
+      ++s.skipped;
+      ++oversized;
+      continue;
+    }
+    if (!decode(h.get(), f, scratch)) {
       ++s.skipped;
       continue;
     }
@@ -195,7 +207,8 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
     throw Error(Origin::file(folder),
                 paths.empty() ? "no JPEG files (*.jpg, *.jpeg) in the folder"
                               : fmt::format("none of its {} JPEG files decodes{}", paths.size(),
-                                            oversized ? fmt::format(" ({} larger than the {} MiB read at most)",
+                                            oversized ? fmt::format(" ({} larger, or decoding larger, than the {} "
+                                                                    "MiB read at most)",
                                                                     oversized, max_bytes >> 20)
                                                       : std::string()));
   summarise(s);
@@ -310,6 +323,7 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
       p.images_per_s += static_cast<double>(my.images) / my.seconds;
       p.bytes_per_s += static_cast<double>(my.bytes) / my.seconds;
       p.cpu_per_image += my.cpu / static_cast<double>(my.images) / static_cast<double>(n);
+      p.cpu_share = std::min(p.cpu_share, my.cpu / my.seconds);
     }
     p.images_per_s_per_thread = p.images_per_s / static_cast<double>(n);
     p.bytes_per_s_per_thread = p.bytes_per_s / static_cast<double>(n);
@@ -336,6 +350,12 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
     p.residual = (p.fitted - p.images_per_s) / p.images_per_s;
   }
   return c;
+}
+
+const DecodePoint* DecodeCalibration::starved() const {
+  for (const DecodePoint& p : points)
+    if (p.threads <= std::max(1u, machine.logical_cpus) && p.cpu_share < kTrustedCpuShare) return &p;
+  return nullptr;
 }
 
 }  // namespace pipesim

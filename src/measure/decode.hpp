@@ -50,10 +50,15 @@ struct DecodePoint {
   double images_per_s_per_thread = 0;  // images_per_s / threads
   double bytes_per_s_per_thread = 0;   // bytes_per_s / threads
   double cpu_per_image = 0;            // CPU seconds per image, the mean over the threads
+  double cpu_share = 1;                // each thread's CPU time over its wall time: the least of them
   double fitted = 0;                   // images/s in all by the fitted law (and time slicing past the CPUs)
   double residual = 0;                 // (fitted - measured) / measured
   bool oversubscribed = false;         // more threads than logical CPUs
 };
+
+// A thread decoding alone on a CPU runs for nearly all of its wall time; less than this share
+// means the CPU was taken by other work while it measured.
+inline constexpr double kTrustedCpuShare = 0.8;
 
 struct DecodeCalibration {
   Machine machine;
@@ -70,9 +75,12 @@ struct DecodeCalibration {
   // processes, so this is a lower bound for those); nullopt when no count was above them.
   std::optional<double> oversubscription;
   // Two threads or more decoded no faster than one (sigma >= 1 with two or more counts up to the
-  // logical CPUs): other work was taking the CPUs, so the rates and the law are the busy
-  // machine's, not the decoder's.
-  [[nodiscard]] bool busy() const { return fit.sigma >= 1 && machine.logical_cpus >= 2; }
+  // logical CPUs), or a thread got less than kTrustedCpuShare of its wall time on a CPU at a
+  // count up to the logical CPUs (starved()): other work was taking the CPUs, so the rates and
+  // the law are the busy machine's, not the decoder's.
+  [[nodiscard]] bool busy() const { return (fit.sigma >= 1 && machine.logical_cpus >= 2) || starved() != nullptr; }
+  // The first point up to the logical CPUs whose threads did not get their CPUs, or nullptr.
+  [[nodiscard]] const DecodePoint* starved() const;
 };
 
 // The thread counts measured by default: 1, 2, 4 ... below `logical`, `logical`, and twice it

@@ -1,5 +1,6 @@
 #include "report/calibration.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -29,7 +30,14 @@ std::string measured_value(double v, Dim dim) {
 // out after the reason and how to measure again: a pasted fragment then sets nothing.
 std::string keys(std::string table, const std::string& lines, std::string_view doubt) {
   if (doubt.empty()) return table + lines;
-  std::string out = fmt::format("# NOT TRUSTED: {}\n# The keys below are left commented out.\n{}", doubt, table);
+  std::string out;
+  const std::string why = wrap(fmt::format("NOT TRUSTED: {}", doubt), 96);
+  for (std::size_t at = 0; at < why.size();) {
+    const std::size_t end = std::min(why.find('\n', at), why.size());
+    out += "# " + why.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  out += "# The keys below are left commented out.\n" + table;
   for (std::size_t at = 0; at < lines.size();) {
     const std::size_t end = lines.find('\n', at);
     out += "# " + lines.substr(at, end - at + 1);
@@ -195,13 +203,18 @@ std::string decode_toml(const DecodeCalibration& c) {
   lines += fmt::format("scaling_contention = {:.4f}\n", c.fit.sigma);
   if (c.fit.kappa_fitted) lines += fmt::format("scaling_coherency = {:.5f}\n", c.fit.kappa);
   if (c.oversubscription) lines += fmt::format("oversubscription_cost = {:.4f}\n", *c.oversubscription);
-  const std::string doubt =
-      c.busy() ? fmt::format(
-                     "more threads decoded no faster than one (scaling_contention {:.4f} >= 1 on {} logical "
-                     "CPUs): other work was using the CPUs. Measure again on an idle machine, or with "
-                     "--threads no higher than the CPUs that are free.",
-                     c.fit.sigma, c.machine.logical_cpus)
-               : std::string();
+  const auto again = "Measure again on an idle machine, or with --threads no higher than the CPUs that are free.";
+  std::string doubt;
+  if (const DecodePoint* p = c.starved())
+    doubt = fmt::format(
+        "at {} thread{} the decoding threads ran on a CPU for only {:.0f}% of their time (thread CPU time "
+        "against wall time; alone they run for nearly all of it): other work was using the CPUs. {}",
+        p->threads, p->threads == 1 ? "" : "s", 100 * p->cpu_share, again);
+  else if (c.busy())
+    doubt = fmt::format(
+        "more threads decoded no faster than one (scaling_contention {:.4f} >= 1 on {} logical CPUs): other "
+        "work was using the CPUs. {}",
+        c.fit.sigma, c.machine.logical_cpus, again);
   return t + keys("\n[cpu]\n", lines, doubt);
 }
 
@@ -225,6 +238,7 @@ std::string decode_json(const DecodeCalibration& c) {
           .kv("images_per_s", p.images_per_s)
           .kv("bytes_per_s", p.bytes_per_s)
           .kv("cpu_s_per_image", p.cpu_per_image)
+          .kv("cpu_share", p.cpu_share)
           .kv_bool("past_the_cpus", p.oversubscribed)
           .kv("fitted_images_per_s", p.fitted)
           .kv("residual", p.residual)

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "measure/decode.hpp"
@@ -58,6 +59,8 @@ TEST_CASE("a folder's JPEG files are read below it, and those that do not decode
     CHECK(p.fitted > 0);
     CHECK(std::isfinite(p.residual));
     CHECK(p.oversubscribed == (p.threads > c.machine.logical_cpus));
+    CHECK(p.cpu_share > 0);
+    CHECK(p.cpu_share <= 1.05);  // a thread's CPU time never much exceeds its wall time
   }
   CHECK(c.fit.single == c.points[0].images_per_s);
   // Time slicing is fitted when a count is above the logical CPUs (on a machine with one).
@@ -68,6 +71,40 @@ TEST_CASE("a folder's JPEG files are read below it, and those that do not decode
   CHECK_THROWS_AS(read_jpegs(dir.string(), 100, 1 << 30), Error);  // only a broken one left
   fs::remove_all(dir);
   CHECK_THROWS_AS(read_jpegs(dir.string(), 100, 1 << 30), Error);  // not a folder
+}
+
+TEST_CASE("a JPEG whose header claims more pixels than the budget left is not decoded") {
+  // A synthetic file with its frame header (SOF0: FF C0, length, precision, then height and
+  // width, big-endian) set to 16000 x 16000: 768 MB decoded from a file of tens of KB. With
+  // 64 MiB to read, it is left out before anything is allocated for it; the honest file is kept.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("pipesim-decode-bomb-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const JpegSet made = synthetic_jpegs(1);
+  write_jpegs(made, dir.string());
+  std::vector<unsigned char> bomb = made.files[0];
+  std::size_t sof = 0;
+  for (std::size_t i = 0; i + 8 < bomb.size(); ++i)
+    if (bomb[i] == 0xFF && bomb[i + 1] == 0xC0) {
+      sof = i;
+      break;
+    }
+  REQUIRE(sof > 0);
+  for (const std::size_t k : {std::size_t{5}, std::size_t{7}}) {
+    bomb[sof + k] = 16000 >> 8;
+    bomb[sof + k + 1] = 16000 & 0xFF;
+  }
+  std::ofstream(dir / "bomb.jpg", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bomb.data()), static_cast<std::streamsize>(bomb.size()));
+  const JpegSet read = read_jpegs(dir.string(), 100, std::size_t{64} << 20);
+  CHECK(read.files.size() == 1);
+  CHECK(read.skipped == 1);
+  CHECK(read.files[0] == made.files[0]);
+  fs::remove(dir / "00000.jpg");
+  CHECK_THROWS_WITH_AS(read_jpegs(dir.string(), 100, std::size_t{64} << 20),
+                       doctest::Contains("larger, or decoding larger, than the 64 MiB read at most"), Error);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("default thread counts: 1, 2, 4 ... every logical CPU, and twice them for time slicing") {

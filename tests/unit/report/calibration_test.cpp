@@ -91,6 +91,21 @@ TEST_CASE("calibrate decode: more threads no faster than one (a busy machine) em
   const json j = json::parse(decode_json(busy));
   CHECK(j["trusted"] == false);
   CHECK(j["untrusted_scenario"]["cpu.scaling_contention"] == 1.17);
+  // Threads that ran on a CPU for half their time, at a count the CPUs can hold: the machine
+  // was busy even where the law looks plausible; past the CPUs (time slicing) it is expected.
+  DecodeCalibration starved = decode(0.05);
+  starved.points[1].cpu_share = 0.5;
+  CHECK(starved.busy());
+  CHECK(starved.starved() == &starved.points[1]);
+  const std::string starved_toml = decode_toml(starved);
+  CHECK(key_lines(starved_toml) == 0);
+  CHECK(starved_toml.find("# NOT TRUSTED: at 2 threads the decoding threads ran on a CPU for only 50% of their time") !=
+        std::string::npos);
+  CHECK(json::parse(decode_json(starved))["points"][1]["cpu_share"] == 0.5);
+  DecodeCalibration sliced = decode(0.05);
+  sliced.points[1].threads = 4;
+  sliced.points[1].cpu_share = 0.5;
+  CHECK_FALSE(sliced.busy());
   // Time slicing that cost nothing is not said to have cost more.
   DecodeCalibration none = decode(0.05);
   none.oversubscription = 0.0;
