@@ -68,6 +68,8 @@ std::string read_input_fd(int fd, const Origin& where, std::size_t max_bytes, st
     text.append(buffer, static_cast<std::size_t>(n));
     if (text.size() > max_bytes) throw too_large(where, what, max_bytes, too_large_hint);
   }
+  // A UTF-8 byte-order mark (Windows editors, Excel's "CSV UTF-8") is not part of the text.
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   return text;
 }
 

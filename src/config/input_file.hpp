@@ -14,7 +14,7 @@ namespace pipesim {
 // max_bytes: the size is checked first, then the file is read to its end (files under /proc
 // and /sys report 0 bytes and hold more; one byte past the limit tells). Errors are one line
 // at `path` that call the file `what` ("the file", "the log"); `too_large_hint` follows the
-// error for a file over the limit.
+// error for a file over the limit. A UTF-8 byte-order mark at the start is dropped (both).
 std::string read_input_file(const std::string& path, std::size_t max_bytes, std::string_view what,
                             std::string_view too_large_hint = "");
 

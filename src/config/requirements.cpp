@@ -10,6 +10,10 @@ namespace pipesim {
 
 namespace {
 
+// The most batch sizes a plan's require.batch_sizes may hold: each is a diagnosis per requirement
+// (100,000 take a fraction of a second; ten million took seconds per plan).
+constexpr std::size_t kMaxPlanBatchSizes = 100000;
+
 // "compute, transform" as stage bits; throws `fail` naming the first unknown stage.
 template <class Fail>
 unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view noun, std::string_view allowed_text,
@@ -63,6 +67,11 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     } catch (const Error& e) {
       throw Error(where, fmt::format("require.batch_sizes: {}", e.what()));
     }
+    // A plan is judged at every size, with every requirement: bounded as a sweep is without --force.
+    if (plan.batch_sizes->size() > kMaxPlanBatchSizes)
+      throw Error(where, fmt::format("require.batch_sizes: {} sizes; a plan is judged at {} at most (pipesim sweep "
+                                     "runs larger grids)",
+                                     plan.batch_sizes->size(), kMaxPlanBatchSizes));
     plan.batch_sizes_origin = where;
     return;
   }

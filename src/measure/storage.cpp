@@ -11,10 +11,12 @@
 #include <mutex>
 #include <numeric>
 #include <random>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/statistics.hpp"
 #include "measure/together.hpp"
 
 namespace pipesim {
@@ -73,13 +75,6 @@ bool drop_cached(const std::vector<File>& files) {
   return ok;
 }
 
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
 // `n` readers take the next file of the shuffled list in turn until `seconds` pass or (cold)
 // every file has been read once; warm levels go round the list again.
 ReadLevel read_level(const std::vector<File>& files, unsigned n, double seconds, bool cold) {
@@ -120,8 +115,9 @@ ReadLevel read_level(const std::vector<File>& files, unsigned n, double seconds,
   l.bytes_per_s = l.bytes / l.seconds;
   if (!all.empty()) {
     l.latency_mean_s = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());
-    l.latency_p50_s = quantile(all, 0.5);
-    l.latency_p99_s = quantile(all, 0.99);
+    const Spread s = spread(std::move(all));  // nearest rank: p99 of two reads is the slower one
+    l.latency_p50_s = s.p50;
+    l.latency_p99_s = s.p99;
   }
   return l;
 }
