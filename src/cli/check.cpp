@@ -35,6 +35,8 @@ void run_check(const PlanOptions& o) {
       reports.push_back(std::move(r));
     }
   }
+  const std::vector<std::string> labels = plan_labels(o.plans);
+  for (std::size_t i = 0; i < reports.size(); ++i) reports[i].label = labels[i];
   if (!o.junit.empty()) {
     // Every plan argument too, a plan that failed to load among them (`check ./plan.cfg --junit
     // ./plan.cfg` with a typo in the plan must not replace it with XML).

@@ -242,6 +242,44 @@ std::string plan_label(std::string_view argument) {
   return std::string(argument);
 }
 
+std::vector<std::string> plan_labels(const std::vector<std::string>& arguments) {
+  std::vector<std::string> labels;
+  for (const auto& a : arguments) labels.push_back(plan_label(a));
+  // A path's parts, the last without its extension ("runs/a/plan.toml": runs, a, plan).
+  std::vector<std::vector<std::string>> paths;
+  std::size_t deepest = 0;
+  for (const auto& a : arguments) {
+    std::vector<std::string> parts;
+    for (const auto& part : std::filesystem::path(a).lexically_normal())
+      if (!part.empty() && part != "/" && part != ".") parts.push_back(part.string());
+    if (!parts.empty() && (a.find('/') != std::string::npos || a.ends_with(".toml")))
+      parts.back() = std::filesystem::path(parts.back()).stem().string();
+    deepest = std::max(deepest, parts.size());
+    paths.push_back(std::move(parts));
+  }
+  const auto shared = [&](std::size_t i) { return std::count(labels.begin(), labels.end(), labels[i]) > 1; };
+  for (std::size_t depth = 2; depth <= deepest; ++depth) {
+    std::vector<std::size_t> again;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      if (shared(i)) again.push_back(i);
+    if (again.empty()) break;
+    for (std::size_t i : again) {
+      const auto& p = paths[i];
+      std::string label;
+      for (std::size_t k = p.size() > depth ? p.size() - depth : 0; k < p.size(); ++k)
+        label += (label.empty() ? "" : "/") + p[k];
+      if (!label.empty()) labels[i] = label;
+    }
+  }
+  // The same plan named more than once: the second and later by their place.
+  std::vector<std::string> out = labels;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const auto before = std::count(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(i), labels[i]);
+    if (before > 0) out[i] += fmt::format(" ({})", before + 1);
+  }
+  return out;
+}
+
 std::string plan_label(const LoadedScenario& s) {
   switch (s.source.kind) {
     case SourceKind::None:

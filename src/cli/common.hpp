@@ -99,6 +99,10 @@ std::string table_words(Format format, const std::string& text, Render render) {
 std::string plan_label(const LoadedScenario& s);
 // The label of a plan named on the command line that could not be loaded.
 std::string plan_label(std::string_view argument);
+// The labels of the plans named on the command line, one each and all different: a label two
+// plans share (a/plan.toml, b/plan.toml) takes more of each path from its end until they differ
+// (a/plan, b/plan); one named twice is told apart by its place ("plan (2)").
+std::vector<std::string> plan_labels(const std::vector<std::string>& arguments);
 
 void setup_diagnose(CLI::App& app);
 void setup_sweep(CLI::App& app);

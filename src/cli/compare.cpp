@@ -31,6 +31,8 @@ void setup_compare(CLI::App& app) {
       results.push_back(r.result);
       reports.push_back(std::move(r));
     }
+    const std::vector<std::string> plan_names = plan_labels(opts->plans);
+    for (std::size_t i = 0; i < reports.size(); ++i) reports[i].label = plan_names[i];
     const std::vector<CompareRow> rows = compare(results);
     std::string text;
     {
