@@ -306,6 +306,29 @@ struct Instead {
 constexpr std::array kInstead = {Instead{Field::ReadBandwidth, {Field::StorageCapacity, Field::ThroughputPerTib}},
                                  Instead{Field::PricePerHour, {Field::PurchasePrice, Field::Amortization}}};
 
+// What a plan's verdict often turns on that a default decides silently: shown as decide lines
+// (with the default) unless a preset sets them.
+constexpr std::array kTopology = {Field::AcceleratorCount, Field::Nodes, Field::ThreadsPerCore, Field::StorageScope};
+// The per-precision peaks: an accelerator preset sets those its accelerator has.
+constexpr std::array kPrecisionPeaks = {Field::PeakFlopsFp32, Field::PeakFlopsTf32, Field::PeakFlopsBf16,
+                                        Field::PeakFlopsFp16, Field::PeakFlopsFp8};
+// What a measured compute time (model.measured_per_sample) replaces: the roofline's inputs.
+constexpr std::array kRoofline = {Field::FlopsPerSample, Field::Efficiency, Field::PeakFlops};
+
+template <std::size_t N>
+bool among(Field f, const std::array<Field, N>& fields) {
+  return std::find(fields.begin(), fields.end(), f) != fields.end();
+}
+
+// A decide line that would offer nothing to decide: a precision the preset's accelerator does
+// not have, or a roofline input where the compute time is measured.
+bool moot(const Scenario& s, Field f) {
+  const bool peaks_known =
+      std::any_of(kPrecisionPeaks.begin(), kPrecisionPeaks.end(), [&](Field g) { return s.has(g); });
+  if (among(f, kPrecisionPeaks) && peaks_known) return true;
+  return s.has(Field::MeasuredPerSample) && (among(f, kRoofline) || among(f, kPrecisionPeaks));
+}
+
 const Instead* instead_pair(Field f) {
   for (const Instead& i : kInstead)
     if (i.line == f || i.pair[0] == f || i.pair[1] == f) return &i;
@@ -320,9 +343,10 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
                               presets.empty() ? "" : " ", fmt::format("{}", fmt::join(presets, " ")), PIPESIM_VERSION);
   t += "# Lines marked \"from PRESET\" show what that preset sets (it applies as it is: uncomment a line to\n"
        "# change it).\n"
-       "# Lines marked \"decide\" have no default: set the ones your pipeline has (a stage whose keys\n"
-       "# are unset is left out, and the output says so). `pipesim diagnose FILE` names what is still\n"
-       "# missing; `pipesim presets --keys` lists every key with its default.\n";
+       "# Lines marked \"decide\" are yours to set: most have no default (a stage whose keys are unset\n"
+       "# is left out, and the output says so); \"(default X)\" is what applies unless you set it.\n"
+       "# `pipesim diagnose FILE` names what is still missing; `pipesim presets --keys` lists every key\n"
+       "# with its default.\n";
   t += "name = \"my pipeline\"\n";
   if (!presets.empty()) {
     t += "use = [";
@@ -336,7 +360,8 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
     // when cpu.worker_throughput is set).
     bool said = false;
     for (Field g : alternatives(f.field)) said |= s.has(g);
-    if (!set && (said || !f.default_text.empty())) continue;
+    const bool topology = among(f.field, kTopology);
+    if (!set && (said || (!f.default_text.empty() && !topology) || moot(s, f.field))) continue;
     const std::string_view key = f.key;
     const std::size_t dot = key.find('.');
     if (key.substr(0, dot) != table) {
@@ -368,9 +393,15 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
       if (offered) continue;
       if (const Instead* pair = instead_pair(f.field); pair && pair->line == f.field)
         others = fmt::format("{} with {}", spec(pair->pair[0]).key, spec(pair->pair[1]).key);
-      const std::string line = fmt::format("# {} = {}", name, f.example);
-      t += fmt::format("{:<40} # decide{}: {}{}\n", line, required(f.field) ? " (required)" : "", f.help,
-                       others.empty() ? "" : fmt::format("; or instead {}", others));
+      const std::string value = !topology           ? std::string(f.example)
+                                : f.choices.empty() ? std::string(f.default_text)
+                                                    : fmt::format("\"{}\"", f.default_text);
+      const std::string line = fmt::format("# {} = {}", name, value);
+      t += fmt::format("{:<40} # decide{}: {}{}\n", line,
+                       required(f.field) ? " (required)"
+                       : topology        ? fmt::format(" (default {})", f.default_text)
+                                         : "",
+                       f.help, others.empty() ? "" : fmt::format("; or instead {}", others));
     }
   }
   return t;

@@ -30,3 +30,23 @@ TEST_CASE("every line init writes loads when uncommented") {
     CHECK(checked > 40);
   }
 }
+
+TEST_CASE("init offers the topology a plan needs, and nothing a preset already decides") {
+  const std::string text =
+      init_toml({"a100-40gb-sxm", "resnet50-imagenet-amp"}, load_scenario("a100-40gb-sxm+resnet50-imagenet-amp"));
+  const auto has = [&](std::string_view start) { return text.find("\n" + std::string(start)) != std::string::npos; };
+  // Defaults that decide a plan silently are decide lines, with the default they would take.
+  CHECK(has("# count = 1                              # decide (default 1): "));
+  CHECK(has("# nodes = 1                              # decide (default 1): "));
+  CHECK(has("# threads_per_core = 1                   # decide (default 1): "));
+  CHECK(has("# scope = \"node\"                         # decide (default node): "));
+  // The A100 has no FP8: its preset sets the precisions it has, and init offers no other.
+  CHECK(has("# peak_flops_bf16 = \"312 TFLOPS\""));
+  CHECK_FALSE(has("# peak_flops_fp8"));
+  // The compute time is measured: the roofline's inputs decide nothing.
+  CHECK_FALSE(has("# flops_per_sample"));
+  CHECK_FALSE(has("# efficiency"));
+  // Without presets the roofline is offered whole.
+  const std::string bare = init_toml({}, load_scenario(""));
+  CHECK(bare.find("\n# efficiency = ") != std::string::npos);
+}
