@@ -22,8 +22,10 @@ size and DataLoader settings:
 With workers, the full pipeline runs instrumented from inside the DataLoader: each worker times
 its samples and its collate (thread CPU and wall clock, per batch), and the training process
 its loop thread's CPU and its other threads' (the pin thread's, with pin_memory) per step. It
-runs the full pipeline again with another number of workers (more when the CPUs allow, else
-fewer), so that attribute can tell whether the workers' count moves the rate. It times single
+runs the full pipeline again, instrumented the same way, with as many workers as the logical
+CPUs (half as many when the first count is that many already), so that attribute can tell
+whether the workers' count moves the rate, and the loop's own step at both counts (its time
+outside next()) against the CPUs busy gives pipeline.crowded_loop_time. It times single
 samples in this process (dataset[i], and without the transform; with the page faults they
 take, which say when the allocator inflates the time), the loop thread's CPU at a small batch
 (launching the step's work), and, with workers, a forked process's first batch against the same
@@ -170,8 +172,9 @@ def make_step(args, device):
 def timed_loop(batches, step, steps, warmup, device, non_blocking, cpu=None, stats=None):
     """Steps per second over `steps` steps after `warmup` (which take the loader's start). With
     `cpu` (a dict), the training process's CPU per timed step: its loop thread's ("thread") and
-    all its threads' ("process"). With `stats` (a list), the batches carry the workers' timings
-    (timed_collate), appended there for the timed steps."""
+    all its threads' ("process"), and the loop's own step ("own": the wall time per step outside
+    next(), where it waits for a batch). With `stats` (a list), the batches carry the workers'
+    timings (timed_collate), appended there for the timed steps."""
     it = iter(batches)
 
     def take():
@@ -182,16 +185,20 @@ def timed_loop(batches, step, steps, warmup, device, non_blocking, cpu=None, sta
         step(to_device(take()[0], device, non_blocking))
     thread, process = time.thread_time(), time.process_time()
     start = time.perf_counter()
+    waits = 0.0
     for _ in range(steps):
+        asked = time.perf_counter()
         batch, timing = take()
+        waits += time.perf_counter() - asked
         if timing is not None:
             stats.append(timing)
         step(to_device(batch, device, non_blocking))
-    rate = steps / (time.perf_counter() - start)
+    wall = time.perf_counter() - start
     if cpu is not None:
         cpu["thread"] = (time.thread_time() - thread) / steps
         cpu["process"] = (time.process_time() - process) / steps
-    return rate
+        cpu["own"] = (wall - waits) / steps
+    return steps / wall
 
 
 def repeat(value):
@@ -209,10 +216,12 @@ def loader(dataset, args, workers=None, collate=None):
 
 
 def other_count(workers, cpus):
-    """The second worker count of the full pipeline: half as many again when the logical CPUs
-    hold them with a CPU to spare for the training process, else half as many."""
-    more = workers + max(1, workers // 2)
-    return more if more < cpus else max(1, workers // 2) if workers > 1 else 2
+    """The second worker count of the full pipeline: as many as the logical CPUs, where the
+    workers crowd the training process (what the node loses there shows), unless the first count
+    is that many or more already, then half as many."""
+    if workers < cpus - 1:
+        return cpus
+    return max(1, workers // 2) if workers > 1 else 2
 
 
 def without_transform(dataset):
@@ -329,11 +338,16 @@ def probe(args):
     else:
         rates["full"] = timed_loop(loader(dataset, args), step, args.steps, args.warmup, device, nb, cpu=full_cpu)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    other = None
+    other, crowd = None, None
     if args.num_workers > 0:
         count = other_count(args.num_workers, cpus)
         progress(f"full with {count} workers")
-        other = (count, timed_loop(loader(dataset, args, workers=count), step, args.steps, args.warmup, device, nb))
+        other_stats, other_cpu = [], {}
+        rate = timed_loop(loader(Timed(dataset), args, workers=count, collate=timed_collate), step, args.steps,
+                          args.warmup, device, nb, cpu=other_cpu, stats=other_stats)
+        other = (count, rate)
+        crowd = {"first": (args.num_workers, rates["full"], full_cpu, inside(stats, args.batch_size, 0)),
+                 "second": (count, rate, other_cpu, inside(other_stats, args.batch_size, 0))}
 
     progress("single samples")
     per_sample, faults = time_samples(dataset, args.samples, args.num_workers)
@@ -360,6 +374,7 @@ def probe(args):
         "device_cpu": device_cpu,
         "launch": launch,
         "other": other,
+        "crowd": crowd,
         "scaling": scales,
         "rates": rates,
         "per_sample": per_sample,
@@ -442,6 +457,10 @@ def measured_keys(args, m, single, cv):
     if m.get("launch") is not None:
         keys["pipeline"].append(("launch_time", f'"{fmt_time(m["launch"])}"',
                                  f"the loop thread's CPU per step at batch {max(1, B // 8)}"))
+    crowd = crowding(args, m)
+    if thread is not None and args.model and crowd and crowd["fitted"] is not None:
+        keys["pipeline"].append(("crowded_loop_time", f'"{fmt_time(crowd["fitted"])}"',
+                                 "the loop's own step at two worker counts against the CPUs busy"))
     ins = m.get("inside")
     if ins:
         keys["pipeline"].append(("worker_sample_overhead", f'"{fmt_time(max(0.0, ins["sample_cpu"] - single))}"',
@@ -492,6 +511,32 @@ def pin_cpu(m):
     return full - (device or 0.0)
 
 
+def crowding(args, m):
+    """The loop's loss beside busy CPUs, from the full pipeline at both worker counts: at each, the
+    tasks busy as the loop takes a batch (the workers, each one's batch span over the step, at
+    most W; the pin thread, its CPU over the step) give pipesim's share of the crowding (none up to
+    half the CPUs busy, in proportion up to all); the loop's own step (outside next()) grows by
+    pipeline.crowded_loop_time times the growth of that share. None when the two counts do not
+    differ by a quarter of it (then the CPUs were not crowded enough to tell)."""
+    crowd = m.get("crowd")
+    if not crowd:
+        return None
+    device_others = other_threads(m["device_cpu"]) or 0.0
+    shares = []
+    for workers, rate, cpu, ins in (crowd["first"], crowd["second"]):
+        if not rate or cpu.get("own") is None or not ins:
+            return None
+        step = 1 / rate
+        busy = min(workers, ins["batch_span"] / step)
+        pin = other_threads(cpu)
+        busy += min(1.0, max(0.0, (pin or 0.0) - device_others) / step) if args.pin_memory else 0.0
+        shares.append((min(1.0, max(0.0, 2 * busy / m["cpus"] - 1)), cpu["own"], workers, busy))
+    (s1, own1, w1, b1), (s2, own2, w2, b2) = shares
+    if abs(s2 - s1) < 0.25:
+        return {"fitted": None, "counts": ((w1, b1, own1), (w2, b2, own2))}
+    return {"fitted": max(0.0, (own2 - own1) / (s2 - s1)), "counts": ((w1, b1, own1), (w2, b2, own2))}
+
+
 def inside_comment(args, m, single):
     """What the DataLoader's insides showed, in words (the replay reads the first line)."""
     ins, cpu = m.get("inside"), m["full_cpu"]
@@ -518,6 +563,13 @@ def inside_comment(args, m, single):
         count, rate = m["other"]
         lines.append(f"# The full pipeline with {count} workers: {rate:.4g} steps/s (with {args.num_workers}: "
                      f"{m['rates']['full']:.4g}).")
+    c = crowding(args, m)
+    if c:
+        (w1, b1, own1), (w2, b2, own2) = c["counts"]
+        lines.append(f"# The loop's own step (outside next()): {fmt_time(own1)} with {w1} workers ({b1:.3g} tasks busy), "
+                     f"{fmt_time(own2)} with {w2} ({b2:.3g} busy) on {m['cpus']} CPUs"
+                     + (f": pipeline.crowded_loop_time {fmt_time(c['fitted'])}." if c["fitted"] is not None
+                        else "; too little crowding between them to fit pipeline.crowded_loop_time."))
     return lines
 
 
@@ -702,6 +754,8 @@ def self_test(args):
         for level in ("device-cached", "host-cached", "sample-cached", "raw-cached", "full"):
             assert f"--{level} " in attribute, (level, attribute)
         assert "Caching experiments at batch 8 with 2 workers:" in text, text
+        # The second count (half, on a 2-CPU machine) and the loop's own step at both.
+        assert "# The loop's own step (outside next()): " in text, text
         # The attribute command reproduces every measured rate, and the probe's TOML loads as a scenario.
         argv = attribute[len("$ pipesim "):].split(" ")
         result = subprocess.run([pipesim] + argv + ["--format", "json"], capture_output=True, text=True)
