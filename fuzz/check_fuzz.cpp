@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& p : plans) {
       if (p.plan.requirements.empty()) return 0;  // `check` refuses a plan without requirements
       const Inputs in = resolve(p.scenario);
-      reports.push_back({"plan", &p, evaluate(in), assumptions(p.scenario, in), check_plan(p.scenario, p.plan), {}});
+      reports.push_back(
+          {"plan", &p, evaluate(in), assumptions(p.scenario, in), {}, check_plan(p.scenario, p.plan), {}});
       fuzz::expect_consistent(reports.back().outcome);
     }
   } catch (const Error&) {

@@ -119,7 +119,7 @@ inline void exercise(const LoadedScenario& given) {
     const auto flat = words(render_diagnosis(Format::Table, s, d));
     for (std::size_t columns : {std::size_t{40}, std::size_t{100}})
       if (words(render_diagnosis(Format::Table, s, d, columns)) != flat) die("wrapping changed the words", s.name);
-    std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}, {}}};
+    std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}, {}, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);
       expect_consistent(reports[0].outcome);

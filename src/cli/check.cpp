@@ -31,7 +31,7 @@ void run_check(const PlanOptions& o) {
       reports.push_back(std::move(r));
     } catch (const Error& e) {
       errors = true;
-      PlanReport r{plan_label(arg), nullptr, {}, {}, {}, e};
+      PlanReport r{plan_label(arg), nullptr, {}, {}, {}, {}, e};
       reports.push_back(std::move(r));
     }
   }

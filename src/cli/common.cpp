@@ -242,6 +242,17 @@ std::string plan_label(std::string_view argument) {
   return std::string(argument);
 }
 
+std::vector<Field> user_fields(const LoadedScenario& s) {
+  std::vector<Field> out;
+  for (std::size_t i = 0; i < kFieldCount; ++i) {
+    const SourceKind k = s.origins[i].kind;
+    if (s.scenario.has(static_cast<Field>(i)) &&
+        (k == SourceKind::File || k == SourceKind::Stdin || k == SourceKind::Argument))
+      out.push_back(static_cast<Field>(i));
+  }
+  return out;
+}
+
 std::vector<std::string> plan_labels(const std::vector<std::string>& arguments) {
   std::vector<std::string> labels;
   for (const auto& a : arguments) labels.push_back(plan_label(a));

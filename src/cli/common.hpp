@@ -99,6 +99,8 @@ std::string table_words(Format format, const std::string& text, Render render) {
 std::string plan_label(const LoadedScenario& s);
 // The label of a plan named on the command line that could not be loaded.
 std::string plan_label(std::string_view argument);
+// The fields the user's own files, standard input and --set gave (not a preset's).
+std::vector<Field> user_fields(const LoadedScenario& s);
 // The labels of the plans named on the command line, one each and all different: a label two
 // plans share (a/plan.toml, b/plan.toml) takes more of each path from its end until they differ
 // (a/plan, b/plan); one named twice is told apart by its place ("plan (2)").

@@ -35,10 +35,11 @@ std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
 }
 
 PlanReport plan_report(const LoadedScenario& s) {
-  PlanReport r{plan_label(s), &s, {}, {}, {}, {}};
+  PlanReport r{plan_label(s), &s, {}, {}, {}, {}, {}};
   const Inputs in = with_origins(s, [&] { return resolve(s.scenario); });
   r.result = with_origins(s, [&] { return evaluate(in); });
   r.assumptions = assumptions(s.scenario, in);
+  r.unused = unused_keys(s.scenario, user_fields(s));
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/model.hpp"
+#include "core/unused.hpp"
 
 namespace pipesim {
 
@@ -122,6 +123,8 @@ struct Diagnosis {
   // Filled by diagnose_with_assumptions (not by diagnose: a sweep's rows do not show them, and the
   // words are allocated).
   std::vector<Assumption> assumptions;
+  // Filled by the command (it knows which keys the user set): those that change nothing here.
+  std::vector<UnusedKey> unused;
 };
 
 std::vector<Crossover> find_crossovers(const Inputs& in);

@@ -196,6 +196,13 @@ void write_assumptions(JsonWriter& j, const std::vector<Assumption>& list) {
   j.end();
 }
 
+// "unused": [{"key", "reason"}]: keys the user set that change nothing the answer computes.
+void write_unused(JsonWriter& j, const std::vector<UnusedKey>& list) {
+  j.key("unused").array();
+  for (const UnusedKey& u : list) j.object().kv_str("key", spec(u.field).key).kv_str("reason", u.reason).end();
+  j.end();
+}
+
 class JsonRenderer final : public DiagnosisRenderer,
                            public SweepRenderer,
                            public CheckRenderer,
@@ -208,6 +215,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     j.object().stamp().kv_str("scenario", loaded.name);
     point(j, loaded.scenario, d.result, &d);
     write_assumptions(j, d.assumptions);
+    write_unused(j, d.unused);
     j.key("needs").object();
     if (d.workers_needed) j.kv("workers", *d.workers_needed);
     if (d.cores) {
@@ -369,6 +377,7 @@ class JsonRenderer final : public DiagnosisRenderer,
       }
       j.end();
       write_assumptions(j, p.assumptions);
+      write_unused(j, p.unused);
       j.key("point").object();
       point(j, p.loaded->scenario, p.result, nullptr);
       j.end().end();

@@ -42,6 +42,7 @@ struct PlanReport {
   const LoadedScenario* loaded;
   Result result;
   std::vector<Assumption> assumptions;
+  std::vector<UnusedKey> unused;  // keys the plan set that change nothing its diagnosis computes
   PlanOutcome outcome;
   // check: the plan could not be loaded or evaluated. It is reported as an error beside the
   // others (and on stderr, exit 2); `loaded` may then be null and nothing above but the label is set.

@@ -130,6 +130,10 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
     o.print("\n{}Assumed (defaults that decide this answer; set the key to replace one)\n", md ? "### " : "");
     for (const Assumption& a : d.assumptions) o.print("{}{}\n", bullet, a.text);
   }
+  if (!d.unused.empty()) {
+    o.print("\n{}Unused (keys you set that change nothing this diagnosis computes)\n", md ? "### " : "");
+    for (const UnusedKey& u : d.unused) o.print("{}{}: {}\n", bullet, spec(u.field).key, u.reason);
+  }
 }
 
 }  // namespace
@@ -357,6 +361,17 @@ void plan_assumptions(Out& o, const PlanReport& p, bool md, std::size_t columns)
     o.print("{}\n", md ? "- " + a.text : columns > 0 ? wrap_hanging("    - ", a.text, columns) : "    - " + a.text);
 }
 
+// The keys the plan set that its verdict does not rest on: no requirement passes on one silently.
+void plan_unused(Out& o, const PlanReport& p, bool md, std::size_t columns) {
+  if (p.unused.empty()) return;
+  o.print("{}unused (keys the plan sets that change nothing judged here):\n", md ? "\n" : "  ");
+  if (md) o.write("\n");
+  for (const UnusedKey& u : p.unused) {
+    const std::string line = fmt::format("{}: {}", spec(u.field).key, u.reason);
+    o.print("{}\n", md ? "- " + line : columns > 0 ? wrap_hanging("    - ", line, columns) : "    - " + line);
+  }
+}
+
 }  // namespace
 
 void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size_t columns) {
@@ -403,6 +418,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size
     }
     table.render(o);
     plan_assumptions(o, p, md, columns);
+    plan_unused(o, p, md, columns);
     o.print("{}verdict: {}\n\n", md ? "\n**" : "  ", verdict(p.outcome) + (md ? "**" : ""));
   }
   if (plans.size() > 1)

@@ -19,7 +19,7 @@ std::string render_check(Format format, const std::string& name) {
   s.name = name;
   apply_requirement(s, "min_utilization=99%");
   const Result r = evaluate(resolve(s.scenario));
-  const std::vector<PlanReport> reports{{name, &s, r, {}, check_plan(s.scenario, s.plan), {}}};
+  const std::vector<PlanReport> reports{{name, &s, r, {}, {}, check_plan(s.scenario, s.plan), {}}};
   std::string text;
   {
     Out o(text);
