@@ -393,6 +393,7 @@ class JsonRenderer final : public DiagnosisRenderer,
       point(j, p.loaded->scenario, p.result, nullptr);
       j.kv_str("compute_source", compute_source(p.loaded->scenario, p.result));
       write_assumptions(j, p.assumptions);
+      write_unused(j, p.unused);
       j.end();
     }
     j.end().key("best").object();
