@@ -410,6 +410,26 @@ def replay(folder, pipesim, crowded_from=()):
     return run, user, replay_rows(run, user, pipesim)
 
 
+def steady_utilization(p, compute):
+    """The point's utilization after its first round of W batches: the record's where the collector
+    wrote one, else from its waits (the loop's own time per step, the window's wall less its waits
+    over the steps, and the waits after the first W). pipesim's utilization is this steady state; the
+    window's holds the first round too, the workers' start, which past the CPUs takes a second or
+    more of a few-second window and which a long epoch pays once. None where the window is no
+    longer than its first round."""
+    if isinstance(p.get("utilization_after_first_round"), (int, float)):
+        return p["utilization_after_first_round"]
+    waits, w = p.get("waits"), p.get("workers", 0)
+    if compute is None or not isinstance(waits, list) or not _positive(p.get("wall")) or not _positive(p.get("n")):
+        return None
+    later = waits[max(1, w):]
+    if not later:
+        return None
+    own = (p["wall"] - sum(waits)) / p["n"]
+    step = own + sum(later) / len(later)
+    return compute["device_cached_median_s"] / step if _positive(step) else None
+
+
 def replay_rows(run, user, pipesim):
     rows = []
     for p in run["points"]:
@@ -420,7 +440,8 @@ def replay_rows(run, user, pipesim):
             binding = "training process"
         measured = p.get("utilization")
         rows.append({"batch": p["batch"], "workers": p["workers"], "utilization": result["utilization"],
-                     "measured": measured if isinstance(measured, (int, float)) else None, "binding": binding})
+                     "measured": measured if isinstance(measured, (int, float)) else None,
+                     "steady": steady_utilization(p, run["compute"].get(p["batch"])), "binding": binding})
     return rows
 
 
@@ -432,8 +453,11 @@ def summary(rows, probe):
     mean, most = sum(errors) / len(errors), max(errors)
     ok = mean <= TARGET_MEAN_PROBE if probe else (mean <= TARGET_MEAN and most <= TARGET_MAX)
     target = f"mean <= {TARGET_MEAN_PROBE}" if probe else f"mean <= {TARGET_MEAN}, max <= {TARGET_MAX}"
+    steady = [abs(r["utilization"] - r["steady"]) for r in judged if r.get("steady") is not None]
+    after = (f"; against the steady state (after the first round) {sum(steady) / len(steady):.3f}, max "
+             f"{max(steady):.3f}" if steady else "")
     return (f"mean absolute utilization error {mean:.3f}, max {most:.3f} over {len(judged)} points "
-            f"({'within' if ok else 'OUTSIDE'} the target: {target})"), ok
+            f"({'within' if ok else 'OUTSIDE'} the target: {target}){after}"), ok
 
 
 def group_of(folder):
@@ -445,13 +469,15 @@ def group_of(folder):
 
 def leave_one_out(folders, pipesim):
     """Per run: its replay with the preset's pipeline.crowded_loop_time, and with the figure fitted
-    on every other run but its group's; then all points together. Returns the exit status."""
+    on every other run but its group's; the preset's against the steady state too (after the first
+    round); then all points together. Returns the exit status."""
     runs = {f: read_run(f) for f in folders}
     names = {f: os.path.relpath(f, ROOT) if os.path.realpath(f).startswith(ROOT + os.sep) else f.rstrip("/")
              for f in folders}
     width = max(len(n) for n in names.values())
-    print(f"{'run':<{width}} {'points':>6}  {'preset mean':>11} {'max':>6}  {'fitted without it':>17} {'mean':>6} {'max':>6}")
-    every = {"preset": [], "held out": []}
+    print(f"{'run':<{width}} {'points':>6}  {'preset mean':>11} {'max':>6}  {'fitted without it':>17} {'mean':>6} "
+          f"{'max':>6}  {'steady mean':>11}")
+    every = {"preset": [], "held out": [], "steady": []}
     for f in folders:
         others = [runs[o] for o in folders if group_of(o) != group_of(f)]
         errors = {}
@@ -460,15 +486,18 @@ def leave_one_out(folders, pipesim):
             rows = [r for r in replay_rows(runs[f], user, pipesim) if r["measured"] is not None]
             errors[label] = [abs(r["utilization"] - r["measured"]) for r in rows]
             every[label] += errors[label]
+            if label == "preset":  # the same figures against the steady state, after the first round
+                errors["steady"] = [abs(r["utilization"] - r["steady"]) for r in rows if r["steady"] is not None]
+                every["steady"] += errors["steady"]
             if label == "held out":
                 fitted = user.get("crowded")
         fitted_text = f"{fitted * 1e3:.1f} ms" if fitted is not None else "none"
         print(f"{names[f]:<{width}} {len(errors['preset']):>6}  {_mean(errors['preset']):>11.3f} "
               f"{max(errors['preset'], default=0):>6.3f}  {fitted_text:>17} {_mean(errors['held out']):>6.3f} "
-              f"{max(errors['held out'], default=0):>6.3f}")
+              f"{max(errors['held out'], default=0):>6.3f}  {_mean(errors['steady']):>11.3f}")
     print(f"{'all runs':<{width}} {len(every['preset']):>6}  {_mean(every['preset']):>11.3f} "
           f"{max(every['preset'], default=0):>6.3f}  {'':>17} {_mean(every['held out']):>6.3f} "
-          f"{max(every['held out'], default=0):>6.3f}")
+          f"{max(every['held out'], default=0):>6.3f}  {_mean(every['steady']):>11.3f}")
     return 0
 
 
@@ -551,11 +580,13 @@ def main(argv=None):
     if check and not check[2]:
         print(f"  the probe's step ({check[0] * 1e3:.1f} ms) is not the run's ({check[1] * 1e3:.1f} ms at its batch): it "
               f"trained another step, so its pin thread's rate is left for the preset's")
-    print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'pipesim':>8} {'error':>7}  binding (pipesim)")
+    print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'steady':>7} {'pipesim':>8} {'error':>7}  binding (pipesim)")
     for r in rows:
         measured = f"{r['measured']:.3f}" if r["measured"] is not None else "-"
+        steady = f"{r['steady']:.3f}" if r.get("steady") is not None else "-"
         error = f"{r['utilization'] - r['measured']:+.3f}" if r["measured"] is not None else "-"
-        print(f"{r['batch']:>6} {r['workers']:>7} {measured:>9} {r['utilization']:>8.3f} {error:>7}  {r['binding']}")
+        print(f"{r['batch']:>6} {r['workers']:>7} {measured:>9} {steady:>7} {r['utilization']:>8.3f} {error:>7}  "
+              f"{r['binding']}")
     if verdict is None:
         print("no point carries a measured utilization: nothing to judge")
         return 0
