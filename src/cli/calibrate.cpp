@@ -63,11 +63,7 @@ void emit(const CalibrateOptions& o, const std::string& text) {
 
 // Whether `path` lies in `folder` or below it (links resolved where they exist).
 bool inside(const std::string& path, const std::string& folder) {
-  std::error_code ec;
-  const auto resolved = [&](const std::string& p) {
-    return std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec).lexically_normal();
-  };
-  const auto p = resolved(path), f = resolved(folder);
+  const auto p = resolved_path(path), f = resolved_path(folder);
   auto a = p.begin();
   for (auto b = f.begin(); b != f.end(); ++b, ++a) {
     if (b->empty()) continue;  // a trailing separator

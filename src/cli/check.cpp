@@ -17,26 +17,26 @@ void run_check(const PlanOptions& o) {
   std::vector<PlanReport> reports;
   bool any_failed = false, any_unverified = false;
   bool errors = false;
-  for (const auto& arg : o.plans) {
+  const std::vector<std::string> labels = plan_labels(o.plans);
+  for (std::size_t i = 0; i < o.plans.size(); ++i) {
+    const std::string& arg = o.plans[i];
     try {
       const LoadedScenario& s = loaded.emplace_back(load_plan(o, arg));
       if (s.plan.requirements.empty())
         throw Error(s.source,
                     "the plan has no requirements: add a [require] table (e.g. min_utilization = "
                     "\"90%\") or pass --require KEY=VALUE");
-      PlanReport r = plan_report(s);
+      PlanReport r = plan_report(s, labels[i]);
       r.outcome = with_origins(s, [&] { return check_plan(s.scenario, s.plan); });
       any_failed |= r.outcome.verdict == Verdict::Fail;
       any_unverified |= r.outcome.verdict == Verdict::Unverified;
       reports.push_back(std::move(r));
     } catch (const Error& e) {
       errors = true;
-      PlanReport r{plan_label(arg), nullptr, {}, {}, {}, {}, e};
+      PlanReport r{labels[i], nullptr, {}, {}, {}, {}, e};
       reports.push_back(std::move(r));
     }
   }
-  const std::vector<std::string> labels = plan_labels(o.plans);
-  for (std::size_t i = 0; i < reports.size(); ++i) reports[i].label = labels[i];
   if (!o.junit.empty()) {
     // Every plan argument too, a plan that failed to load among them (`check ./plan.cfg --junit
     // ./plan.cfg` with a typo in the plan must not replace it with XML).

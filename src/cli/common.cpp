@@ -202,15 +202,17 @@ void refuse_input_as_output(const std::string& path, const std::vector<std::stri
                                    std::strerror(errno)));
 }
 
+std::filesystem::path resolved_path(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).lexically_normal();
+}
+
 void refuse_same_output(const std::string& a, std::string_view a_option, const std::string& b,
                         std::string_view b_option) {
   if (a.empty() || b.empty()) return;
   // Neither need exist yet: compared as absolute paths with their links resolved where they exist.
   std::error_code ec;
-  const auto resolved = [&](const std::string& p) {
-    return std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec).lexically_normal();
-  };
-  if (resolved(a) == resolved(b) || std::filesystem::equivalent(a, b, ec))
+  if (resolved_path(a) == resolved_path(b) || std::filesystem::equivalent(a, b, ec))
     throw Error(Origin::argument(fmt::format("{} {}", b_option, b)),
                 fmt::format("{} is also {}'s file: give each output a file of its own", echo(b), a_option));
 }
@@ -235,13 +237,6 @@ void write_plot(const std::string& path, const std::string& text) {
   if (!path.empty()) write_file(path, text, "--plot");
 }
 
-std::string plan_label(std::string_view argument) {
-  if (argument == "-") return "stdin";
-  if (argument.find('/') != std::string_view::npos || argument.ends_with(".toml"))
-    return std::filesystem::path(argument).stem().string();
-  return std::string(argument);
-}
-
 std::vector<Field> user_fields(const LoadedScenario& s) {
   std::vector<Field> out;
   for (std::size_t i = 0; i < kFieldCount; ++i) {
@@ -252,6 +247,18 @@ std::vector<Field> user_fields(const LoadedScenario& s) {
   }
   return out;
 }
+
+namespace {
+
+// A plan's label from its argument alone: its file stem, "stdin", or the preset's name.
+std::string plan_label(std::string_view argument) {
+  if (argument == "-") return "stdin";
+  if (argument.find('/') != std::string_view::npos || argument.ends_with(".toml"))
+    return std::filesystem::path(argument).stem().string();
+  return std::string(argument);
+}
+
+}  // namespace
 
 std::vector<std::string> plan_labels(const std::vector<std::string>& arguments) {
   std::vector<std::string> labels;
@@ -289,19 +296,6 @@ std::vector<std::string> plan_labels(const std::vector<std::string>& arguments) 
     if (before > 0) out[i] += fmt::format(" ({})", before + 1);
   }
   return out;
-}
-
-std::string plan_label(const LoadedScenario& s) {
-  switch (s.source.kind) {
-    case SourceKind::None:
-      return "reference";
-    case SourceKind::Stdin:
-      return "stdin";
-    case SourceKind::Argument:
-      return s.source.source;  // presets composed: A+B
-    default:
-      return std::filesystem::path(s.source.source).stem().string();
-  }
 }
 
 }  // namespace pipesim

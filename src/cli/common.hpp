@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -72,6 +73,8 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
 // or that cannot be written: a directory, or a file in a folder that is not there or not writable.
 void refuse_input_as_output(const std::string& path, const std::vector<std::string>& inputs, std::string_view option,
                             bool toml_output = false);
+// A path made absolute, with its links resolved as far as it exists (it need not exist yet).
+std::filesystem::path resolved_path(const std::string& path);
 // Two outputs of one run on one path (simulate --trace out.html --plot out.html): the second
 // would replace the first. Throws naming the second option.
 void refuse_same_output(const std::string& a, std::string_view a_option, const std::string& b,
@@ -95,10 +98,6 @@ std::string table_words(Format format, const std::string& text, Render render) {
   return words;
 }
 
-// The label of a loaded plan: its file stem or preset name.
-std::string plan_label(const LoadedScenario& s);
-// The label of a plan named on the command line that could not be loaded.
-std::string plan_label(std::string_view argument);
 // The fields the user's own files, standard input and --set gave (not a preset's).
 std::vector<Field> user_fields(const LoadedScenario& s);
 // The labels of the plans named on the command line, one each and all different: a label two

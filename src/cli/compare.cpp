@@ -26,13 +26,12 @@ void setup_compare(CLI::App& app) {
     for (const auto& s : loaded) check_plot(*plot, s.files);
     std::vector<PlanReport> reports;
     std::vector<Result> results;
-    for (const auto& s : loaded) {
-      PlanReport r = plan_report(s);
+    const std::vector<std::string> plan_names = plan_labels(opts->plans);
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+      PlanReport r = plan_report(loaded[i], plan_names[i]);
       results.push_back(r.result);
       reports.push_back(std::move(r));
     }
-    const std::vector<std::string> plan_names = plan_labels(opts->plans);
-    for (std::size_t i = 0; i < reports.size(); ++i) reports[i].label = plan_names[i];
     const std::vector<CompareRow> rows = compare(results);
     std::string text;
     {

@@ -34,8 +34,8 @@ std::vector<LoadedScenario> load_plans(const PlanOptions& o) {
   return loaded;
 }
 
-PlanReport plan_report(const LoadedScenario& s) {
-  PlanReport r{plan_label(s), &s, {}, {}, {}, {}, {}};
+PlanReport plan_report(const LoadedScenario& s, std::string label) {
+  PlanReport r{std::move(label), &s, {}, {}, {}, {}, {}};
   const Inputs in = with_origins(s, [&] { return resolve(s.scenario); });
   r.result = with_origins(s, [&] { return evaluate(in); });
   r.assumptions = assumptions(s.scenario, in);

@@ -21,7 +21,8 @@ void check_stdin_once(const PlanOptions& o);
 LoadedScenario load_plan(const PlanOptions& o, const std::string& arg);
 // Loads every plan with --set and --require applied.
 std::vector<LoadedScenario> load_plans(const PlanOptions& o);
-// A plan's result at its own batch size and the defaults it rests on (errors carry its origins).
-PlanReport plan_report(const LoadedScenario& s);
+// A plan's result at its own batch size and the defaults it rests on (errors carry its origins),
+// under its label (one of plan_labels).
+PlanReport plan_report(const LoadedScenario& s, std::string label);
 
 }  // namespace pipesim

@@ -215,6 +215,16 @@ std::size_t columns(std::string_view s) {
 
 std::string wrap(std::string_view text, std::size_t width) { return wrap_hanging("", text, width); }
 
+std::string commented(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    out.append("# ").append(text.substr(at, end - at)).append("\n");
+    at = end + 1;
+  }
+  return out;
+}
+
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }

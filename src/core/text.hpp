@@ -48,5 +48,8 @@ std::string wrap(std::string_view text, std::size_t width);
 // As wrap, after `prefix` ("  - ", a label's column) on the first line; every further line is
 // indented by the prefix's width, so a bullet or a "key  value" line hangs under its text.
 std::string wrap_hanging(std::string_view prefix, std::string_view text, std::size_t width);
+// Each line of `text` as a TOML or shell comment: "# " before it and a newline after it (a
+// final newline of `text` ends its last line, it starts no empty one).
+std::string commented(std::string_view text);
 
 }  // namespace pipesim

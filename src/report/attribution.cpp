@@ -368,13 +368,7 @@ std::string solution_table(const LoadedScenario& loaded, const Solution& sol, co
 std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
   std::string t = fmt::format("# pipesim attribute --observed (pipesim {}): {} with one field solved.\n",
                               PIPESIM_VERSION, echo(loaded.name));
-  const std::string wrapped = wrap(solution_header(loaded, sol, o), 96);
-  std::size_t start = 0;
-  while (start < wrapped.size()) {
-    const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
-    t += "# " + wrapped.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
+  t += commented(wrap(solution_header(loaded, sol, o), 96));
   return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, sol, o, true);
 }
 

@@ -30,20 +30,8 @@ std::string measured_value(double v, Dim dim) {
 // out after the reason and how to measure again: a pasted fragment then sets nothing.
 std::string keys(std::string table, const std::string& lines, std::string_view doubt) {
   if (doubt.empty()) return table + lines;
-  std::string out;
-  const std::string why = wrap(fmt::format("NOT TRUSTED: {}", doubt), 96);
-  for (std::size_t at = 0; at < why.size();) {
-    const std::size_t end = std::min(why.find('\n', at), why.size());
-    out += "# " + why.substr(at, end - at) + "\n";
-    at = end + 1;
-  }
-  out += "# The keys below are left commented out.\n" + table;
-  for (std::size_t at = 0; at < lines.size();) {
-    const std::size_t end = lines.find('\n', at);
-    out += "# " + lines.substr(at, end - at + 1);
-    at = end + 1;
-  }
-  return out;
+  return commented(wrap(fmt::format("NOT TRUSTED: {}", doubt), 96)) + "# The keys below are left commented out.\n" +
+         table + commented(lines);
 }
 
 // JSON's scenario keys are "scenario" when trusted, "untrusted_scenario" (after "trusted":

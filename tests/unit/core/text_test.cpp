@@ -84,3 +84,10 @@ TEST_CASE("wrap: a number and its unit stay on one line") {
   CHECK(wrap("throughput 5,000 samples/s (then", 20) == "throughput\n5,000 samples/s\n(then");
   CHECK(wrap("at 12 workers each", 12) == "at 12\nworkers each");  // a count and a noun may part
 }
+
+TEST_CASE("commented: every line after '# ', the last one ended") {
+  CHECK(commented("a\nb") == "# a\n# b\n");
+  CHECK(commented("a\nb\n") == "# a\n# b\n");
+  CHECK(commented("a\n\nb") == "# a\n# \n# b\n");
+  CHECK(commented("") == "");
+}
