@@ -74,7 +74,7 @@ void setup_presets(CLI::App& app) {
       } else if (opts->keys) {
         const auto fields = all_fields();
         if (std::none_of(fields.begin(), fields.end(),
-                         [&](const FieldSpec& f) { return f.key.find(opts->name) != std::string_view::npos; })) {
+                         [&](const FieldSpec& f) { return key_matches(f, opts->name); })) {
           std::vector<std::string_view> keys;
           for (const auto& f : fields) keys.push_back(f.key);
           throw Error(fmt::format("no key contains '{}'{}", echo(opts->name), did_you_mean(opts->name, keys)));

@@ -65,6 +65,10 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
       }
     if (!replaced) out.plan.requirements.push_back(req);
   }
+  // What a used plan accepts, the file using it accepts too.
+  out.plan.accept_unmodelled |= frag.plan.accept_unmodelled;
+  out.plan.accept_elsewhere = out.plan.accept_elsewhere || frag.plan.accept_elsewhere;
+  out.plan.steady_only = out.plan.steady_only || frag.plan.steady_only;
   if (frag.plan.batch_sizes) {
     out.plan.batch_sizes = frag.plan.batch_sizes;
     out.plan.batch_sizes_origin = frag.plan.batch_sizes_origin;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <utility>
+
 #include "core/range.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
@@ -38,6 +41,19 @@ unsigned parse_stages(std::string_view text, unsigned allowed, std::string_view 
   return bits;
 }
 
+// Which of two words `text` is, blanks around it aside: 0 or 1. Else throws naming each as it is
+// written in a plan, with what it means.
+int which_word(std::string_view text, const Origin& where, std::string_view key,
+               const std::array<std::pair<std::string_view, std::string_view>, 2>& words) {
+  std::string_view v = text;
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  for (int i = 0; i < 2; ++i)
+    if (v == words[static_cast<std::size_t>(i)].first) return i;
+  throw Error(where,
+              fmt::format("require.{}: expected {} or {}, got \"{}\"", key, words[0].second, words[1].second, echo(v)));
+}
+
 }  // namespace
 
 void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
@@ -48,17 +64,20 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
                      [&](const std::string& why) { return Error(where, fmt::format("require.unmodelled: {}", why)); });
     return;
   }
+  if (key == "measured_elsewhere") {
+    // Whether the plan accepts a compute step measured on another accelerator than its own.
+    plan.accept_elsewhere =
+        which_word(text, where, key,
+                   {{{"true", "true (the plan accepts a compute step measured on another accelerator)"},
+                     {"false", "false"}}}) == 0;
+    return;
+  }
   if (key == "epochs") {
     // Which epochs the plan's requirements hold in: "every" (the first, cold, and the steady
     // state: the default) or "steady" (the steady state alone).
-    std::string_view v = text;
-    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-    if (v != "every" && v != "steady")
-      throw Error(where, fmt::format("require.epochs: expected \"every\" (the first epoch and the steady state) "
-                                     "or \"steady\" (every epoch after the first), got \"{}\"",
-                                     echo(v)));
-    plan.steady_only = v == "steady";
+    plan.steady_only = which_word(text, where, key,
+                                  {{{"every", "\"every\" (the first epoch and the steady state)"},
+                                    {"steady", "\"steady\" (every epoch after the first)"}}}) == 1;
     return;
   }
   if (key == "batch_sizes") {

@@ -64,6 +64,7 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const Origin
 std::string requirement_text(const toml::node& v, const Origin& doc, std::string_view key) {
   if (const auto* s = v.as_string()) return s->get();
   if (const auto* i = v.as_integer()) return fmt::format("{}", i->get());
+  if (const auto* b = v.as_boolean()) return b->get() ? "true" : "false";
   if (const auto* f = v.as_floating_point()) {
     if (!std::isfinite(f->get())) throw Error(at(doc, v.source()), fmt::format("require.{}: not a finite number", key));
     return fmt::format("{}", f->get());
@@ -77,7 +78,8 @@ std::string requirement_text(const toml::node& v, const Origin& doc, std::string
     if (out.empty()) throw Error(at(doc, v.source()), fmt::format("require.{}: the list is empty", key));
     return out;
   }
-  throw Error(at(doc, v.source()), fmt::format("require.{}: expected a string, a number or a list", key));
+  throw Error(at(doc, v.source()),
+              fmt::format("require.{}: expected a string, a number, true or false, or a list", key));
 }
 
 // A key whose name holds a dot was quoted ("a.b" = 1 is one key named a.b, not a.b inside

@@ -135,6 +135,7 @@ std::vector<std::string_view> requirement_keys() {
   keys.push_back("batch_sizes");
   keys.push_back("unmodelled");
   keys.push_back("epochs");
+  keys.push_back("measured_elsewhere");
   return keys;
 }
 
@@ -147,8 +148,14 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     o.at_batch = s.get(Field::BatchSize);
     return o;
   };
-  for (const auto& req : plan.requirements) out.outcomes.push_back(outcome(&req));
-  if (const Inputs in = resolve(s); in.compute.memory_capacity) {
+  const Inputs in = resolve(s);
+  for (const auto& req : plan.requirements) {
+    out.outcomes.push_back(outcome(&req));
+    // Every figure but the memory rests on the compute step (not on the batch size: the same at each).
+    out.outcomes.back().elsewhere = in.compute.elsewhere;
+    out.outcomes.back().elsewhere_accepted = in.compute.elsewhere && plan.accept_elsewhere;
+  }
+  if (in.compute.memory_capacity) {
     out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}, false});
     out.outcomes.push_back(outcome(out.memory.get()));
   }
@@ -203,7 +210,13 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     const bool holds = req.metric == Metric::Walls                ? o.pass
                        : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
                                                                   : o.value <= req.threshold;
-    o.verdict = !holds ? Verdict::Fail : o.unmodelled != 0 ? Verdict::Unverified : Verdict::Pass;
+    // A step measured elsewhere leaves a figure unverified whichever side it falls: another
+    // accelerator's step could be faster or slower. An unmodelled stage's bound only one way.
+    const bool foreign = o.elsewhere && !o.elsewhere_accepted;
+    o.verdict = foreign             ? Verdict::Unverified
+                : !holds            ? Verdict::Fail
+                : o.unmodelled != 0 ? Verdict::Unverified
+                                    : Verdict::Pass;
     o.pass = o.verdict == Verdict::Pass;
     if (o.verdict == Verdict::Fail) ++out.failures;
     if (o.verdict == Verdict::Unverified) ++out.unverified;

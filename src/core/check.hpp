@@ -49,6 +49,10 @@ struct Plan {
   // that such a stage could break passes on the model's upper bound, and the output says so.
   // Any other unmodelled stage leaves those requirements unverified (README.md, "check").
   unsigned accept_unmodelled = 0;
+  // require.measured_elsewhere = true: the plan accepts a compute step measured on another
+  // accelerator than its own, used as measured; otherwise a requirement resting on one is
+  // unverified.
+  bool accept_elsewhere = false;
   // require.epochs = "steady": utilization, throughput, walls, epoch time, cost and samples per
   // dollar are judged in the steady state alone (every epoch after the first). By default the
   // first epoch too, where its cold page cache makes it differ: a requirement holds in both.
@@ -67,12 +71,14 @@ bool find_requirement(std::string_view key, Metric* out);
 // The unit of a requirement's value and threshold in machine-readable output: "ratio",
 // "samples/s", "it/s", "s", "USD", "samples/USD", "B"; empty for allowed_walls.
 std::string_view requirement_unit(const Requirement& r);
-// Every requirement key, plus "batch_sizes", "unmodelled" and "epochs".
+// Every requirement key, plus "batch_sizes", "unmodelled", "epochs" and "measured_elsewhere".
 std::vector<std::string_view> requirement_keys();
 
 // A requirement's verdict. Unverified: the model's figure meets the threshold, but a stage it
 // rests on is not modelled (nor accepted by the plan), so that figure is only a bound on the
-// truth; the requirement neither passes nor fails until the stage is modelled or accepted.
+// truth; or the compute step it rests on was measured on another accelerator, so the figure,
+// met or missed, is that accelerator's. The requirement neither passes nor fails until the
+// stage is modelled or the step measured here, or the plan accepts it.
 enum class Verdict : std::uint8_t { Pass, Fail, Unverified };
 
 struct Outcome {
@@ -88,6 +94,10 @@ struct Outcome {
   // accepted by the plan (the requirement fails), and accepted (it passes on an upper bound).
   unsigned unmodelled = 0;
   unsigned accepted = 0;
+  // The compute step this requirement rests on was measured on another accelerator than the
+  // scenario's (every requirement but fits_in_memory): unverified unless the plan accepts it.
+  std::optional<StepElsewhere> elsewhere;
+  bool elsewhere_accepted = false;
   // Where the page cache makes the first epoch differ, at the batch size of the worst value:
   // the first epoch's figure and the steady state's, so that the output can give both and say
   // which was judged (for Walls, the stages that bound only the first epoch).

@@ -26,6 +26,10 @@ ComputeInputs resolve_compute(const Scenario& s) {
     if (in.overhead + in.per_sample <= 0)
       throw FieldError(Field::MeasuredPerSample,
                        "model.measured_per_sample and model.measured_overhead are both zero: a step takes time");
+    const auto on = s.opt(Field::MeasuredOn);
+    const auto here = s.opt(Field::AcceleratorType);
+    if (on && here && *on != kOtherAccelerator && *here != kOtherAccelerator && *on != *here)
+      in.elsewhere = StepElsewhere{*on, *here};
   } else {
     if (s.has(Field::MeasuredOverhead))
       throw FieldError(Field::MeasuredOverhead, "model.measured_overhead is set but model.measured_per_sample is not");
@@ -65,15 +69,40 @@ ComputeInputs resolve_compute(const Scenario& s) {
       in.weight_seconds = s.get(Field::Parameters) * bytes_per_parameter / s.get(Field::MemoryBandwidth);
   }
 
-  if (s.has(Field::AcceleratorMemory) && s.has(Field::Parameters)) {
+  // Checked against the accelerator's memory whenever one of its terms is known; the words say
+  // which term is missing.
+  if (s.has(Field::AcceleratorMemory) && (s.has(Field::Parameters) || s.has(Field::ActivationBytes))) {
     in.memory_capacity = s.get(Field::AcceleratorMemory);
     // Mixed-precision Adam holds 16 bytes per parameter: fp16 weights and gradients (2 + 2),
     // fp32 master weights, momentum and variance (4 + 4 + 4) (Rajbhandari et al., ZeRO, 2020).
     const double per_parameter = training ? s.opt(Field::StateBytesPerParameter).value_or(16) : bytes_per_parameter;
-    in.memory_static = s.get(Field::Parameters) * per_parameter;
+    in.weights_counted = s.has(Field::Parameters);
+    in.memory_static = s.opt(Field::Parameters).value_or(0) * per_parameter;
     in.activation_bytes = s.opt(Field::ActivationBytes);
   }
   return in;
+}
+
+bool precision_peak(Field f) {
+  for (Precision p : {Precision::Fp32, Precision::Tf32, Precision::Bf16, Precision::Fp16, Precision::Fp8})
+    if (peak_field(p) == f) return true;
+  return false;
+}
+
+bool roofline_input(Field f) {
+  switch (f) {
+    case Field::FlopsPerSample:
+    case Field::Efficiency:
+    case Field::PeakFlops:
+    case Field::DispatchOverhead:
+    case Field::LayerOverhead:
+    case Field::Layers:
+    case Field::Passes:
+    case Field::MemoryBandwidth:
+      return true;
+    default:
+      return precision_peak(f);
+  }
 }
 
 double model_compute_time(const ComputeInputs& in, double batch, Limit* limit) {

@@ -395,16 +395,16 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
     a.push_back({Field::TransformCv,
                  "every sample takes the same time: no loss to variance (transform.cv; pipesim simulate shows "
                  "the waits)"});
-  // A measured compute time belongs to the accelerator it was measured on (section 10).
+  // A measured compute time belongs to the accelerator it was measured on.
   if (in.compute.measured) {
     const FieldSpec& names = spec(Field::MeasuredOn);
     const auto on = s.opt(Field::MeasuredOn);
     const auto here = s.opt(Field::AcceleratorType);
-    const bool known = on && here && *on != kOtherAccelerator && *here != kOtherAccelerator;
-    if (known && *on != *here)
-      a.push_back({Field::MeasuredOn, fmt::format("the compute time was measured on {}, not on this scenario's {}: "
-                                                  "it is used as measured, not scaled (model.measured_on)",
-                                                  choice_name(names, *on), choice_name(names, *here))});
+    if (const auto& e = in.compute.elsewhere)
+      a.push_back(
+          {Field::MeasuredOn, fmt::format("the compute time was measured on {}, not on this scenario's {}: "
+                                          "it is used as measured, not scaled (model.measured_on)",
+                                          choice_name(names, e->measured_on), choice_name(names, e->accelerator))});
     else if (on && !here)
       a.push_back({Field::MeasuredOn, fmt::format("the compute time measured on {} is taken as this scenario's "
                                                   "accelerator's (accelerator.type names it)",
@@ -429,10 +429,14 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                              "\"cluster\" when they share one, and node.network_bandwidth then limits each node)",
                              format_compact(in.nodes, Dim::Number))});
   // Accelerator memory: what the check of a batch against it counts.
-  if (s.has(Field::AcceleratorMemory) && !s.has(Field::Parameters))
+  if (s.has(Field::AcceleratorMemory) && !in.compute.memory_capacity)
     a.push_back({Field::Parameters,
-                 "accelerator memory not checked: the model's size is not given (model.parameters, and "
-                 "model.activation_bytes per sample)"});
+                 "accelerator memory not checked: neither the model's size nor its activations are given "
+                 "(model.parameters, and model.activation_bytes per sample)"});
+  else if (in.compute.memory_capacity && !in.compute.weights_counted)
+    a.push_back({Field::Parameters,
+                 "accelerator memory holds activations only: weights, gradients and optimizer state not counted "
+                 "(model.parameters)"});
   else if (in.compute.memory_capacity && !in.compute.activation_bytes)
     a.push_back({Field::ActivationBytes,
                  "accelerator memory holds weights, gradients and optimizer state only: activations not counted "

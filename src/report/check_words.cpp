@@ -126,7 +126,17 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
                        stages(o.unmodelled));
   else if (o.accepted)
     note = fmt::format("an upper bound: {} not modelled, accepted by the plan", stages(o.accepted));
-  if (!note.empty()) l.where = l.where.empty() ? note : l.where + "; " + note;
+  if (!note.empty()) add(note);
+  // A step measured on another accelerator: the figure is that accelerator's. Where the plan
+  // accepts it, the assumptions under the lines say so once.
+  if (const auto& e = o.elsewhere; e && !o.elsewhere_accepted) {
+    const FieldSpec& names = spec(Field::MeasuredOn);
+    const auto on = choice_name(names, e->measured_on), here = choice_name(names, e->accelerator);
+    add(
+        fmt::format("not verified: the step was measured on {}, not {}; measure it on {} (model.measured_per_sample, "
+                    "model.measured_on), or accept it with require.measured_elsewhere",
+                    on, here, here));
+  }
   return l;
 }
 
@@ -135,6 +145,17 @@ namespace {
 // Each verdict as people read it and as programs do, in Verdict's order.
 constexpr std::array<std::array<std::string_view, 2>, 3> kVerdictWords = {
     {{"PASS", "pass"}, {"FAIL", "fail"}, {"UNVERIFIED", "unverified"}}};
+
+// Why a plan's requirements are unverified: an unmodelled stage, a step measured elsewhere, or both.
+std::string unverified_why(const PlanOutcome& p) {
+  bool stage = false, step = false;
+  for (const auto& o : p.outcomes) {
+    stage = stage || o.unmodelled != 0;
+    step = step || (o.elsewhere && !o.elsewhere_accepted);
+  }
+  if (stage && step) return "a stage they rest on is not modelled, and the step was measured on another accelerator";
+  return step ? "the step they rest on was measured on another accelerator" : "a stage they rest on is not modelled";
+}
 
 }  // namespace
 
@@ -150,8 +171,7 @@ std::string verdict(const PlanOutcome& o) {
       return fmt::format("FAIL ({} of {} requirements failed{})", o.failures, n,
                          o.unverified ? fmt::format(", {} not verified", o.unverified) : std::string());
     case Verdict::Unverified:
-      return fmt::format("UNVERIFIED ({} of {} requirements not verified: a stage they rest on is not modelled)",
-                         o.unverified, n);
+      return fmt::format("UNVERIFIED ({} of {} requirements not verified: {})", o.unverified, n, unverified_why(o));
   }
   return {};
 }

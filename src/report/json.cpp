@@ -234,6 +234,8 @@ class JsonRenderer final : public DiagnosisRenderer,
           .kv("node_cores", d.cores->node_full)
           .kv("node_cores_at_target", d.cores->node_target);
     if (d.max_batch) j.kv("max_batch_size", *d.max_batch);
+    // What memory_needed_bytes is judged against.
+    if (d.inputs.compute.memory_capacity) j.kv("accelerator_memory_bytes", *d.inputs.compute.memory_capacity);
     j.end();
     const Inputs& in = d.inputs;
     if (in.storage.cache_from_page_cache)
@@ -373,6 +375,15 @@ class JsonRenderer final : public DiagnosisRenderer,
         if (oc.first_epoch_walls) walls(j.key("first_epoch_walls"), oc.first_epoch_walls);
         walls(j.key("unmodelled"), oc.unmodelled);
         walls(j.key("accepted_unmodelled"), oc.accepted);
+        if (oc.elsewhere) {
+          const FieldSpec& names = spec(Field::MeasuredOn);
+          j.key("measured_elsewhere")
+              .object()
+              .kv_str("measured_on", choice_name(names, oc.elsewhere->measured_on))
+              .kv_str("accelerator", choice_name(names, oc.elsewhere->accelerator))
+              .kv_bool("accepted", oc.elsewhere_accepted)
+              .end();
+        }
         j.end();
       }
       j.end();

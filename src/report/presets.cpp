@@ -7,6 +7,7 @@
 #include <array>
 
 #include "core/check.hpp"
+#include "core/compute.hpp"
 #include "core/fields.hpp"
 #include "core/stage.hpp"
 #include "core/text.hpp"
@@ -32,11 +33,11 @@ std::string kind_text(const FieldSpec& f) {
   return kind.substr(0, kind.find(" (e.g."));
 }
 
-bool matches(const FieldSpec& f, std::string_view filter) {
+}  // namespace
+
+bool key_matches(const FieldSpec& f, std::string_view filter) {
   return filter.empty() || f.key.find(filter) != std::string_view::npos;
 }
-
-}  // namespace
 
 std::string_view preset_kind_heading(std::string_view kind) {
   for (const auto& k : kKinds)
@@ -115,7 +116,7 @@ void text_keys(Out& o, bool md, std::string_view filter) {
                    {md ? "meaning" : "", false, 0}},
                   md);
   for (const auto& f : all_fields()) {
-    if (!matches(f, filter)) continue;
+    if (!key_matches(f, filter)) continue;
     if (md) {
       std::string help(f.help);
       for (std::size_t i = 0; (i = help.find('|', i)) != std::string::npos; i += 2) help.replace(i, 1, "\\|");
@@ -135,7 +136,7 @@ void json_keys(Out& o, std::string_view filter) {
   j.object().stamp();
   j.key("keys").array(true);
   for (const auto& f : all_fields()) {
-    if (!matches(f, filter)) continue;
+    if (!key_matches(f, filter)) continue;
     j.object().kv_str("key", f.key).kv_str("kind", kind_text(f)).key("units").array();
     for (unsigned d = 0; d < kDimCount; ++d)
       if (has(f.accepts, static_cast<Dim>(d)))
@@ -280,6 +281,7 @@ void json_schema(Out& o) {
   for (const auto key : requirement_keys()) {
     j.key(key).object().kv_str("description", fmt::format("requirement {} (README: Purchase plans in CI)", key));
     j.key("anyOf").array().object().kv_str("type", "number").end().object().kv_str("type", "string").end();
+    j.object().kv_str("type", "boolean").end();
     j.object().kv_str("type", "array").end().end().end();
   }
   j.end().end();
@@ -309,24 +311,14 @@ constexpr std::array kInstead = {Instead{Field::ReadBandwidth, {Field::StorageCa
 // What a plan's verdict often turns on that a default decides silently: shown as decide lines
 // (with the default) unless a preset sets them.
 constexpr std::array kTopology = {Field::AcceleratorCount, Field::Nodes, Field::ThreadsPerCore, Field::StorageScope};
-// The per-precision peaks: an accelerator preset sets those its accelerator has.
-constexpr std::array kPrecisionPeaks = {Field::PeakFlopsFp32, Field::PeakFlopsTf32, Field::PeakFlopsBf16,
-                                        Field::PeakFlopsFp16, Field::PeakFlopsFp8};
-// What a measured compute time (model.measured_per_sample) replaces: the roofline's inputs.
-constexpr std::array kRoofline = {Field::FlopsPerSample, Field::Efficiency, Field::PeakFlops};
-
-template <std::size_t N>
-bool among(Field f, const std::array<Field, N>& fields) {
-  return std::find(fields.begin(), fields.end(), f) != fields.end();
-}
-
 // A decide line that would offer nothing to decide: a precision the preset's accelerator does
-// not have, or a roofline input where the compute time is measured.
+// not have (it sets the peaks it has), or a roofline input where the compute time is measured.
 bool moot(const Scenario& s, Field f) {
-  const bool peaks_known =
-      std::any_of(kPrecisionPeaks.begin(), kPrecisionPeaks.end(), [&](Field g) { return s.has(g); });
-  if (among(f, kPrecisionPeaks) && peaks_known) return true;
-  return s.has(Field::MeasuredPerSample) && (among(f, kRoofline) || among(f, kPrecisionPeaks));
+  const auto fields = all_fields();
+  const bool peaks_known = std::any_of(fields.begin(), fields.end(),
+                                       [&](const FieldSpec& g) { return precision_peak(g.field) && s.has(g.field); });
+  if (precision_peak(f) && peaks_known) return true;
+  return s.has(Field::MeasuredPerSample) && roofline_input(f);
 }
 
 const Instead* instead_pair(Field f) {
@@ -360,7 +352,7 @@ std::string init_toml(const std::vector<std::string>& presets, const LoadedScena
     // when cpu.worker_throughput is set).
     bool said = false;
     for (Field g : alternatives(f.field)) said |= s.has(g);
-    const bool topology = among(f.field, kTopology);
+    const bool topology = std::find(kTopology.begin(), kTopology.end(), f.field) != kTopology.end();
     if (!set && (said || (!f.default_text.empty() && !topology) || moot(s, f.field))) continue;
     const std::string_view key = f.key;
     const std::size_t dot = key.find('.');

@@ -29,6 +29,8 @@ void json_presets(Out& o, const std::vector<PresetEntry>& presets);
 // One preset: its entry, the fields it sets (base units, as JSON "inputs") and its TOML.
 void json_preset(Out& o, const PresetEntry& p, const LoadedScenario& loaded, std::string_view toml);
 
+// Whether a field's key contains `filter` (every key does when it is empty).
+bool key_matches(const FieldSpec& f, std::string_view filter);
 // Every field whose key contains `filter` (all when it is empty).
 void text_keys(Out& o, bool markdown, std::string_view filter);
 void json_keys(Out& o, std::string_view filter);

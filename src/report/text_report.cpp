@@ -58,12 +58,18 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   const Result& r = d.result;
   o.print("\n{}What moves the wall\n", md ? "### " : "");
   const std::string bullet = md ? "- " : "  - ";
-  if (d.fixes.empty() && !r.fits)
+  if (d.fixes.empty() && !r.fits && in.compute.memory_static > *in.compute.memory_capacity)
     o.print(
         "{}Nothing runs: the model's weights and state alone need {} of {} of accelerator memory; shard "
         "them across accelerators or use an accelerator with more memory.\n",
         bullet, format_human(in.compute.memory_static, Dim::Size),
         format_human(*in.compute.memory_capacity, Dim::Size));
+  else if (d.fixes.empty() && !r.fits)
+    o.print(
+        "{}Nothing runs: one sample's activations ({}) do not fit beside the model's state ({}) in {} of "
+        "accelerator memory; use an accelerator with more memory, or less activation memory per sample.\n",
+        bullet, format_human(in.compute.activation_bytes.value_or(0), Dim::Size),
+        format_human(in.compute.memory_static, Dim::Size), format_human(*in.compute.memory_capacity, Dim::Size));
   else if (d.fixes.empty() && r.upper_bound())
     o.print("{}Nothing to fix among the modelled stages: the accelerator is their binding wall.\n", bullet);
   else if (d.fixes.empty())
@@ -233,8 +239,12 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
     std::string mem =
         fmt::format("batch {} needs {} of {} ({}{})", count(in.batch), format_human(*r.memory_needed, Dim::Size),
                     format_human(*in.compute.memory_capacity, Dim::Size),
-                    in.compute.training ? "weights, gradients and optimizer state" : "weights",
-                    in.compute.activation_bytes ? " and activations" : "; activations not given");
+                    !in.compute.weights_counted ? "activations; weights not given"
+                    : in.compute.training       ? "weights, gradients and optimizer state"
+                                                : "weights",
+                    !in.compute.weights_counted   ? ""
+                    : in.compute.activation_bytes ? " and activations"
+                                                  : "; activations not given");
     if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
     if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
     kv("memory", mem);

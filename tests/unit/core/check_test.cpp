@@ -120,6 +120,45 @@ TEST_CASE("a bound that already misses fails, unmodelled stage or not") {
   CHECK(o.outcomes[0].requirement->typed == "70%");
 }
 
+TEST_CASE("a step measured on another accelerator leaves every requirement but memory unverified") {
+  // The p4d plan (A100 40GB) judges ResNet-50 on the step measured on an A100 80GB, and says it
+  // accepts that; without the acceptance nothing it requires can pass or fail.
+  LoadedScenario s = nvme();
+  CHECK(s.plan.accept_elsewhere);
+  PlanOutcome o = check_plan(s.scenario, s.plan);
+  REQUIRE(o.outcomes.size() == 4);
+  REQUIRE(o.outcomes[0].elsewhere);
+  CHECK(accelerator_names()[static_cast<std::size_t>(o.outcomes[0].elsewhere->measured_on)] == "a100-80gb-sxm");
+  CHECK(accelerator_names()[static_cast<std::size_t>(o.outcomes[0].elsewhere->accelerator)] == "a100-40gb-sxm");
+  CHECK(o.outcomes[0].elsewhere_accepted);
+  apply_requirement(s, "measured_elsewhere=false");
+  o = check_plan(s.scenario, s.plan);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    CHECK(o.outcomes[i].verdict == Verdict::Unverified);
+    CHECK_FALSE(o.outcomes[i].elsewhere_accepted);
+  }
+  CHECK(o.outcomes[3].requirement->metric == Metric::Memory);
+  CHECK_FALSE(o.outcomes[3].elsewhere);
+  CHECK(o.outcomes[3].verdict == Verdict::Pass);
+  CHECK(o.verdict == Verdict::Unverified);
+  CHECK(o.unverified == 3);
+  // Missed or met, another accelerator's figure decides nothing: a threshold no plan meets is
+  // unverified too, where accepted it fails.
+  apply_requirement(s, "min_utilization=100%");
+  apply_assignment(s, "storage.read_bandwidth=100 MB/s");
+  CHECK(check_plan(s.scenario, s.plan).outcomes[0].verdict == Verdict::Unverified);
+  apply_requirement(s, "measured_elsewhere=true");
+  CHECK(check_plan(s.scenario, s.plan).outcomes[0].verdict == Verdict::Fail);
+  // The step measured where the plan runs: nothing to accept.
+  apply_assignment(s, "model.measured_on=a100-40gb-sxm");
+  CHECK_FALSE(check_plan(s.scenario, s.plan).outcomes[0].elsewhere);
+  // "other" on either side names no accelerator to compare: the assumption says so instead.
+  apply_assignment(s, "model.measured_on=other");
+  CHECK_FALSE(check_plan(s.scenario, s.plan).outcomes[0].elsewhere);
+  CHECK_THROWS_AS(apply_requirement(s, "measured_elsewhere=yes"), Error);
+}
+
 TEST_CASE("requirements: thresholds, overrides and bad values") {
   LoadedScenario s = nvme();
   REQUIRE(s.plan.requirements.size() == 3);
@@ -203,6 +242,7 @@ TEST_CASE("every epoch judged: the worse of the first epoch and the steady state
   apply_requirement(s, "max_cost_per_epoch=$1");
   apply_requirement(s, "min_samples_per_dollar=1");
   apply_requirement(s, "min_throughput=1it/s");
+  apply_requirement(s, "measured_elsewhere=true");  // the A100 80GB's step on the p4d's 40GB
   const Result r = evaluate(resolve(s.scenario));
   REQUIRE(r.cold.has_value());
   REQUIRE(r.epoch_s.has_value());

@@ -83,3 +83,33 @@ TEST_CASE("accelerator memory: the training footprint, the largest batch, and ch
   CHECK(requirement_key(o.outcomes[0].requirement->metric) == "fits_in_memory");
   CHECK_FALSE(o.pass);
 }
+
+TEST_CASE("accelerator memory is checked on the activations alone, and says the weights are not counted") {
+  // 16 GB, 1 GB of activations per sample, no model.parameters: batch 16 fits exactly, 17 does not.
+  Scenario s = reference(16);
+  s.unset(Field::Parameters);
+  s.set(Field::AcceleratorMemory, {16e9, Dim::Size});
+  s.set(Field::ActivationBytes, {1e9, Dim::Size});
+  const Inputs in = resolve(s);
+  REQUIRE(in.compute.memory_capacity);
+  CHECK_FALSE(in.compute.weights_counted);
+  CHECK(in.compute.memory_static == 0);
+  CHECK(*max_batch_that_fits(in.compute) == 16);
+  CHECK(*run(s).memory_needed == 16e9);
+  CHECK(run(s).fits);
+  const std::vector<Assumption> assumed = assumptions(s, in);
+  const auto said =
+      std::find_if(assumed.begin(), assumed.end(), [](const Assumption& a) { return a.field == Field::Parameters; });
+  REQUIRE(said != assumed.end());
+  CHECK(said->text.find("activations only") != std::string::npos);
+  s.set(Field::BatchSize, 256);
+  Plan plan;
+  const PlanOutcome o = check_plan(s, plan);
+  REQUIRE(o.outcomes.size() == 1);
+  CHECK(o.outcomes[0].value == 256e9);
+  CHECK(o.outcomes[0].verdict == Verdict::Fail);
+  // Neither term known: no memory line, and the assumptions say memory is not checked.
+  s.unset(Field::ActivationBytes);
+  CHECK_FALSE(resolve(s).compute.memory_capacity);
+  CHECK(check_plan(s, plan).outcomes.empty());
+}
