@@ -28,23 +28,61 @@ Said said(const Diagnosis& d) {
   Said out_said;
   std::vector<double>& out = out_said.figures;
   const auto add = [&](std::optional<double> v) { out.push_back(v.value_or(-1e300)); };
+  // Every figure of a result that an output prints: a figure left out here would let a key that
+  // moves it be called unused.
   const auto result = [&](const Result& r) {
     add(r.step_s);
     add(r.utilization);
     add(r.throughput);
+    add(r.throughput_per_node);
+    add(r.data_demand);
+    add(r.data_demand_per_cluster);
     for (const StageResult& st : r.stages) {
       add(st.modelled ? st.time_s : -1);
       add(static_cast<double>(st.limit));
+      add(st.bytes_per_batch);
+      add(st.demand_bytes_per_s);
     }
     add(static_cast<double>(r.binding));
+    add(r.effective_workers);
+    add(r.worker_slicing);
+    add(r.worker_bytes_per_s);
     add(r.memory_needed);
     add(r.epoch_s);
+    add(r.idle_per_epoch_s);
     add(r.epoch_start_s);
+    add(r.first_batch_s);
+    add(r.workers_start_s);
     add(r.epoch_utilization);
+    add(r.run_s);
     add(r.run_utilization);
+    add(r.loop_overhead_s);
+    add(r.shared_cpu_s);
+    add(r.shared_cores);
+    add(r.shared_wait_s);
+    add(r.busy_workers);
+    add(r.lock_s);
+    add(r.thread_rate);
+    add(r.receive_busy_workers);
+    add(r.crowded_s);
+    add(r.batch_cv);
+    add(r.step_without_variance_s);
+    add(r.price_per_hour);
     add(r.cost_per_epoch);
-    add(r.cold ? std::optional<double>(r.cold->step_s) : std::nullopt);
-    add(r.cold ? std::optional<double>(r.cold->utilization) : std::nullopt);
+    add(r.idle_cost_per_epoch);
+    add(r.samples_per_usd);
+    if (r.cold) {
+      add(r.cold->cache_hit);
+      add(r.cold->storage_s);
+      add(r.cold->step_s);
+      add(r.cold->utilization);
+      add(static_cast<double>(r.cold->binding));
+      add(r.cold->epoch_s);
+    }
+    if (r.warmup) {
+      add(r.warmup->shards);
+      for (double h : r.warmup->hits) add(h);
+    }
     add(r.cache_hit);
   };
   result(d.result);
@@ -59,9 +97,30 @@ Said said(const Diagnosis& d) {
     add(d.cores->node_full);
     add(d.cores->node_target);
   }
+  add(d.storage_bandwidth_needed_per_accelerator);
+  if (d.inputs.storage.cache_from_page_cache) {
+    add(d.inputs.dataset_bytes);
+    add(d.inputs.storage.page_cache_bytes);
+  }
+  if (const auto& c = d.storage_capacity) {
+    add(c->target);
+    add(c->demand);
+    add(c->have);
+    add(c->request_time);
+    add(c->by_bandwidth);
+    add(c->by_iops);
+    add(c->per_node);
+    add(c->latency_ok ? 1.0 : 0.0);
+    add(c->accelerators);
+  }
+  // A fix as it is printed: what it changes, and what the model then reaches.
   for (const Fix& f : d.fixes) {
     add(static_cast<double>(f.kind));
-    result(f.result);
+    for (const auto& change : f.changes) add(change.value.value);
+    if (f.kind == FixKind::Predecoded && d.inputs.dataset_samples) add(f.dataset_bytes);  // "the dataset grows to"
+    add(f.result.utilization);
+    add(f.result.throughput);
+    add(static_cast<double>(f.result.binding));
   }
   for (const FidelityLoss& l : d.losses) {
     add(static_cast<double>(l.kind));
@@ -109,10 +168,7 @@ bool among(Field f, std::initializer_list<Field> fields) {
 }
 
 std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
-  if (s.has(Field::MeasuredPerSample) &&
-      among(f, {Field::FlopsPerSample, Field::Efficiency, Field::PeakFlops, Field::PeakFlopsFp32, Field::PeakFlopsTf32,
-                Field::PeakFlopsBf16, Field::PeakFlopsFp16, Field::PeakFlopsFp8, Field::DispatchOverhead,
-                Field::LayerOverhead, Field::Layers, Field::Passes, Field::MemoryBandwidth}))
+  if (s.has(Field::MeasuredPerSample) && roofline_input(f))
     return "the compute time is measured (model.measured_per_sample): the roofline's inputs act on nothing";
   if (f == Field::NetworkBandwidth && s.value(Field::StorageScope) == 0)
     return "storage is per node (storage.scope = \"node\"): no read crosses the network; set storage.scope = "
@@ -135,13 +191,17 @@ std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
 }  // namespace
 
 std::vector<UnusedKey> unused_keys(const Scenario& s, std::span<const Field> set_by_user) {
-  std::vector<UnusedKey> out;
   Diagnosis d;
   try {
     d = diagnose_with_assumptions(s);
   } catch (const Error&) {
-    return out;
+    return {};
   }
+  return unused_keys(s, d, set_by_user);
+}
+
+std::vector<UnusedKey> unused_keys(const Scenario& s, const Diagnosis& d, std::span<const Field> set_by_user) {
+  std::vector<UnusedKey> out;
   const Said base = said(d);
   for (Field f : set_by_user) {
     if (!s.has(f)) continue;

@@ -10,6 +10,8 @@
 
 namespace pipesim {
 
+struct Diagnosis;  // core/diagnosis.hpp, which holds UnusedKeys
+
 struct UnusedKey {
   Field field;
   std::string reason;  // why it acts on nothing here, and what would make it act
@@ -22,5 +24,7 @@ struct UnusedKey {
 // flag, or taking another choice; one whose change the model refuses counts as used. Empty
 // when the scenario itself cannot be diagnosed.
 std::vector<UnusedKey> unused_keys(const Scenario& s, std::span<const Field> set_by_user);
+// The same, with diagnose_with_assumptions(s) already at hand.
+std::vector<UnusedKey> unused_keys(const Scenario& s, const Diagnosis& d, std::span<const Field> set_by_user);
 
 }  // namespace pipesim

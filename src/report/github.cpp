@@ -1,7 +1,10 @@
 // GitHub Actions workflow commands for `check`: an `::error` annotation at the [require] line of
-// every requirement that failed, and at the input of every plan that could not be evaluated, so
+// every requirement that failed (`::warning` for one not verified), and at the input of every plan
+// that could not be evaluated, and an `::notice` at every key the plan set that changes nothing, so
 // the pull request shows them on the plan file; a plain line per plan for the log.
 #include <fmt/format.h>
+
+#include "config/loader.hpp"
 
 #include "core/text.hpp"
 #include "report/check_words.hpp"
@@ -70,6 +73,12 @@ class GithubRenderer final : public CheckRenderer {
                              l.where.empty() ? "" : " (" + l.where + ")", p.loaded->name),
                  failed ? "error" : "warning");
       }
+      // A key the plan set that changes nothing: a notice at the line that set it, so that no verdict
+      // rests on a key ignored in silence.
+      for (const auto& u : p.unused)
+        annotate(o, origin_of(*p.loaded, u.field),
+                 fmt::format("pipesim check {}: {} changes nothing", p.label, spec(u.field).key),
+                 fmt::format("{} changes nothing here: {}", spec(u.field).key, u.reason), "notice");
       // The plan's name as printable text: a file name holding a line break would otherwise start a
       // line of its own, which GitHub reads as a workflow command (::stop-commands:: and the rest).
       o.print("{}: {}\n", printable(p.label), verdict(p.outcome));

@@ -51,6 +51,12 @@ class JunitRenderer final : public CheckRenderer {
                 xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source.label())),
                 failed ? "failure" : "skipped");
       }
+      // Keys the plan set that change nothing: said beside the verdicts, not a test of their own.
+      if (!p.unused.empty()) {
+        std::string said;
+        for (const auto& u : p.unused) said += fmt::format("unused: {} ({})\n", spec(u.field).key, u.reason);
+        o.print("    <system-out>{}</system-out>\n", xml_escape(said));
+      }
       o.write("  </testsuite>\n");
     }
     o.write("</testsuites>\n");
