@@ -70,8 +70,14 @@ inline void expect_consistent(const PlanOutcome& outcome) {
           die("an unmodelled stage was held against fits_in_memory", std::to_string(o.unmodelled | o.accepted));
         break;
     }
-    // A stage not modelled and not accepted by the plan leaves a met threshold unverified.
-    const Verdict expected = !pass ? Verdict::Fail : o.unmodelled != 0 ? Verdict::Unverified : Verdict::Pass;
+    // A stage not modelled and not accepted by the plan leaves a met threshold unverified; a step
+    // measured on another accelerator, not accepted, leaves any value unverified (not memory's).
+    if (o.elsewhere && r.metric == Metric::Memory) die("a foreign step was held against fits_in_memory", "");
+    const bool foreign = o.elsewhere && !o.elsewhere_accepted;
+    const Verdict expected = foreign             ? Verdict::Unverified
+                             : !pass             ? Verdict::Fail
+                             : o.unmodelled != 0 ? Verdict::Unverified
+                                                 : Verdict::Pass;
     if ((o.unmodelled & o.accepted) != 0) die("a stage both refused and accepted", std::to_string(o.unmodelled));
     if (expected != o.verdict)
       die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));
