@@ -126,6 +126,7 @@ void summarise(JpegSet& s) {
     header(h.get(), f, width, height);
     bytes += static_cast<double>(f.size());
     pixels += static_cast<double>(width) * height;
+    s.max_pixels = std::max(s.max_pixels, static_cast<double>(width) * height);
   }
   const double n = static_cast<double>(std::max<std::size_t>(s.files.size(), 1));
   s.mean_bytes = bytes / n;
@@ -140,6 +141,18 @@ bool is_jpeg_name(const std::filesystem::path& p) {
 }
 
 }  // namespace
+
+JpegCheck check_jpeg(const std::vector<unsigned char>& file, std::size_t max_bytes,
+                     std::vector<unsigned char>& scratch) {
+  const Handle h = decompressor();
+  int width = 0, height = 0;
+  if (file.empty() || !header(h.get(), file, width, height)) return JpegCheck::Broken;
+  // A header may claim far more pixels than its file holds (16000 x 16000 in 27 KB): checked
+  // before anything is allocated for them.
+  if (static_cast<std::uintmax_t>(width) * static_cast<std::uintmax_t>(height) * 3 > max_bytes)
+    return JpegCheck::TooLarge;
+  return decode(h.get(), file, scratch) ? JpegCheck::Decodes : JpegCheck::Broken;
+}
 
 JpegSet synthetic_jpegs(std::size_t count) {
   JpegSet s;
@@ -164,7 +177,6 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
   std::sort(paths.begin(), paths.end());
   JpegSet s;
   s.source = folder;
-  const Handle h = decompressor();
   std::vector<unsigned char> scratch;
   std::size_t total = 0, oversized = 0;
   for (const auto& p : paths) {
@@ -184,20 +196,11 @@ JpegSet read_jpegs(const std::string& folder, std::size_t max_files, std::size_t
       ++s.skipped;
       continue;
     }
-    // A header may claim far more pixels than its file holds (16000 x 16000 in 27 KB): the
-    // decoded image must fit in what is left of max_bytes too, checked before it is allocated.
-    int width = 0, height = 0;
-    if (f.empty() || !header(h.get(), f, width, height)) {
+    // The decoded image must fit in what is left of max_bytes too.
+    const JpegCheck check = check_jpeg(f, max_bytes - total, scratch);
+    if (check != JpegCheck::Decodes) {
       ++s.skipped;
-      continue;
-    }
-    if (static_cast<std::uintmax_t>(width) * static_cast<std::uintmax_t>(height) * 3 > max_bytes - total) {
-      ++s.skipped;
-      ++oversized;
-      continue;
-    }
-    if (!decode(h.get(), f, scratch)) {
-      ++s.skipped;
+      if (check == JpegCheck::TooLarge) ++oversized;
       continue;
     }
     total += f.size();
@@ -275,6 +278,13 @@ DecodeCalibration calibrate_decode(const JpegSet& set, const DecodeOptions& o, v
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   }
+  // Every thread's buffer grows to the largest image: bounded together before any starts.
+  const double most = static_cast<double>(counts.back()) * set.max_pixels * 3;
+  if (most > kDecodeBuffersBytes)
+    throw Error(Origin::argument("--threads"),
+                fmt::format("{} threads would each hold the largest image decoded ({:.1f} MB), {:.1f} GB in all; "
+                            "at most {:.1f} GB: give fewer threads or smaller images",
+                            counts.back(), set.max_pixels * 3 / 1e6, most / 1e9, kDecodeBuffersBytes / 1e9));
   c.library = fmt::format("libjpeg-turbo {}", PIPESIM_TURBOJPEG_VERSION);
   c.files = set.files.size();
   c.source = set.source;

@@ -21,7 +21,20 @@ struct JpegSet {
   std::size_t skipped = 0;  // files in the folder that did not decode
   double mean_bytes = 0;
   double mean_pixels = 0;  // width x height
+  double max_pixels = 0;   // the largest image's: what every measuring thread's buffer grows to
 };
+
+// What a JPEG file is to the decoder: one that decodes, one that does not parse or decode
+// (Broken), or one whose decoded image (width x height x 3 bytes) would exceed the bound
+// (TooLarge: its header is read, and nothing is allocated for its pixels).
+enum class JpegCheck { Decodes, Broken, TooLarge };
+// Checks one file by decoding it into `scratch` (grown as needed, kept for the next file) when
+// its header parses and its image fits in `max_bytes`.
+JpegCheck check_jpeg(const std::vector<unsigned char>& file, std::size_t max_bytes,
+                     std::vector<unsigned char>& scratch);
+// The most the measuring threads' decode buffers may hold together: each grows to the set's
+// largest image, so thread count x largest image is bounded before any thread starts.
+inline constexpr double kDecodeBuffersBytes = 4.0 * (1u << 30);
 
 // Makes `count` JPEG files from a fixed seed: 375 to 640 pixels wide and 4:3 to 3:4, with
 // detail at several scales and sensor-like noise, 4:2:0 at quality 85, 90 or 95 (what

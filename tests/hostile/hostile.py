@@ -563,6 +563,12 @@ class Suite:
                 f.truncate(8 << 30)
             quick(self.check(self.run(["calibrate", "decode", "jpegs", "--time", "0.02", "--threads", "1"]),
                              codes=(2,)))
+            # Each measuring thread's buffer grows to the largest image: 4096 of them over 12
+            # synthetic images would hold 5.2 GB. Refused before a thread starts.
+            r = quick(self.check(self.run(["calibrate", "decode", "--threads", "1,4096", "--time", "0.02",
+                                           "--images", "12"]), codes=(2,)), 20.0)
+            if b"threads would each hold" not in r.err:
+                raise Failure(f"the decode buffers are not bounded: {r.err[:300]!r}")
         self.attempt("inputs that never end", endless_inputs)
 
         def extremes():

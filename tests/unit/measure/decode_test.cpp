@@ -113,3 +113,25 @@ TEST_CASE("default thread counts: 1, 2, 4 ... every logical CPU, and twice them 
   CHECK(default_thread_counts(6) == std::vector<unsigned>{1, 2, 4, 6, 12});
   CHECK(default_thread_counts(8) == std::vector<unsigned>{1, 2, 4, 8, 16});
 }
+
+TEST_CASE("the measuring threads' buffers are bounded together before any thread starts") {
+  // Each thread decodes into its own buffer, which grows to the largest image: a set whose
+  // largest image is 100 MB decoded leaves room for 42 threads in 4 GiB, not 43.
+  JpegSet set = synthetic_jpegs(1);
+  set.max_pixels = 100e6 / 3;
+  DecodeOptions o;
+  o.seconds = 0.01;
+  o.threads = {43};
+  CHECK_THROWS_WITH_AS(calibrate_decode(set, o, nullptr), doctest::Contains("43 threads would each hold"), Error);
+}
+
+TEST_CASE("check_jpeg: decodes, broken, or too large for the bound, read from the header") {
+  const JpegSet set = synthetic_jpegs(1);
+  std::vector<unsigned char> scratch;
+  CHECK(check_jpeg(set.files[0], std::size_t{64} << 20, scratch) == JpegCheck::Decodes);
+  CHECK(static_cast<double>(scratch.size()) >= set.max_pixels * 3);
+  CHECK(check_jpeg(set.files[0], 1000, scratch) == JpegCheck::TooLarge);
+  CHECK(check_jpeg({}, std::size_t{64} << 20, scratch) == JpegCheck::Broken);
+  std::vector<unsigned char> cut(set.files[0].begin(), set.files[0].begin() + 20);
+  CHECK(check_jpeg(cut, std::size_t{64} << 20, scratch) == JpegCheck::Broken);
+}
