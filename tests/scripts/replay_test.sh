@@ -48,8 +48,8 @@ PY
   cp "$tmp/out" "$tmp/out.${run//\//_}"
 done
 [ -f "$tmp/out.h200-node_resnet50" ] || fail "the H200 runs are not in validation/"
-# A probe given another step than the run trained (run 1 of the H200 node: fp32 against the run's
-# bf16) is told apart, and its pin thread's rate left for the preset's; one that trained the run's
+# A probe given another step than the run trained (validation/h200-node/resnet50: fp32 against
+# the run's bf16) is told apart, and its pin thread's rate left for the preset's; one that trained the run's
 # step gives the loop's launch, timed at an eighth of its batch.
 grep -q "^  the probe's step (116.9 ms) is not the run's (55.8 ms at its batch)" "$tmp/out.h200-node_resnet50" ||
   fail "h200-node/resnet50: the probe's other step is not told apart"
