@@ -65,8 +65,11 @@ Said said(const Diagnosis& d) {
     add(r.thread_rate);
     add(r.receive_busy_workers);
     add(r.crowded_s);
-    add(r.batch_cv);
-    add(r.step_without_variance_s);
+    // One worker's batch variance is printed where it limits the binding transform.
+    if (r.binds(Stage::Transform) && r.stage(Stage::Transform).limit == Limit::Variance) {
+      add(r.batch_cv);
+      add(r.step_without_variance_s);
+    }
     add(r.price_per_hour);
     add(r.cost_per_epoch);
     add(r.idle_cost_per_epoch);
