@@ -44,9 +44,63 @@ std::string read_stdin() {
   return read_input_fd(STDIN_FILENO, Origin::standard_input(), kMaxFileBytes, "standard input");
 }
 
+// The fields of a measured step, which a [model.on.NAME] table gives per accelerator.
+constexpr std::array kStepFields = {Field::MeasuredOverhead, Field::MeasuredPerSample, Field::MeasuredOn};
+
+// What setting `f` later than a StepTable does to it: the step set itself sets the table aside;
+// model.measured_on alone picks the entry measured there.
+void after_step_table(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {
+  if (!s.steps) return;
+  if (f == Field::MeasuredOverhead || f == Field::MeasuredPerSample) {
+    s.steps.reset();
+  } else if (f == Field::MeasuredOn) {
+    s.steps->forced = q.value;
+    s.steps->forced_origin = where;
+  }
+}
+
+// A [model.on] table: one table of step keys per accelerator name.
+std::vector<StepOn> step_entries(const toml::table& on, const Origin& doc) {
+  std::vector<StepOn> entries;
+  for (const auto& [name, node] : on) {
+    const Origin where = at(doc, name.source());
+    StepOn e;
+    try {
+      e.accelerator = parse_field_value(spec(Field::MeasuredOn), name.str()).value;
+    } catch (const Error& err) {
+      throw Error(where, fmt::format("[model.on.{}]: {}", echo(name.str()), err.what()));
+    }
+    e.where = where;
+    const auto* keys = node.as_table();
+    if (!keys)
+      throw Error(where, fmt::format("model.on.{} must be a table of the step measured there "
+                                     "(measured_overhead, measured_per_sample)",
+                                     echo(name.str())));
+    for (const auto& [k, v] : *keys) {
+      const FieldSpec* f = find_field("model." + std::string(k.str()));
+      if (!f || (f->field != Field::MeasuredOverhead && f->field != Field::MeasuredPerSample))
+        throw Error(at(doc, k.source()), fmt::format("[model.on.{}] holds model.measured_overhead and "
+                                                     "model.measured_per_sample only, not '{}'",
+                                                     echo(name.str()), echo(k.str())));
+      e.values.emplace_back(f->field, node_value(*f, v, doc));
+      e.origins.push_back(at(doc, v.source()));
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
 // Applies what one file (with everything it uses) set, in the order it would have been set:
 // fields replace their alternatives, requirements replace those of the same key.
 void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
+  if (frag.steps) {
+    out.steps = frag.steps;
+  } else {
+    for (Field f : kStepFields)
+      if (frag.scenario.has(f))
+        after_step_table(out, f, {frag.scenario.get(f), frag.scenario.dim(f)},
+                         frag.origins[static_cast<std::size_t>(f)]);
+  }
   if (!frag.name.empty()) out.name = frag.name;
   if (!frag.description.empty()) out.description = frag.description;
   for (std::size_t i = 0; i < kFieldCount; ++i) {
@@ -112,6 +166,7 @@ struct Loader {
     }
     // Every unknown key and bad value of the file is reported at once, in file order.
     std::vector<Error> problems;
+    std::optional<std::vector<StepOn>> own_steps;  // the file's own [model.on] table
     const auto attempt = [&problems](auto&& fn) {
       try {
         fn();
@@ -149,6 +204,14 @@ struct Loader {
         continue;
       }
       for (const auto& [k2, v2] : *table) {
+        if (key == "model" && k2.str() == "on") {
+          attempt([&, &v2 = v2] {
+            if (!v2.is_table())
+              throw Error(at(doc, v2.source()), "model.on takes a table per accelerator: [model.on.h100-sxm]");
+            own_steps = step_entries(*v2.as_table(), doc);
+          });
+          continue;
+        }
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
         if (!field) {
@@ -165,6 +228,18 @@ struct Loader {
       Error first = problems.front();
       first.add_more(std::vector<Error>(problems.begin() + 1, problems.end()));
       throw first;
+    }
+    if (own_steps) {
+      // The step set beside the table (in this file or what it uses) stands for the others.
+      StepTable t;
+      t.entries = std::move(*own_steps);
+      for (Field f : kStepFields) {
+        t.base.emplace_back(f, out.scenario.has(f)
+                                   ? std::optional<Quantity>(Quantity{out.scenario.get(f), out.scenario.dim(f)})
+                                   : std::nullopt);
+        t.base_origins.push_back(out.origins[static_cast<std::size_t>(f)]);
+      }
+      out.steps = std::move(t);
     }
     --depth;
   }
@@ -302,7 +377,43 @@ LoadedScenario load_scenario(std::string_view arg) {
   }
   if (out.name.empty()) out.name = name;
   convert_step_rates(out);
+  pick_step(out);
   return out;
+}
+
+void pick_step(LoadedScenario& s) {
+  if (!s.steps) return;
+  const StepTable& t = *s.steps;
+  for (std::size_t i = 0; i < t.base.size(); ++i) {
+    const auto& [f, q] = t.base[i];
+    if (q)
+      s.scenario.set(f, *q);
+    else
+      s.scenario.unset(f);
+    s.origins[static_cast<std::size_t>(f)] = q ? t.base_origins[i] : Origin{};
+  }
+  std::optional<double> on = t.forced;
+  if (!on && s.scenario.has(Field::AcceleratorType)) on = s.scenario.get(Field::AcceleratorType);
+  if (!on) return;
+  if (t.forced) {
+    s.scenario.set(Field::MeasuredOn, {*t.forced, Dim::Choice});
+    s.origins[static_cast<std::size_t>(Field::MeasuredOn)] = t.forced_origin;
+  }
+  for (const StepOn& e : t.entries) {
+    if (e.accelerator != *on) continue;
+    for (std::size_t i = 0; i < e.values.size(); ++i) {
+      s.scenario.set(e.values[i].first, e.values[i].second);
+      s.origins[static_cast<std::size_t>(e.values[i].first)] = e.origins[i];
+    }
+    // A step that leaves out the fixed time per step has none.
+    if (std::none_of(e.values.begin(), e.values.end(),
+                     [](const auto& v) { return v.first == Field::MeasuredOverhead; })) {
+      s.scenario.unset(Field::MeasuredOverhead);
+      s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)] = {};
+    }
+    s.scenario.set(Field::MeasuredOn, {e.accelerator, Dim::Choice});
+    if (!t.forced) s.origins[static_cast<std::size_t>(Field::MeasuredOn)] = e.where;
+  }
 }
 
 void convert_step_rates(LoadedScenario& s) {
@@ -330,6 +441,7 @@ void apply_assignment(LoadedScenario& s, std::string_view assignment) {
   }
   // A rate per step becomes samples/s with the batch size in force now.
   convert_step_rates(s);
+  pick_step(s);
 }
 
 void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {
@@ -342,6 +454,7 @@ void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& wher
   }
   s.scenario.set(f, q);
   s.origins[static_cast<std::size_t>(f)] = where;
+  after_step_table(s, f, q, where);
 }
 
 void apply_requirement(LoadedScenario& s, std::string_view assignment) {

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/check.hpp"
@@ -13,6 +15,27 @@
 
 namespace pipesim {
 
+// A model's steps measured on several accelerators: `[model.on.NAME]` tables of a model preset
+// (or file), each with the measured_overhead and measured_per_sample measured on NAME. The
+// scenario takes the step of its own accelerator (accelerator.type) where the table has one,
+// or of model.measured_on where a later layer names it alone; else the step set beside the
+// table (its `base`). A later layer that sets the step itself sets the table aside.
+struct StepOn {
+  double accelerator = 0;  // the choice of accelerator.type / model.measured_on
+  Origin where;            // the table's header
+  std::vector<std::pair<Field, Quantity>> values;
+  std::vector<Origin> origins;
+};
+struct StepTable {
+  std::vector<StepOn> entries;
+  // The step fields (model.measured_overhead, measured_per_sample, measured_on) as set beside
+  // the table: restored where the accelerator has no entry.
+  std::vector<std::pair<Field, std::optional<Quantity>>> base;
+  std::vector<Origin> base_origins;
+  std::optional<double> forced;  // model.measured_on set after the table, alone
+  Origin forced_origin;
+};
+
 struct LoadedScenario {
   std::string name;         // from `name = ...`, else the file or preset name
   std::string description;  // from `description = ...`
@@ -21,7 +44,12 @@ struct LoadedScenario {
   std::array<Origin, kFieldCount> origins{};  // where each set field was set
   Plan plan;                                  // the [require] table, if any
   std::vector<std::string> files;             // every file read for it (itself and what it uses), once each
+  std::optional<StepTable> steps;             // the model's steps per accelerator, where it has them
 };
+
+// Takes the step of the scenario's accelerator from its StepTable (see StepTable). Done when a
+// scenario has been loaded and after each --set, like convert_step_rates.
+void pick_step(LoadedScenario& s);
 
 // Loads a scenario from TOML text; `doc` (without a position) names it in errors. `use = [...]` entries
 // are resolved against embedded presets and, for paths, against `base_dir`.

@@ -38,7 +38,8 @@ struct PresetSnapshot {
 };
 // Every snapshot (none in the snapshot tool itself).
 std::span<const PresetSnapshot> preset_snapshots();
-// The snapshot of a preset, or nullptr (plans, which carry requirements, have none).
+// The snapshot of a preset, or nullptr (plans, which carry requirements, and models with
+// steps per accelerator ([model.on]) have none).
 const PresetSnapshot* find_snapshot(const EmbeddedPreset& p);
 
 // The `description = "..."` line of a preset, as written (empty when it has none).

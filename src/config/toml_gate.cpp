@@ -48,7 +48,7 @@ void gate_toml_text(std::string_view s, const Origin& doc) {
           in_bare = false;
         }
         if (c == '.' && !value_context && ++key_parts > kMaxKeyParts)
-          fail(fmt::format("a key of more than {} dotted parts (pipesim's keys have two or three)", kMaxKeyParts));
+          fail(fmt::format("a key of more than {} dotted parts (pipesim's keys have two to four)", kMaxKeyParts));
         if (c == '\n' || c == '=' || c == '{' || c == ',' || (c == '[' && !value_context)) key_parts = 1;
         if (c == '#') {
           state = State::Comment;

@@ -234,6 +234,30 @@ void field_schema(JsonWriter& j, const FieldSpec& f) {
   j.end().end();
 }
 
+// [model.on.NAME]: the step measured on the accelerator NAME, taken where accelerator.type is NAME.
+void step_on_schema(JsonWriter& j) {
+  j.object(true)
+      .kv_str("description",
+              "the step measured on each accelerator (a table per accelerator preset's name), taken where "
+              "accelerator.type names it")
+      .kv_str("type", "object")
+      .key("propertyNames")
+      .object()
+      .key("enum")
+      .array();
+  for (auto c : spec(Field::MeasuredOn).choices) j.str(c);
+  j.end().end();
+  j.key("additionalProperties")
+      .object(true)
+      .kv_str("type", "object")
+      .kv_bool("additionalProperties", false)
+      .key("properties")
+      .object(true);
+  for (const Field f : {Field::MeasuredOverhead, Field::MeasuredPerSample})
+    field_schema(j.key(spec(f).key.substr(spec(f).key.find('.') + 1)), spec(f));
+  j.end().end().end();
+}
+
 }  // namespace
 
 void json_schema(Out& o) {
@@ -270,6 +294,7 @@ void json_schema(Out& o) {
         .object(true);
     for (const auto& f : all_fields())
       if (f.key.substr(0, f.key.find('.')) == table) field_schema(j.key(f.key.substr(f.key.find('.') + 1)), f);
+    if (table == "model") step_on_schema(j.key("on"));
     j.end().end();
   }
   j.key("require")

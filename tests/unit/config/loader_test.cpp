@@ -79,11 +79,11 @@ TEST_CASE("keys of more dotted parts than a scenario can use are refused before 
   std::string header = "[a";
   for (int i = 0; i < 200000; ++i) header += ".a";
   CHECK(load_error(header + "]\n") ==
-        "s.toml:1:65: error: a key of more than 32 dotted parts (pipesim's keys have two or three)");
+        "s.toml:1:65: error: a key of more than 32 dotted parts (pipesim's keys have two to four)");
   std::string dotted = "x";
   for (int i = 0; i < 40; ++i) dotted += ".x";
   CHECK(load_error(dotted + " = 1\n") ==
-        "s.toml:1:64: error: a key of more than 32 dotted parts (pipesim's keys have two or three)");
+        "s.toml:1:64: error: a key of more than 32 dotted parts (pipesim's keys have two to four)");
   // Dots inside values and quoted keys are not parts; 32 parts are read (and named unknown).
   CHECK(load_error("use = \"reference\"\n[pipeline]\nbatch_size = 1.0e2\n\"a.b.c.d\" = 1\n").find("parts") ==
         std::string::npos);
@@ -217,4 +217,84 @@ TEST_CASE("a rate per step (it/s) becomes samples/s with the batch size in force
         "become samples/s");
   // A field that is not a sample rate does not take it.
   CHECK(set_error("cpu.worker_throughput=2 it/s").find("expected a rate") != std::string::npos);
+}
+
+namespace {
+LoadedScenario load_picked(std::string_view toml) {
+  LoadedScenario s = load_scenario_text(toml, Origin::file("s.toml"), "");
+  pick_step(s);
+  return s;
+}
+constexpr std::string_view kTwoSteps =
+    "[model]\nmeasured_per_sample = \"1 ms\"\nmeasured_on = \"a100-80gb-sxm\"\n"
+    "[model.on.h200]\nmeasured_overhead = \"2 ms\"\nmeasured_per_sample = \"0.5 ms\"\n";
+double on(const LoadedScenario& s) { return s.scenario.get(Field::MeasuredOn); }
+double choice(const char* name) { return parse_field_value(spec(Field::MeasuredOn), name).value; }
+}  // namespace
+
+TEST_CASE("a model's step measured on the scenario's accelerator is taken from [model.on]") {
+  // No accelerator named: the step written beside the table.
+  LoadedScenario s = load_picked(kTwoSteps);
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(1e-3));
+  CHECK_FALSE(s.scenario.has(Field::MeasuredOverhead));
+  CHECK(on(s) == choice("a100-80gb-sxm"));
+  // The scenario's own accelerator: its step, located in the table.
+  apply_assignment(s, "accelerator.type=h200");
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(0.5e-3));
+  CHECK(s.scenario.get(Field::MeasuredOverhead) == doctest::Approx(2e-3));
+  CHECK(on(s) == choice("h200"));
+  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)].str() == "s.toml:5:21");
+  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOn)].str() == "s.toml:4:10");
+  // Another accelerator without a step of its own: back to the one beside the table.
+  apply_assignment(s, "accelerator.type=a10g");
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(1e-3));
+  CHECK_FALSE(s.scenario.has(Field::MeasuredOverhead));
+  CHECK(on(s) == choice("a100-80gb-sxm"));
+  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOn)].str() == "s.toml:3:15");
+  // model.measured_on alone, later, takes that accelerator's step whatever the scenario runs on.
+  apply_assignment(s, "model.measured_on=h200");
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(0.5e-3));
+  CHECK(on(s) == choice("h200"));
+  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOn)].label() == "--set model.measured_on=h200");
+  // The step itself, later, replaces the table: no accelerator picks from it any more.
+  apply_assignment(s, "model.measured_per_sample=3 ms");
+  apply_assignment(s, "accelerator.type=a10g");
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(3e-3));
+  CHECK_FALSE(s.steps);
+}
+
+TEST_CASE("the shipped models take their accelerator's measured step") {
+  const auto step = [](const char* name) {
+    const LoadedScenario s = load_scenario(name);
+    return std::pair(s.scenario.has(Field::MeasuredOverhead) ? s.scenario.get(Field::MeasuredOverhead) : 0.0,
+                     s.scenario.get(Field::MeasuredPerSample));
+  };
+  // The H100 SXM's and H200's own ResNet-50 steps; an A100 40GB has none: the A100 80GB's.
+  CHECK(step("dgx-h100+resnet50-imagenet-amp") == std::pair(5.649e-3, 0.2352e-3));
+  CHECK(step("h200+resnet50-imagenet-amp") == std::pair(9.727e-3, 0.17985e-3));
+  CHECK(step("p4d-24xlarge+resnet50-imagenet-amp") == std::pair(0.0, 0.404858e-3));
+  // The per-accelerator presets name one step whatever the accelerator, the same numbers.
+  CHECK(step("h200+resnet50-imagenet-h100") == step("dgx-h100+resnet50-imagenet-amp"));
+  CHECK(step("resnet50-imagenet-h200") == step("h200+resnet50-imagenet-amp"));
+  CHECK(step("dgx-h100+resnet18-imagenet") == std::pair(6.126e-3, 0.06209e-3));
+  CHECK(step("dgx-h100+resnet18-imagenet-h200") == std::pair(2.100e-3, 0.06978e-3));
+  CHECK(step("h200+resnet18-imagenet") == step("resnet18-imagenet-h200"));
+  // A file using a model that sets its own step later leaves the table behind.
+  const LoadedScenario s =
+      load_picked("use = [\"h200\", \"resnet50-imagenet-amp\"]\n[model]\nmeasured_per_sample = \"1 ms\"\n");
+  CHECK_FALSE(s.steps);
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(1e-3));
+}
+
+TEST_CASE("a bad [model.on] table gets one line with file:line:col") {
+  CHECK(load_error("[model.on.h900]\nmeasured_per_sample = \"1 ms\"\n")
+            .starts_with("s.toml:1:11: error: [model.on.h900]: model.measured_on: expected one of"));
+  CHECK(load_error("[model.on.h200]\nprecision = \"bf16\"\n") ==
+        "s.toml:2:1: error: [model.on.h200] holds model.measured_overhead and model.measured_per_sample only, "
+        "not 'precision'");
+  CHECK(load_error("[model]\non = 3\n") ==
+        "s.toml:2:6: error: model.on takes a table per accelerator: [model.on.h100-sxm]");
+  CHECK(load_error("[model.on]\nh200 = 3\n") ==
+        "s.toml:2:1: error: model.on.h200 must be a table of the step measured there (measured_overhead, "
+        "measured_per_sample)");
 }
