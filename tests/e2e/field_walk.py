@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Every key a user sets either changes what `diagnose` prints or is named unused.
 
-    field_walk.py PIPESIM
+    field_walk.py PIPESIM [--every-preset]
 
 For each key of `pipesim presets --keys` on each scenario below (the default, the shipped plans,
-a two-node plan, a GPU node built from presets), the key is set to v/2 and to its neighbours v
+a two-node plan, a GPU node built from presets; with --every-preset, instead, compositions of
+the shipped presets in which each node, accelerator, storage, workload and loader preset takes
+part at least once), the key is set to v/2 and to its neighbours v
 and v/4 (a flag: true and false), v being the scenario's own value or one of the key's kind. The
 outputs compared are the figures of the JSON, not the inputs it echoes. Named unused at v/2, the
 key must leave the output where its neighbours have it; not named, a neighbour's output must
@@ -80,15 +82,50 @@ def walk(scenario, keys):
         return [r for r in pool.map(one, keys) if r is not None]
 
 
+# What a preset leaves to the user, where the composition needs it to be diagnosed.
+NEEDS = {"fsx-lustre": ["--set", "storage.capacity=100 TiB"],
+         "resnet50-reference": ["--set", "pipeline.batch_size=256", "--set", "pipeline.workers=8"],
+         "medical-images-5mb": ["--set", "model.measured_per_sample=5 ms"],
+         "vit-b16-imagenet": ["--set", "accelerator.efficiency=0.4"]}
+
+
+def every_preset():
+    """Compositions (hardware + storage + workload + loader) in which every such preset takes part:
+    one per preset of the longest kind, the others in turn; where a composition cannot be
+    diagnosed (an accelerator without the precision a model asks), the next hardware is tried."""
+    presets = json.loads(subprocess.run([P, "presets", "--format", "json"], capture_output=True,
+                                        text=True).stdout)["presets"]
+    kind = {}
+    for p in presets:
+        kind.setdefault(p["kind"], []).append(p["name"])
+    lists = [kind["node"] + kind["accelerator"], kind["storage"], kind["workload"], kind["loader"]]
+    hardware = lists[0]
+    scenarios, seen = [], set()
+    for i in range(max(map(len, lists))):
+        parts = [l[i % len(l)] for l in lists]
+        for j in range(len(hardware)):
+            parts[0] = hardware[(i + j) % len(hardware)]
+            args = ["+".join(parts)] + [a for p in parts for a in NEEDS.get(p, [])]
+            if subprocess.run([P, "diagnose", *args], capture_output=True).returncode == 0:
+                scenarios.append(args)
+                seen.update(parts)
+                break
+    missing = [p for l in lists for p in l if p not in seen]
+    if missing:
+        sys.exit(f"no composition could be diagnosed with: {', '.join(missing)}")
+    return scenarios
+
+
 def main():
     keys = json.loads(subprocess.run([P, "presets", "--keys", "--format", "json"], capture_output=True,
                                      text=True).stdout)["keys"]
-    results = [r for s in SCENARIOS for r in walk(s, keys)]
+    scenarios = every_preset() if "--every-preset" in sys.argv[2:] else SCENARIOS
+    results = [r for s in scenarios for r in walk(s, keys)]
     problems = [r for r in results if r]
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    print(f"{len(results)} keys walked over {len(SCENARIOS)} scenarios: each changes the output or is named")
+    print(f"{len(results)} keys walked over {len(scenarios)} scenarios: each changes the output or is named")
 
 
 if __name__ == "__main__":
