@@ -244,7 +244,7 @@ TEST_CASE("a model's step measured on the scenario's accelerator is taken from [
   CHECK(s.scenario.get(Field::MeasuredOverhead) == doctest::Approx(2e-3));
   CHECK(on(s) == choice("h200"));
   CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)].str() == "s.toml:5:21");
-  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOn)].str() == "s.toml:4:10");
+  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredOn)].str() == "s.toml:4:11");
   // Another accelerator without a step of its own: back to the one beside the table.
   apply_assignment(s, "accelerator.type=a10g");
   CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(1e-3));
