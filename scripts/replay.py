@@ -217,6 +217,8 @@ def scenario(run, batch, workers, user):
         lines.append(f'launch_time = "{user["launch_s"]!r} s"')
     if user.get("crowded") is not None:
         lines.append(f'crowded_loop_time = "{user["crowded"]!r} s"')
+    if user.get("lock") is not None:
+        lines.append(f"pin_lock_share = {user['lock']!r}")
     lines += ["[cpu]", f"cores = {user['cores']}"]
     if user.get("pin"):
         lines.append(f'pin_bandwidth = "{user["pin"]!r} B/s"')
@@ -467,6 +469,52 @@ def group_of(folder):
     return os.path.dirname(path), re.sub(r"-[a-z]$", "", os.path.basename(path))
 
 
+LOCK_GRID = [i / 10 for i in range(11)]  # pipeline.pin_lock_share values tried by --fit-lock
+
+
+def steady_errors(run, user, pipesim, lock):
+    """(sum, count) of |pipesim - steady state| over the run's points with pin_lock_share `lock`."""
+    rows = replay_rows(run, dict(user, lock=lock), pipesim)
+    errors = [abs(r["utilization"] - r["steady"]) for r in rows if r["steady"] is not None]
+    return sum(errors), len(errors)
+
+
+def fit_lock(folders, pipesim):
+    """pipeline.pin_lock_share fitted to the steady state (after the first round): per run, the
+    value of LOCK_GRID with the least mean error over every other run but its group's, and the
+    run's error with it; then the value fitted on all runs. Returns the exit status."""
+    runs = {f: read_run(f) for f in folders}
+    users = {f: user_inputs(runs[f], pipesim) for f in folders}
+    table = {f: {x: steady_errors(runs[f], users[f], pipesim, x) for x in LOCK_GRID} for f in folders}
+
+    def best(fit_on):
+        def mean(x):
+            total = [table[f][x] for f in fit_on]
+            n = sum(c for _, c in total)
+            return sum(e for e, _ in total) / n if n else math.inf
+        return min(LOCK_GRID, key=mean), mean
+
+    names = {f: os.path.relpath(f, ROOT) if os.path.realpath(f).startswith(ROOT + os.sep) else f.rstrip("/")
+             for f in folders}
+    width = max(len(n) for n in names.values())
+    preset = preset_inputs(pipesim).get("pipeline.pin_lock_share", 0.0)
+    print(f"{'run':<{width}} {'points':>6}  {'preset':>7}  {'fitted without it':>17} {'held out':>8}")
+    held, with_preset, count = 0.0, 0.0, 0
+    for f in folders:
+        x, _ = best([o for o in folders if group_of(o) != group_of(f)])
+        e, n = table[f][x]
+        closest = min(LOCK_GRID, key=lambda v: abs(v - preset))
+        ep, _ = table[f][closest]
+        held, with_preset, count = held + e, with_preset + ep, count + n
+        print(f"{names[f]:<{width}} {n:>6}  {ep / n if n else 0:>7.3f}  {x:>17.1f} {e / n if n else 0:>8.3f}")
+    x, mean = best(folders)
+    print(f"{'all runs':<{width}} {count:>6}  {with_preset / count if count else 0:>7.3f}  {'':>17} "
+          f"{held / count if count else 0:>8.3f}")
+    print(f"mean error against the steady state: the preset's pin_lock_share {preset:g}, the one fitted without "
+          f"each run; fitted on all runs: {x:.1f} (mean error {mean(x):.3f})")
+    return 0
+
+
 def leave_one_out(folders, pipesim):
     """Per run: its replay with the preset's pipeline.crowded_loop_time, and with the figure fitted
     on every other run but its group's; the preset's against the steady state too (after the first
@@ -513,6 +561,9 @@ def main(argv=None):
     ap.add_argument("--leave-one-out", action="store_true",
                     help="one line per run: its error with the preset's pipeline.crowded_loop_time and with the "
                          "figure fitted on the other runs (a run's -b, -c, ... siblings left out with it)")
+    ap.add_argument("--fit-lock", action="store_true",
+                    help="with several runs: pipeline.pin_lock_share fitted to the steady state on every run "
+                         "but one (its -b, -c, ... siblings left out with it), and that run's error with it")
     ap.add_argument("--json", action="store_true", help="one JSON object per point on stdout: batch, workers, utilization")
     ap.add_argument("--pipesim", help="the pipesim binary (default: build it with scripts/pipesim)")
     ap.add_argument("--crowded-from", nargs="+", metavar="RUN_DIR", default=[],
@@ -526,6 +577,16 @@ def main(argv=None):
     elif not os.access(pipesim, os.X_OK):
         print(f"validate: --pipesim {pipesim}: not an executable file", file=sys.stderr)
         return 2
+    if args.fit_lock:
+        if args.leave_one_out or args.crowded_from or args.json:
+            print("validate: --fit-lock fits on the other runs itself: no --leave-one-out, --crowded-from or --json",
+                  file=sys.stderr)
+            return 2
+        try:
+            return fit_lock(args.replay, pipesim)
+        except BadRun as e:
+            print(f"validate: {e}", file=sys.stderr)
+            return 2
     if args.leave_one_out:
         if args.crowded_from or args.json:
             print("validate: --leave-one-out fits on the other runs itself: no --crowded-from or --json", file=sys.stderr)
