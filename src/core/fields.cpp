@@ -147,7 +147,8 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::StateBytesPerParameter, "model.state_bytes_per_parameter", kNum, C::Positive, false, "16 when training",
      "memory per parameter for weights, gradients and optimizer state (Adam, mixed precision: 16)"},
     {Field::ActivationBytes, "model.activation_bytes", kSize, C::Positive, false, "",
-     "activation memory per sample of the batch (omit: not counted; scripts/activation-bytes measures it)",
+     "activation memory per sample of the batch in 16-bit precision (bf16 or fp16, mixed precision); doubled "
+     "when model.precision is fp32 or tf32 (omit: not counted; scripts/activation-bytes measures it)",
      "\"100 MB\""},
     {Field::Layers, "model.layers", kNum, C::NonNegative, true, "0", "layer count"},
     {Field::Passes, "model.passes", kNum, C::Positive, true, "3 when training, else 1",
