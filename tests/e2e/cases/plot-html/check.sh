@@ -12,7 +12,7 @@ grep -q '<li>linear worker scaling: every added worker adds a full worker' "$htm
 # The sweep's page: its figure, axes and scenario.
 "$PIPESIM" sweep --batch 8..1024 --workers 8,16 --plot "$CASE_TMP/sweep.html" > /dev/null
 grep -q '<li><code>pipeline.batch_size</code>: 8 values from 8 to 1024</li>' "$CASE_TMP/sweep.html"
-[ "$(grep -c '<title>batch_size ' "$CASE_TMP/sweep.html")" = 16 ]
+[ "$(grep -c '<title>batch ' "$CASE_TMP/sweep.html")" = 16 ]
 ! grep -Eq '<script|src=|href=|url\(' "$CASE_TMP/sweep.html"
 # Swept keys show as swept, not at the base value the sweep replaces.
 grep -q '<td><code>pipeline.batch_size</code></td><td class="v">swept (see Axes)</td><td class="origin">the sweep</td>' "$CASE_TMP/sweep.html"
