@@ -35,3 +35,6 @@ grep -q '<h2>p4d-resnet50-nfs: p4d.24xlarge, ResNet-50 AMP, NFS over 10 GbE</h2>
 grep -q '<td class="v">7.45 GB/s</td><td class="origin">preset:configs/storage/nvme-gen4.toml:10:18</td>' "$c"
 grep -q '<td class="v">1.25 GB/s</td><td class="origin">preset:configs/storage/nfs-10gbe.toml:12:18</td>' "$c"
 [ "$(grep -c '<h3>Assumptions</h3>' "$c")" = 2 ]
+# The sweep's page holds its rows as the table prints them, and the assumptions at its first point.
+grep -q '^batch   workers   transform     compute        step  binding    utilization         throughput$' "$CASE_TMP/sweep.html"
+grep -q '<h2>Assumptions at the first point</h2>' "$CASE_TMP/sweep.html"
