@@ -3,8 +3,8 @@
 Trains a real torchvision model from a real DataLoader over a grid of batch sizes and worker
 counts on this machine, measures what a user can measure without pipesim (the calibration
 records) and what each grid point reached, timed from inside the loader, and writes them as
-`OUT_DIR/results.jsonl` in the format `scripts/validate --replay` reads (README, "Replaying runs
-of a GPU node"); then runs scripts/pipesim-probe.py on the same machine (`probe.toml`,
+`OUT_DIR/results.jsonl` in the format `scripts/validate --replay` reads (docs/validation.md,
+"Replaying runs of a GPU node"); then runs scripts/pipesim-probe.py on the same machine (`probe.toml`,
 `probe.txt`). Nothing here comes from pipesim. Beside the calibration records the replay reads, a
 `contention` record per batch size times the step beside processes that only spin, for the CPU
 the training loop loses when workers share the node's CPUs with it (not read by the replay yet).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure your own PyTorch input pipeline for pipesim (README.md, "Measuring your machine").
+"""Measure your own PyTorch input pipeline for pipesim (docs/measuring.md, "Measuring your machine").
 
     scripts/pipesim-probe.py --dataset my_data.py:make_dataset --model my_model.py:make_model \\
         --batch-size 64 --num-workers 4 --pin-memory
@@ -416,7 +416,7 @@ def fault_comment(m):
     """The comment lines on the page faults the single samples took, and whether that many
     says the time is inflated: a sample whose buffers the allocator gave back and maps anew
     each time faults at least once per page of them, which costs a worker that reuses its
-    heap nothing (README, "The timing processes' allocator")."""
+    heap nothing (docs/validation.md, "Validation against a real PyTorch DataLoader")."""
     faults = m.get("faults_per_sample")
     if faults is None:
         return [], False

@@ -3,7 +3,7 @@
 A run folder holds `results.jsonl` (one JSON object per line, `kind` says which: the run's
 calibration records `env`, `dataset`, `per_sample`, `scaling`, `memcpy`, `compute`, `h2d`, and
 one `point` per grid point) and, when the probe ran there, `probe.toml` and `probe.txt`. The
-format is the one `scripts/validate --collect` writes (README, "Replaying runs of a GPU node").
+format is the one `scripts/validate --collect` writes (docs/validation.md, "Replaying runs of a GPU node").
 
 Every point's utilization is predicted from the calibration records alone, as a careful user
 would describe the run to pipesim: never from a point's own measured fields. Standard library

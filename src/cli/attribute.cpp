@@ -1,4 +1,5 @@
-// `pipesim attribute`: stage costs from the caching experiments the user ran (README.md, "Measuring your machine").
+// `pipesim attribute`: stage costs from the caching experiments the user ran (docs/measuring.md, "Measuring your
+// machine").
 #include <cmath>
 #include <memory>
 

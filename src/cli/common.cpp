@@ -1,8 +1,10 @@
 #include "cli/common.hpp"
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "core/text.hpp"
 #include "report/colour.hpp"
@@ -219,22 +223,109 @@ void refuse_same_output(const std::string& a, std::string_view a_option, const s
 
 void add_plot_option(CLI::App& cmd, std::string& path) {
   cmd.add_option("--plot", path,
-                 "Also write the figure to FILE.svg, or FILE.html: one self-contained page with the figure, the "
-                 "words, the scenario with where each input came from, and the assumptions")
+                 "Also write the figure to FILE.svg (or FILE.png, FILE.pdf through rsvg-convert), or FILE.html: one "
+                 "self-contained page with the figure, the words, the scenario with where each input came from, "
+                 "and the assumptions")
       ->type_name("FILE");
 }
 
+namespace {
+
+constexpr const char* kRasteriser = "rsvg-convert";
+
+// PNG and PDF are the SVG figure converted by librsvg's converter: a well-kept renderer of the
+// same SVG a browser shows, run as a program so that pipesim stays one static binary.
+bool converted_plot(const std::string& path) { return path.ends_with(".png") || path.ends_with(".pdf"); }
+
+bool on_path(const char* program) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
+  while (true) {
+    const std::size_t colon = dirs.find(':');
+    const std::string dir(dirs.substr(0, colon));
+    if (access(((dir.empty() ? "." : dir) + "/" + program).c_str(), X_OK) == 0) return true;
+    if (colon == std::string_view::npos) return false;
+    dirs.remove_prefix(colon + 1);
+  }
+}
+
+// A temporary file holding `text` (empty text: an empty file to write into); its path.
+std::string temporary(std::string_view text, const Error& fail) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string tmp = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/pipesim-plot-XXXXXX";
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) throw fail;
+  bool ok = true;
+  for (std::size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    ok = n > 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  close(fd);
+  if (!ok) {
+    std::remove(tmp.c_str());
+    throw fail;
+  }
+  return tmp;
+}
+
+// The SVG figure as PNG (twice the SVG's pixels, on white) or PDF, by rsvg-convert.
+std::string convert_svg(const std::string& path, const std::string& svg) {
+  const Origin where = Origin::argument("--plot " + path);
+  const std::string format = path.ends_with(".png") ? "png" : "pdf";
+  const std::string input = temporary(svg, Error(where, "cannot write a temporary file for rsvg-convert"));
+  std::string output;
+  try {
+    output = temporary("", Error(where, "cannot write a temporary file for rsvg-convert"));
+  } catch (...) {
+    std::remove(input.c_str());
+    throw;
+  }
+  std::vector<std::string> args = {kRasteriser, "-f", format, "-b", "white"};
+  if (format == "png") args.insert(args.end(), {"-z", "2"});
+  args.insert(args.end(), {"-o", output, input});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, kRasteriser, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  const bool ran = spawned == 0 && waitpid(pid, &status, 0) == pid;
+  std::ifstream in(output, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(input.c_str());
+  std::remove(output.c_str());
+  if (!ran) throw Error(where, fmt::format("cannot run {}: {}", kRasteriser, std::strerror(spawned ? spawned : errno)));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
+    throw Error(where, fmt::format("{} could not convert the figure to {} (exit status {})", kRasteriser,
+                                   format == "png" ? "PNG" : "PDF", WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  return bytes;
+}
+
+}  // namespace
+
 void check_plot(const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) return;
-  if (!path.ends_with(".svg") && !path.ends_with(".html"))
-    throw Error(Origin::argument("--plot " + path), "name the file FILE.svg (the figure) or FILE.html (the report)");
+  const Origin where = Origin::argument("--plot " + path);
+  if (!path.ends_with(".svg") && !path.ends_with(".html") && !converted_plot(path))
+    throw Error(where, "name the file FILE.svg, FILE.png or FILE.pdf (the figure), or FILE.html (the report)");
+  if (converted_plot(path) && !on_path(kRasteriser))
+    throw Error(where, fmt::format("a PNG or PDF figure is the SVG converted by {}, which is not installed "
+                                   "(Debian: apt-get install librsvg2-bin); or name the file FILE.svg",
+                                   kRasteriser));
   refuse_input_as_output(path, inputs, "--plot");
 }
 
 bool plot_is_html(const std::string& path) { return path.ends_with(".html"); }
 
 void write_plot(const std::string& path, const std::string& text) {
-  if (!path.empty()) write_file(path, text, "--plot");
+  if (path.empty()) return;
+  write_file(path, converted_plot(path) ? convert_svg(path, text) : text, "--plot");
 }
 
 std::vector<Field> user_fields(const LoadedScenario& s) {

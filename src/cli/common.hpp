@@ -81,7 +81,8 @@ void refuse_same_output(const std::string& a, std::string_view a_option, const s
                         std::string_view b_option);
 
 // --plot FILE: registers the option; `check_plot` refuses a name pipesim cannot write (before
-// any work); FILE.svg is the figure, FILE.html the report (`plot_is_html`); `write_plot` writes
+// any work); FILE.svg is the figure (FILE.png and FILE.pdf the same, converted by rsvg-convert),
+// FILE.html the report (`plot_is_html`); `write_plot` writes
 // it whole.
 void add_plot_option(CLI::App& cmd, std::string& path);
 void check_plot(const std::string& path, const std::vector<std::string>& inputs);

@@ -16,7 +16,8 @@ void setup_compare(CLI::App& app) {
       "compare", "Plans side by side: throughput, utilization, binding wall, epoch time and cost; best marked");
   add_plan_options(*cmd, *opts, "Plan or scenario files, or preset names (two or more)", Output::Compare);
   cmd->add_option("--plot", *plot,
-                  "Also write the figure to FILE.svg (bars per figure compared, the best marked), or FILE.html: "
+                  "Also write the figure to FILE.svg (bars per figure compared, the best marked; FILE.png or "
+                  "FILE.pdf through rsvg-convert), or FILE.html: "
                   "one page with the figure, the table, and each plan's inputs with their origins and assumptions")
       ->type_name("FILE");
   cmd->callback([opts, plot] {

@@ -2,13 +2,19 @@
 #include <fmt/format.h>
 #include <unistd.h>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "cli/common.hpp"
 #include "cli/sweep_rows.hpp"
+#include "core/diagnosis.hpp"
 #include "core/error.hpp"
+#include "core/model.hpp"
 #include "core/simulate.hpp"
 #include "core/sweep.hpp"
 #include "report/html.hpp"
@@ -76,6 +82,43 @@ std::size_t x_axis(const std::vector<Axis>& axes, const std::string& key) {
       Origin::argument("--x " + key),
       fmt::format("{}; the x axis is one of the swept keys: {}",
                   find_field(k) == nullptr ? unknown_key_message(k) : fmt::format("{} is not swept", k), swept));
+}
+
+// The sweep's rows as the table prints them, for its HTML page (the grid a plot draws is at most
+// kMaxPlotPoints): all of them up to 60, else the first and last 25 with a line between.
+std::string table_rows(const Scenario& base, const std::vector<Axis>& axes, const SweepLayout& layout,
+                       const SweepOptions& o, const SimOptions& sim) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* memory = open_memstream(&buffer, &size);
+  if (memory == nullptr) return "(the rows could not be kept: see pipesim sweep's own output)\n";
+  const auto table = sweep_renderer(Format::Table);
+  write_sweep(*table, memory, base, axes, layout, o.jobs, o.simulate ? &sim : nullptr);
+  std::fclose(memory);
+  std::string text(buffer, size);
+  std::free(buffer);
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    lines.push_back(std::string_view(text).substr(at, end - at));
+    at = end + 1;
+  }
+  constexpr std::size_t kEnds = 25;
+  if (lines.size() <= 1 + 2 * kEnds + 10) return text;
+  std::string out;
+  for (std::size_t i = 0; i <= kEnds; ++i) out += std::string(lines[i]) + "\n";
+  out += fmt::format("... {} rows left out (pipesim sweep prints them all) ...\n", lines.size() - 1 - 2 * kEnds);
+  for (std::size_t i = lines.size() - kEnds; i < lines.size(); ++i) out += std::string(lines[i]) + "\n";
+  return out;
+}
+
+// The defaults that decide the first point of the grid (none when the model refuses it).
+std::vector<Assumption> first_assumptions(const Scenario& first) {
+  try {
+    return assumptions(first, resolve(first));
+  } catch (const Error&) {
+    return {};
+  }
 }
 
 void run_sweep(const SweepOptions& o) {
@@ -158,7 +201,10 @@ void run_sweep(const SweepOptions& o) {
   if (!o.plot.empty()) {
     // check_sweep_svg above refused every grid sweep_svg would.
     const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());
-    write_plot(o.plot, plot_is_html(o.plot) ? sweep_html(loaded, axes, figure) : figure);
+    write_plot(o.plot, plot_is_html(o.plot)
+                           ? sweep_html(loaded, axes, figure, table_rows(loaded.scenario, axes, layout, o, sim),
+                                        first_assumptions(first))
+                           : figure);
   }
   for (const InertAxis& a : gather.inert_axes(loaded.scenario))
     fmt::print(stderr,

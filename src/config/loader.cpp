@@ -91,7 +91,8 @@ std::vector<StepOn> step_entries(const toml::table& on, const Origin& doc) {
 }
 
 // Applies what one file (with everything it uses) set, in the order it would have been set:
-// fields replace their alternatives, requirements replace those of the same key.
+// fields replace their alternatives, requirements replace those of the same key. A used file's
+// name and description are its own: they do not name the file that uses it.
 void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
   if (frag.steps) {
     out.steps = frag.steps;
@@ -101,8 +102,6 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
         after_step_table(out, f, {frag.scenario.get(f), frag.scenario.dim(f)},
                          frag.origins[static_cast<std::size_t>(f)]);
   }
-  if (!frag.name.empty()) out.name = frag.name;
-  if (!frag.description.empty()) out.description = frag.description;
   for (std::size_t i = 0; i < kFieldCount; ++i) {
     const auto f = static_cast<Field>(i);
     if (!frag.scenario.has(f)) continue;

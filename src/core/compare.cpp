@@ -7,6 +7,7 @@ namespace {
 int better(CompareMetric m) {
   switch (m) {
     case CompareMetric::Throughput:
+    case CompareMetric::ThroughputPerAccelerator:
     case CompareMetric::Utilization:
     case CompareMetric::SamplesPerUsd:
       return 1;
@@ -20,6 +21,8 @@ std::string_view compare_key(CompareMetric m) {
   switch (m) {
     case CompareMetric::Throughput:
       return "throughput_samples_per_s";
+    case CompareMetric::ThroughputPerAccelerator:
+      return "throughput_per_accelerator_samples_per_s";
     case CompareMetric::Utilization:
       return "utilization";
     case CompareMetric::EpochTime:
@@ -40,6 +43,8 @@ std::string_view compare_name(CompareMetric m) {
   switch (m) {
     case CompareMetric::Throughput:
       return "throughput";
+    case CompareMetric::ThroughputPerAccelerator:
+      return "per accelerator";
     case CompareMetric::Utilization:
       return "utilization";
     case CompareMetric::EpochTime:
@@ -60,6 +65,8 @@ std::optional<double> compare_value(CompareMetric m, const Result& r) {
   switch (m) {
     case CompareMetric::Throughput:
       return r.throughput;
+    case CompareMetric::ThroughputPerAccelerator:
+      return r.throughput_per_accelerator;
     case CompareMetric::Utilization:
       return r.utilization;
     case CompareMetric::EpochTime:

@@ -10,7 +10,8 @@
 namespace pipesim {
 
 enum class CompareMetric : std::uint8_t {
-  Throughput,
+  Throughput,                // the plan's: every accelerator of every node
+  ThroughputPerAccelerator,  // beside it, so plans of different sizes compare
   Utilization,
   EpochTime,
   PricePerHour,
@@ -18,10 +19,10 @@ enum class CompareMetric : std::uint8_t {
   IdleCostPerEpoch,
   SamplesPerUsd,
 };
-inline constexpr std::array kCompareMetrics = {CompareMetric::Throughput,   CompareMetric::Utilization,
-                                               CompareMetric::EpochTime,    CompareMetric::PricePerHour,
-                                               CompareMetric::CostPerEpoch, CompareMetric::IdleCostPerEpoch,
-                                               CompareMetric::SamplesPerUsd};
+inline constexpr std::array kCompareMetrics = {CompareMetric::Throughput,       CompareMetric::ThroughputPerAccelerator,
+                                               CompareMetric::Utilization,      CompareMetric::EpochTime,
+                                               CompareMetric::PricePerHour,     CompareMetric::CostPerEpoch,
+                                               CompareMetric::IdleCostPerEpoch, CompareMetric::SamplesPerUsd};
 std::string_view compare_key(CompareMetric m);   // "throughput_samples_per_s", ... (JSON and CSV)
 std::string_view compare_name(CompareMetric m);  // "throughput", ... (tables)
 std::optional<double> compare_value(CompareMetric m, const Result& r);

@@ -78,7 +78,10 @@ ComputeInputs resolve_compute(const Scenario& s) {
     const double per_parameter = training ? s.opt(Field::StateBytesPerParameter).value_or(16) : bytes_per_parameter;
     in.weights_counted = s.has(Field::Parameters);
     in.memory_static = s.opt(Field::Parameters).value_or(0) * per_parameter;
-    in.activation_bytes = s.opt(Field::ActivationBytes);
+    // Activation bytes are given in 16-bit precision (mixed precision keeps most activations in
+    // bf16 or fp16, as the shipped models were measured): fp32 and tf32 hold each in 4 bytes.
+    if (const auto activations = s.opt(Field::ActivationBytes))
+      in.activation_bytes = *activations * (precision && precision_bytes(*precision) >= 4 ? 2.0 : 1.0);
   }
   return in;
 }

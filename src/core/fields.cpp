@@ -48,7 +48,7 @@ constexpr std::array<std::string_view, 15> kAccelerators = {"a100-40gb-pcie",
                                                             "other"};
 static_assert(kAccelerators[static_cast<std::size_t>(kOtherAccelerator)] == "other");
 
-// Order here is the order of the README reference and of JSON "inputs".
+// Order here is the order of the key table (docs/scenarios.md) and of JSON "inputs".
 constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::BatchSize, "pipeline.batch_size", kNum, C::Positive, true, "", "samples per batch on one accelerator (B)",
      "256"},
@@ -147,7 +147,8 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::StateBytesPerParameter, "model.state_bytes_per_parameter", kNum, C::Positive, false, "16 when training",
      "memory per parameter for weights, gradients and optimizer state (Adam, mixed precision: 16)"},
     {Field::ActivationBytes, "model.activation_bytes", kSize, C::Positive, false, "",
-     "activation memory per sample of the batch (omit: not counted; scripts/activation-bytes measures it)",
+     "activation memory per sample of the batch in 16-bit precision (bf16 or fp16, mixed precision); doubled "
+     "when model.precision is fp32 or tf32 (omit: not counted; scripts/activation-bytes measures it)",
      "\"100 MB\""},
     {Field::Layers, "model.layers", kNum, C::NonNegative, true, "0", "layer count"},
     {Field::Passes, "model.passes", kNum, C::Positive, true, "3 when training, else 1",

@@ -1,4 +1,4 @@
-// What a per-step log of data_time and time says about the input pipeline (README.md,
+// What a per-step log of data_time and time says about the input pipeline (docs/measuring.md,
 // "Measuring your machine"): how much of each step the loop waited for data, the distribution
 // of those waits, the loop's own step and the rate the loader delivered at. Pure: the log is read by config/steplog.
 #pragma once

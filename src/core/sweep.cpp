@@ -209,14 +209,38 @@ void SweepGather::add(std::size_t index, const SweepPoint& p) {
   }
 }
 
+namespace {
+
+// The longest time per batch among the stages of `walls` at a point.
+double wall_time(const CurvePoint& p, unsigned walls) {
+  double t = 0;
+  for (Stage st : kStages)
+    if (walls & stage_bit(st)) t = std::max(t, p.stage_s[static_cast<std::size_t>(st)]);
+  return t;
+}
+
+// Where along x, between a and b, the old wall's time falls to the new wall's: the root of their
+// difference, interpolated linearly; b's x when the difference does not change sign between them.
+double crossing(const CurvePoint& a, const CurvePoint& b, unsigned from, unsigned to) {
+  const double da = wall_time(a, from) - wall_time(a, to);
+  const double db = wall_time(b, from) - wall_time(b, to);
+  if (!(da >= 0 && db <= 0 && da - db > 0)) return b.x;
+  return a.x + (b.x - a.x) * da / (da - db);
+}
+
+}  // namespace
+
 std::vector<Curve> SweepGather::curves() const {
   std::vector<Curve> out = curves_;
-  // The sweep's crossover rule along x.
+  // The sweep's crossover rule along x, and where between the two points the walls cross.
   for (Curve& c : out) {
     std::optional<unsigned> previous;
+    const CurvePoint* before = nullptr;
     for (CurvePoint& p : c.points) {
       if (p.valid) p.crossed_from = crossover(previous, p.fits, p.binding);
+      if (p.crossed_from && before) p.crossed_at = crossing(*before, p, *p.crossed_from, p.binding);
       previous = p.drawn() ? std::optional<unsigned>(p.binding) : std::nullopt;
+      before = p.drawn() ? &p : nullptr;
     }
   }
   return out;

@@ -222,6 +222,10 @@ struct CurvePoint {
   // The binding stages at the previous point along x when the wall changed between the two, both
   // drawn (valid and fitting in accelerator memory): the sweep's crossover rule along x.
   std::optional<unsigned> crossed_from;
+  // With crossed_from: where between the previous point and this one the two walls' times are
+  // equal, interpolating each linearly along x (exact where both are linear in x, as a stage's
+  // time is in the batch size); this point's x where they do not cross between the two.
+  double crossed_at = 0;
   // sweep --simulate: the simulated figures, when the point was simulated.
   std::optional<double> simulated_utilization;
   std::optional<double> simulated_throughput;  // samples/s, the cluster

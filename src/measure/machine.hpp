@@ -1,4 +1,4 @@
-// What a calibration says about where and when it was measured (README.md, "Measuring your machine"): the
+// What a calibration says about where and when it was measured (docs/measuring.md, "Measuring your machine"): the
 // CPU model, the logical CPUs this process may run on, the kernel and the time.
 #pragma once
 

@@ -65,17 +65,23 @@ void number_cell(Out& o, std::optional<double> v) {
   o.put(',');
 }
 
-// One figure's cell and its comma: flags true/false, walls joined by "+", a limit by its key,
-// other figures as numbers; empty when the point has no such figure.
-void cell(Out& o, FigureUnit unit, std::optional<double> v) {
-  if (!v || (unit != FigureUnit::Flag && unit != FigureUnit::Walls && unit != FigureUnit::Limit))
-    return number_cell(o, v);
+// One figure's value: flags true/false, walls joined by "+", a limit by its key, other figures as
+// numbers; nothing when the point has no such figure.
+void value_text(Out& o, FigureUnit unit, std::optional<double> v) {
+  if (!v) return;
   if (unit == FigureUnit::Flag)
     o.write(*v != 0 ? "true" : "false");
   else if (unit == FigureUnit::Walls)
     o.write(walls_text(static_cast<unsigned>(*v)));
-  else
+  else if (unit == FigureUnit::Limit)
     o.write(limit_key(static_cast<Limit>(*v)));
+  else
+    o.num(*v);
+}
+
+// One figure's cell and its comma.
+void cell(Out& o, FigureUnit unit, std::optional<double> v) {
+  value_text(o, unit, v);
   o.put(',');
 }
 
@@ -120,17 +126,32 @@ class CsvRenderer final : public DiagnosisRenderer,
     if (s.busy.link) row("busy_link", *s.busy.link, std::nullopt);
   }
 
+  // One row per stage; the point's own figures (a CSV sweep's columns: the step, the binding
+  // wall, utilization, throughput, ...) repeated on each row after the stage's, so that every row
+  // reads alone.
   void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) const override {
-    o.write("stage,modelled,limit,time_s,samples_per_s,share_of_step,binding\n");
+    std::vector<const PointFigure*> point;
+    for (const PointFigure& f : point_figures())
+      if (f.csv_part == CsvPart::Always && f.group == FigureGroup::Point) point.push_back(&f);
+    o.write("stage,modelled,limit,time_s,samples_per_s,share_of_step,binding");
+    // The stage's own column is "binding": the point's wall is "binding_wall" here.
+    for (const PointFigure* f : point) o.print(",{}", f->csv == "binding" ? "binding_wall" : f->csv);
+    o.put('\n');
+    const FigureSource source{d.result, std::nullopt};
     for (Stage st : kStages) {
       const auto& sr = d.result.stage(st);
       if (!sr.modelled) {
-        o.print("{},false,,,,,false\n", stage_key(st));
-        continue;
+        o.print("{},false,,,,,false", stage_key(st));
+      } else {
+        o.print("{},true,{},{},", stage_key(st), limit_key(sr.limit), sr.time_s);
+        if (sr.time_s > 0) o.print("{}", sr.samples_per_s);
+        o.print(",{},{}", sr.share_of_step, sr.binding ? "true" : "false");
       }
-      o.print("{},true,{},{},", stage_key(st), limit_key(sr.limit), sr.time_s);
-      if (sr.time_s > 0) o.print("{}", sr.samples_per_s);
-      o.print(",{},{}\n", sr.share_of_step, sr.binding ? "true" : "false");
+      for (const PointFigure* f : point) {
+        o.put(',');
+        value_text(o, f->unit, f->value(source));
+      }
+      o.put('\n');
     }
   }
 

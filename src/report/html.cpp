@@ -105,15 +105,18 @@ std::string simulation_html(const LoadedScenario& loaded, const std::string& wor
   return words_report(loaded, "Simulation", words, svg, assumptions);
 }
 
-std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg) {
-  std::string body = figure_section(svg) + "<h2>Axes</h2>\n<ul>\n";
+std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg,
+                       const std::string& rows, const std::vector<Assumption>& assumptions) {
+  std::string body =
+      figure_section(svg) + "<h2>Rows</h2>\n<pre>\n" + xml_escape(rows) + "</pre>\n<h2>Axes</h2>\n<ul>\n";
   for (const Axis& a : axes)
     body += fmt::format("<li><code>{}</code>: {} values from {} to {}</li>\n", spec(a.field).key, a.range.size(),
                         xml_escape(format_compact(a.range.at(0), a.range.dim())),
                         xml_escape(format_compact(a.range.at(a.range.size() - 1), a.range.dim())));
   body +=
-      "</ul>\n<p class=\"note\">The rows are what <code>pipesim sweep</code> printed with the same "
+      "</ul>\n<p class=\"note\">The rows are what <code>pipesim sweep</code> prints as a table with the same "
       "arguments; <code>--format csv</code> or <code>json</code> gives them to scripts.</p>\n";
+  body += "<h2>Assumptions at the first point</h2>\n" + assumption_list(assumptions);
   body += "<h2>Scenario</h2>\n" +
           scenario_table(loaded, axes, "; pipesim diagnose of one point names the defaults that decide it");
   return page(loaded, body);

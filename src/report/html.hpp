@@ -1,4 +1,4 @@
-// The one-file HTML report of README.md, "Pictures" (--plot FILE.html): the diagnosis in words,
+// The one-file HTML report of docs/commands.md, "Pictures" (--plot FILE.html): the diagnosis in words,
 // the figure as inline SVG, the scenario with where each input came from, and the assumptions.
 // Self-contained: inline CSS, no scripts, nothing fetched. Computes nothing.
 #pragma once
@@ -23,7 +23,10 @@ std::string simulation_html(const LoadedScenario& loaded, const std::string& wor
 // Plans side by side: the figure, the comparison as the table prints it, then each plan's
 // scenario with origins and its assumptions.
 std::string compare_html(const std::vector<PlanReport>& plans, const std::string& words, const std::string& svg);
-// A sweep's figure with the scenario and its axes.
-std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg);
+// A sweep's figure, its rows as the table prints them (`rows`: all of them, or the first and last
+// with a line that says how many are left out), its axes, the assumptions at its first point and
+// the scenario.
+std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg,
+                       const std::string& rows, const std::vector<Assumption>& assumptions);
 
 }  // namespace pipesim

@@ -57,9 +57,35 @@ void y_axis(Svg& svg, double top, double height, const Scale& y, const std::vect
            fmt::format("transform=\"rotate(-90 16 {:.1f})\"", top + height / 2));
 }
 
+// A swept key as a label names it: "batch 32", "workers 8", "sample size 110 KB"; another key by
+// its name in its table, in words ("cores 64", "read bandwidth 2 GB/s").
 std::string field_short(Field f) {
+  switch (f) {
+    case Field::BatchSize:
+      return "batch";
+    case Field::Workers:
+      return "workers";
+    default:
+      break;
+  }
   const std::string_view key = spec(f).key;
-  return std::string(key.substr(key.find('.') + 1));
+  std::string out(key.substr(key.find('.') + 1));
+  std::replace(out.begin(), out.end(), '_', ' ');
+  return out;
+}
+
+// A swept key under its axis: what it counts, per what.
+std::string axis_title(Field f) {
+  switch (f) {
+    case Field::BatchSize:
+      return "batch size (samples per accelerator)";
+    case Field::Workers:
+      return "workers per accelerator";
+    case Field::SampleSize:
+      return "sample size";
+    default:
+      return std::string(spec(f).key);
+  }
 }
 
 std::string binding_text(unsigned binding) {
@@ -350,11 +376,80 @@ bool same_line(const Curve& a, const Curve& b, Value value) {
   return true;
 }
 
-// A crossover's label beside its line, to the right, or to the left where it would run past the
-// plot's right edge (10 px text: about 6 px a character).
-void crossover_label(Svg& svg, double px, double y, double right, const std::string& label, std::string_view colour) {
-  const bool left = px + 3 + 6.0 * static_cast<double>(label.size()) > right;
-  svg.text(left ? px - 3 : px + 3, y, label, left ? Anchor::End : Anchor::Start, 10, colour);
+// A crossover of one curve: where its line is drawn, and the walls' change.
+struct Crossing {
+  double px;
+  std::size_t curve;
+  std::string label;
+};
+
+// The crossovers' labels in the panel at `top`: the same change at the same place on several
+// curves is one label naming them ("workers 8 = 16: compute -> transform"); each label goes
+// beside its line (to the right, or to the left where it would leave the plot), in the first row
+// down the panel where it overlaps no other, in dark text with a white halo (readable over the
+// curves) after a dot of its curve's colour. Labels that find no row are counted in a note.
+void place_crossover_labels(Svg& svg, const std::vector<Axis>& axes, const std::vector<Curve>& curves,
+                            const std::vector<Crossing>& crossings, double top, double height, double left,
+                            double right) {
+  struct Label {
+    double px;
+    std::vector<std::size_t> curves;
+    std::string change;
+  };
+  std::vector<Label> labels;
+  for (const Crossing& x : crossings) {
+    auto same = std::find_if(labels.begin(), labels.end(),
+                             [&](const Label& l) { return std::fabs(l.px - x.px) < 1 && l.change == x.label; });
+    if (same != labels.end())
+      same->curves.push_back(x.curve);
+    else
+      labels.push_back({x.px, {x.curve}, x.label});
+  }
+  std::sort(labels.begin(), labels.end(), [](const Label& a, const Label& b) { return a.px < b.px; });
+  struct Box {
+    double x0, x1;
+    std::size_t row;
+  };
+  std::vector<Box> placed;
+  const auto rows = static_cast<std::size_t>(std::max(1.0, std::floor((height - 8) / 13)));
+  std::size_t left_out = 0;
+  for (const Label& l : labels) {
+    std::string text = l.change;
+    if (curves.size() > 1) {
+      // The curves' own values, "workers 8 = 16", or their full names where several axes differ.
+      std::string names;
+      for (std::size_t i = 0; i < l.curves.size(); ++i) {
+        const std::string name = outer_label(axes, curves[l.curves[i]]);
+        const std::size_t space = name.rfind(' ');
+        names +=
+            i == 0 ? name : " = " + (axes.size() == 2 && space != std::string::npos ? name.substr(space + 1) : name);
+      }
+      text = names + ": " + text;
+    }
+    // 10 px text: about 6 px a character; the dot and its gap 10 px.
+    const double w = 10 + 6.0 * static_cast<double>(text.size());
+    const bool to_left = l.px + 3 + w > right && l.px - 3 - w >= left;
+    const double x0 = to_left ? l.px - 3 - w : l.px + 3, x1 = x0 + w;
+    std::optional<std::size_t> row;
+    for (std::size_t r = 0; r < rows && !row; ++r)
+      if (std::none_of(placed.begin(), placed.end(),
+                       [&](const Box& b) { return b.row == r && b.x0 < x1 + 4 && x0 < b.x1 + 4; }))
+        row = r;
+    if (!row) {
+      ++left_out;
+      continue;
+    }
+    placed.push_back({x0, x1, *row});
+    const double y = top + 12 + 13 * static_cast<double>(*row);
+    svg.circle(x0 + 4, y - 3.5, 3, l.curves.size() == 1 ? kPalette[l.curves[0]] : std::string_view("#444444"));
+    svg.text(x0 + 10, y, text, Anchor::Start, 10, "#222222",
+             "paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\"");
+  }
+  if (left_out > 0)
+    svg.text(right, top + height - 6,
+             fmt::format("{} more crossover{} (dotted lines): hover a point for its figures", left_out,
+                         left_out == 1 ? "" : "s"),
+             Anchor::End, 10, "#777777");
 }
 
 // Many outer combinations: a grid of small utilization panels on shared axes.
@@ -381,7 +476,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   heading(svg, loaded.name);
   svg.text(kWidth / 2, 46,
            fmt::format("pipesim sweep over {}: utilization, a panel per combination of the other axes ({})",
-                       spec(inner.field).key, curves.size()),
+                       axis_title(inner.field), curves.size()),
            Anchor::Middle, 12, "#444444");
   // Legend: the binding walls the points show, and the crossovers' line.
   double lx = kLeft;
@@ -431,7 +526,7 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
         svg, c, xs, ys, [](const CurvePoint& p) { return p.simulated_utilization; }, "#444444", 1, "4 3");
     for (const CurvePoint& p : c.points) {
       if (!p.drawn()) continue;
-      if (p.crossed_from) svg.line(xs(p.x), ptop, xs(p.x), ptop + ph, "#222222", 1, "2 2");
+      if (p.crossed_from) svg.line(xs(p.crossed_at), ptop, xs(p.crossed_at), ptop + ph, "#222222", 1, "2 2");
       svg.raw(fmt::format("<g><title>{}</title>", xml_escape(outer_label(axes, c) + ": " + point_figures(inner, p))));
       if (p.simulated_utilization) svg.ring(xs(p.x), ys(*p.simulated_utilization), 4, "#444444");
       svg.circle(xs(p.x), ys(p.utilization), 2.5, wall_colour(wall_index(p.binding)));
@@ -441,8 +536,8 @@ std::string sweep_grid_svg(const LoadedScenario& loaded, const std::vector<Axis>
   svg.text(16, top + cell * static_cast<double>(rows) / 2, "utilization (%)", Anchor::Middle, 11, "#444444",
            fmt::format("transform=\"rotate(-90 16 {:.1f})\"", top + cell * static_cast<double>(rows) / 2));
   svg.text((kLeft + kWidth - kRight) / 2, height - 24,
-           fmt::format("{} along each panel{}", spec(inner.field).key, e.log ? " (log scale)" : ""), Anchor::Middle, 11,
-           "#444444");
+           fmt::format("{} along each panel{}", axis_title(inner.field), e.log ? " (log scale)" : ""), Anchor::Middle,
+           11, "#444444");
   gaps_note(svg, height - 8, curves);
   return svg.finish();
 }
@@ -512,7 +607,8 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   const double height = top + 3 * kPanelHeight + 2 * gap + 76;
   Svg svg(kWidth, height, loaded.name);
   heading(svg, loaded.name);
-  svg.text(kWidth / 2, 46, fmt::format("pipesim sweep over {}", spec(inner.field).key), Anchor::Middle, 12, "#444444");
+  svg.text(kWidth / 2, 46, fmt::format("pipesim sweep over {}", axis_title(inner.field)), Anchor::Middle, 12,
+           "#444444");
 
   // Legend: one colour per curve, one dash pattern per stage.
   constexpr std::string_view kDash[] = {"6 3", "", "2 3", "10 3 2 3"};  // storage, transform, transfer, compute
@@ -538,7 +634,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       svg.text(xs(t), base + 16, format_compact(t, inner.range.dim()), Anchor::Middle, 11);
     }
     svg.text((kLeft + kWidth - kRight) / 2, base + 34,
-             fmt::format("{}{}", spec(inner.field).key, log_x ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
+             fmt::format("{}{}", axis_title(inner.field), log_x ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
     if (!note.empty()) svg.text(kLeft, base + 50, note, Anchor::Start, 10, "#777777");
   };
 
@@ -552,7 +648,12 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
                        log_stages ? Scale{smin / 1.2, smax * 1.2, tops[2] + kPanelHeight, tops[2], true}
                                   : Scale{0, smax > 0 ? smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
   y_axis(svg, tops[0], kPanelHeight, ys[0], nice_ticks(0, 1, 5), pct, "Accelerator utilization");
-  y_axis(svg, tops[1], kPanelHeight, ys[1], nice_ticks(0, ys[1].low + ys[1].high, 5), rate, "Throughput (the cluster)");
+  // Throughput is every accelerator's together: said where there are several.
+  const double accelerators =
+      loaded.scenario.opt(Field::AcceleratorCount).value_or(1) * loaded.scenario.opt(Field::Nodes).value_or(1);
+  y_axis(svg, tops[1], kPanelHeight, ys[1], nice_ticks(0, ys[1].low + ys[1].high, 5), rate,
+         accelerators > 1 ? fmt::format("Throughput (all {} accelerators)", format_compact(accelerators, Dim::Number))
+                          : std::string("Throughput"));
   y_axis(svg, tops[2], kPanelHeight, ys[2],
          log_stages ? log_ticks(ys[2].low, ys[2].high) : nice_ticks(0, ys[2].high, 5),
          {dur.divide, "time per batch (" + dur.name + ")"},
@@ -585,6 +686,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     sx += 40 + 7.0 * static_cast<double>(stage_key(st).size());
   }
 
+  std::vector<Crossing> crossings;
   for (std::size_t c = 0; c < curves.size(); ++c) {
     const std::string_view colour = kPalette[c];
     const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
@@ -604,13 +706,14 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       svg.raw("</g>\n");
       if (p.simulated_throughput) svg.ring(xs(p.x), ys[1](*p.simulated_throughput), 5, colour);
       if (p.crossed_from) {
-        const double px = xs(p.x);
+        const double px = xs(p.crossed_at);
         svg.line(px, tops[0], px, tops[0] + kPanelHeight, colour, 1, "2 2");
-        crossover_label(svg, px, tops[0] + 12 + 12 * static_cast<double>(c), kWidth - kRight,
-                        fmt::format("{} -> {}", binding_text(*p.crossed_from), binding_text(p.binding)), colour);
+        crossings.push_back({px, c, fmt::format("{} -> {}", binding_text(*p.crossed_from), binding_text(p.binding))});
       }
     }
   }
+  // The crossovers' labels last, over the curves.
+  place_crossover_labels(svg, axes, curves, crossings, tops[0], kPanelHeight, kLeft, kWidth - kRight);
   gaps_note(svg, height - 10, curves);
   return svg.finish();
 }

@@ -90,6 +90,7 @@ std::string binding_text(const Result& r) { return walls_text(r.binding); }
 std::string compare_value_text(CompareMetric m, double v) {
   switch (m) {
     case CompareMetric::Throughput:
+    case CompareMetric::ThroughputPerAccelerator:
       return figure_text(FigureUnit::SampleRate, v);
     case CompareMetric::Utilization:
       return figure_text(FigureUnit::Fraction, v);

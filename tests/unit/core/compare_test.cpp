@@ -28,6 +28,22 @@ TEST_CASE("compare: the best in each row and each value over the best") {
   CHECK(*tp.ratio[1] == 1);
   const CompareRow util = row(CompareMetric::Utilization);
   CHECK(*util.ratio[0] == doctest::Approx(0.5));
+  // Beside the plan's throughput, each accelerator's: a node of 8 at the same rates delivers 8
+  // times the throughput, the same per accelerator.
+  Scenario eight = test::reference_case(256);
+  eight.set(Field::AcceleratorCount, 8);
+  const auto sized = compare({results[0], evaluate(resolve(eight))});
+  const auto sized_row = [&](CompareMetric m) {
+    for (const auto& r : sized)
+      if (r.metric == m) return r;
+    FAIL("no row");
+    return sized.front();
+  };
+  CHECK(*sized_row(CompareMetric::Throughput).values[1] == doctest::Approx(32000));
+  const CompareRow per = sized_row(CompareMetric::ThroughputPerAccelerator);
+  CHECK(*per.values[0] == doctest::Approx(4000));
+  CHECK(*per.values[1] == doctest::Approx(4000));
+  CHECK(per.best == std::vector<bool>{false, false});
   // No dataset: no epoch time, no best, no ratio.
   const CompareRow epoch = row(CompareMetric::EpochTime);
   CHECK_FALSE(epoch.any);

@@ -108,6 +108,20 @@ TEST_CASE("accelerator memory is checked on the activations alone, and says the 
   REQUIRE(o.outcomes.size() == 1);
   CHECK(o.outcomes[0].value == 256e9);
   CHECK(o.outcomes[0].verdict == Verdict::Fail);
+  // In fp32 (or tf32) every activation takes 4 bytes where the figure counts 2: 2 GB a sample, and
+  // 8 samples fit where 16 did; bf16 and fp16 keep the figure (the A100 has no fp8 to try).
+  s.set(Field::BatchSize, 16);
+  s.set(Field::Precision, {static_cast<double>(Precision::Fp32), Dim::Choice});
+  CHECK(*resolve(s).compute.activation_bytes == 2e9);
+  CHECK(*max_batch_that_fits(resolve(s).compute) == 8);
+  CHECK(*run(s).memory_needed == 32e9);
+  CHECK_FALSE(run(s).fits);
+  s.set(Field::Precision, {static_cast<double>(Precision::Tf32), Dim::Choice});
+  CHECK(*resolve(s).compute.activation_bytes == 2e9);
+  for (Precision p : {Precision::Bf16, Precision::Fp16}) {
+    s.set(Field::Precision, {static_cast<double>(p), Dim::Choice});
+    CHECK(*resolve(s).compute.activation_bytes == 1e9);
+  }
   // Neither term known: no memory line, and the assumptions say memory is not checked.
   s.unset(Field::ActivationBytes);
   CHECK_FALSE(resolve(s).compute.memory_capacity);

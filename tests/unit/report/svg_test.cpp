@@ -4,6 +4,8 @@
 
 #include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
+#include "core/diagnosis.hpp"
+#include "core/model.hpp"
 #include "core/sweep.hpp"
 #include "report/renderer.hpp"
 
@@ -53,6 +55,13 @@ TEST_CASE("sweep_curves: one curve per outer value, the crossover where the rows
   CHECK(curves[0].points[2].crossed_from.has_value());
   CHECK_FALSE(curves[0].points[1].crossed_from.has_value());
   CHECK(curves[1].points[3].crossed_from.has_value());  // 16 workers cross at 64
+  // Where they cross between the two points: both stages are linear in the batch size, so the
+  // interpolation is the diagnosis's crossing (22.4 with 8 workers, 50.8 with 16).
+  const std::vector<Crossover> at8 = find_crossovers(resolve(base));
+  REQUIRE(at8.size() == 1);
+  CHECK(curves[0].points[2].crossed_at == doctest::Approx(at8[0].batch).epsilon(1e-12));
+  CHECK(curves[0].points[2].crossed_at == doctest::Approx(22.42).epsilon(1e-3));
+  CHECK(curves[1].points[3].crossed_at == doctest::Approx(50.81).epsilon(1e-3));
   const std::vector<Axis> big = {parse_axis("pipeline.batch_size", "1..30000:+1")};
   CHECK_THROWS_AS(sweep_curves(base, big), Error);
 }

@@ -12,7 +12,7 @@ grep -q '<li>linear worker scaling: every added worker adds a full worker' "$htm
 # The sweep's page: its figure, axes and scenario.
 "$PIPESIM" sweep --batch 8..1024 --workers 8,16 --plot "$CASE_TMP/sweep.html" > /dev/null
 grep -q '<li><code>pipeline.batch_size</code>: 8 values from 8 to 1024</li>' "$CASE_TMP/sweep.html"
-[ "$(grep -c '<title>batch_size ' "$CASE_TMP/sweep.html")" = 16 ]
+[ "$(grep -c '<title>batch ' "$CASE_TMP/sweep.html")" = 16 ]
 ! grep -Eq '<script|src=|href=|url\(' "$CASE_TMP/sweep.html"
 # Swept keys show as swept, not at the base value the sweep replaces.
 grep -q '<td><code>pipeline.batch_size</code></td><td class="v">swept (see Axes)</td><td class="origin">the sweep</td>' "$CASE_TMP/sweep.html"
@@ -35,3 +35,6 @@ grep -q '<h2>p4d-resnet50-nfs: p4d.24xlarge, ResNet-50 AMP, NFS over 10 GbE</h2>
 grep -q '<td class="v">7.45 GB/s</td><td class="origin">preset:configs/storage/nvme-gen4.toml:10:18</td>' "$c"
 grep -q '<td class="v">1.25 GB/s</td><td class="origin">preset:configs/storage/nfs-10gbe.toml:12:18</td>' "$c"
 [ "$(grep -c '<h3>Assumptions</h3>' "$c")" = 2 ]
+# The sweep's page holds its rows as the table prints them, and the assumptions at its first point.
+grep -q '^batch   workers   transform     compute        step  binding    utilization         throughput$' "$CASE_TMP/sweep.html"
+grep -q '<h2>Assumptions at the first point</h2>' "$CASE_TMP/sweep.html"
