@@ -18,6 +18,10 @@ ComputeInputs resolve_compute(const Scenario& s) {
   in.training = training;
   const double bytes_per_parameter =
       s.opt(Field::BytesPerParameter).value_or(precision ? precision_bytes(*precision) : 2);
+  // Activation bytes are given in 16-bit precision (mixed precision keeps most activations in bf16
+  // or fp16, as the shipped models were measured): fp32 and tf32 hold each in 4 bytes.
+  const double activation_scale =
+      s.has(Field::Precision) && precision_bytes(static_cast<Precision>(s.get(Field::Precision))) >= 4 ? 2.0 : 1.0;
 
   if (s.has(Field::MeasuredPerSample)) {
     in.measured = true;
@@ -78,10 +82,7 @@ ComputeInputs resolve_compute(const Scenario& s) {
     const double per_parameter = training ? s.opt(Field::StateBytesPerParameter).value_or(16) : bytes_per_parameter;
     in.weights_counted = s.has(Field::Parameters);
     in.memory_static = s.opt(Field::Parameters).value_or(0) * per_parameter;
-    // Activation bytes are given in 16-bit precision (mixed precision keeps most activations in
-    // bf16 or fp16, as the shipped models were measured): fp32 and tf32 hold each in 4 bytes.
-    if (const auto activations = s.opt(Field::ActivationBytes))
-      in.activation_bytes = *activations * (precision && precision_bytes(*precision) >= 4 ? 2.0 : 1.0);
+    if (const auto activations = s.opt(Field::ActivationBytes)) in.activation_bytes = *activations * activation_scale;
   }
   return in;
 }
