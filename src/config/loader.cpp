@@ -91,9 +91,15 @@ std::vector<StepOn> step_entries(const toml::table& on, const Origin& doc) {
 }
 
 // Applies what one file (with everything it uses) set, in the order it would have been set:
-// fields replace their alternatives, requirements replace those of the same key. A used file's
-// name and description are its own: they do not name the file that uses it.
-void apply_fragment(LoadedScenario& out, const LoadedScenario& frag) {
+// fields replace their alternatives, requirements replace those of the same key. `named`: the
+// file uses this one alone, so it is this one adjusted and takes its name and description where
+// it gives none of its own; a file composed of several is named by none of them (the last one's
+// description is not the composition's).
+void apply_fragment(LoadedScenario& out, const LoadedScenario& frag, bool named) {
+  if (named) {
+    out.name = frag.name;
+    out.description = frag.description;
+  }
   if (frag.steps) {
     out.steps = frag.steps;
   } else {
@@ -160,7 +166,7 @@ struct Loader {
       for (const auto* item : items) {
         const auto* name = item->as_string();
         if (!name) throw Error(at(doc, item->source()), "`use` takes a preset name or a file path, or a list of them");
-        include(out, name->get(), at(doc, item->source()), base_dir);
+        include(out, name->get(), at(doc, item->source()), base_dir, items.size() == 1);
       }
     }
     // Every unknown key and bad value of the file is reported at once, in file order.
@@ -243,13 +249,14 @@ struct Loader {
     --depth;
   }
 
-  void include(LoadedScenario& out, const std::string& name, const Origin& where, const std::string& base_dir) {
+  void include(LoadedScenario& out, const std::string& name, const Origin& where, const std::string& base_dir,
+               bool named) {
     if (names_a_file(name)) {
       const std::filesystem::path p = std::filesystem::path(base_dir) / name;
       std::error_code ec;
       if (std::filesystem::is_regular_file(p, ec)) {
         const std::string path = p.lexically_normal().string();
-        use_once(out, file_key(p), name, where, [&](LoadedScenario& frag) {
+        use_once(out, file_key(p), name, where, named, [&](LoadedScenario& frag) {
           frag.files.push_back(path);
           load_into(frag, read_file(path), Origin::file(path), p.parent_path().string());
         });
@@ -258,7 +265,8 @@ struct Loader {
     }
     if (const auto* preset = find_preset(name)) {
       const Origin doc = Origin::preset(std::string(preset->path));
-      use_once(out, doc.label(), name, where, [&](LoadedScenario& frag) { load_into(frag, preset->text, doc, ""); });
+      use_once(out, doc.label(), name, where, named,
+               [&](LoadedScenario& frag) { load_into(frag, preset->text, doc, ""); });
       return;
     }
     throw Error(where, fmt::format("`use` names '{}', which is neither a preset nor a readable file{}", echo(name),
@@ -268,7 +276,8 @@ struct Loader {
   // Loads `key` once (through load), then applies what it set to `out`. An error inside it says
   // which `use` pulled it in.
   template <class Load>
-  void use_once(LoadedScenario& out, const std::string& key, std::string_view name, const Origin& where, Load&& load) {
+  void use_once(LoadedScenario& out, const std::string& key, std::string_view name, const Origin& where, bool named,
+                Load&& load) {
     if (std::find(loading.begin(), loading.end(), key) != loading.end())
       throw Error(where, fmt::format("`use` of '{}' forms a cycle: that file is already being loaded", echo(name)));
     auto it = loaded.find(key);
@@ -284,7 +293,7 @@ struct Loader {
       loading.pop_back();
       it = loaded.emplace(key, std::move(frag)).first;
     }
-    apply_fragment(out, it->second);
+    apply_fragment(out, it->second, named);
   }
 
   static std::string preset_hint(std::string_view name) {
