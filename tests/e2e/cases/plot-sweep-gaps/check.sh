@@ -10,7 +10,7 @@ tips = [g.find(ns + "title").text for g in svg.iter(ns + "g") if g.find(ns + "ti
 fit = [r for r in rows if r["fits"]]
 assert len(rows) == 10 and len(fit) == 8 == len(tips), (len(rows), len(fit), len(tips))
 for tip, row in zip(tips, fit):
-    assert tip.startswith("batch_size %g: " % row["inputs"]["pipeline.batch_size"]), (tip, row["inputs"])
+    assert tip.startswith("batch %g: " % row["inputs"]["pipeline.batch_size"]), (tip, row["inputs"])
 texts = [t.text or "" for t in svg.iter(ns + "text")]
 assert "Left out (gaps in the lines): 2 points whose batch does not fit in the accelerator's memory." in texts, texts
 PY

@@ -17,7 +17,7 @@ crossovers = 0
 previous = None
 for g, row in zip(groups, rows):
     i = row["inputs"]
-    want = "cores %g, workers %g: batch_size %g: utilization %.1f%%, throughput %s samples/s, binding %s" % (
+    want = "cores %g, workers %g: batch %g: utilization %.1f%%, throughput %s samples/s, binding %s" % (
         i["cpu.cores"], i["pipeline.workers"], i["pipeline.batch_size"], 100 * row["utilization"],
         reading(row["throughput_samples_per_s"]), " + ".join(row["binding"]))
     tip = g.find(ns + "title").text

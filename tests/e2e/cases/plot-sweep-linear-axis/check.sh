@@ -7,10 +7,10 @@ import sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
 svg = ET.parse(sys.argv[1]).getroot()
 texts = [t.text or "" for t in svg.iter(ns + "text")]
-assert texts.count("pipeline.workers") == 3 and not any("log scale" in t for t in texts), texts
+assert texts.count("workers per accelerator") == 3 and not any("log scale" in t for t in texts), texts
 for i, t in enumerate(texts):  # each panel's x ticks, then its label
-    if t == "pipeline.workers":
+    if t == "workers per accelerator":
         assert texts[i - 3:i] == ["5", "10", "15"], texts[i - 3:i]
 notes = [t for t in texts if t.startswith("drawn over each other")]
-assert notes == ["drawn over each other (the same at every point): batch_size 64 under batch_size 256"], notes
+assert notes == ["drawn over each other (the same at every point): batch 64 under batch 256"], notes
 PY
