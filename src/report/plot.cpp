@@ -22,6 +22,10 @@ constexpr double kWidth = 760;
 constexpr double kLeft = 90;  // room for the y tick labels and title
 constexpr double kRight = 30;
 constexpr double kPanelHeight = 170;
+// Characters of 10 px text in a line across the plot (about 6 px each), and the lines a note
+// under a panel may take before the next panel's title.
+constexpr std::size_t kNoteChars = 104;
+constexpr std::size_t kNoteLines = 2;
 
 struct Unit {
   double divide = 1;
@@ -357,10 +361,12 @@ std::string coinciding_note(const std::vector<Axis>& axes, const std::vector<Cur
         break;
       }
   if (pairs.empty()) return {};
-  if (pairs.size() > 3)
-    return fmt::format("{} of the {} curves lie exactly on another (drawn over it)", pairs.size(), curves.size());
   std::string out = "drawn over each other (the same at every point): ";
   for (std::size_t i = 0; i < pairs.size(); ++i) out += (i > 0 ? "; " : "") + pairs[i];
+  // Named while that fits under the panel; counted where it would not.
+  if (pairs.size() > 3 || out.size() > kNoteChars * kNoteLines - 10)
+    return fmt::format("{} of the {} curves lie exactly on another (drawn over it: hover a point for its curve)",
+                       pairs.size(), curves.size());
   return out;
 }
 
@@ -635,7 +641,14 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     }
     svg.text((kLeft + kWidth - kRight) / 2, base + 34,
              fmt::format("{}{}", axis_title(inner.field), log_x ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
-    if (!note.empty()) svg.text(kLeft, base + 50, note, Anchor::Start, 10, "#777777");
+    // The note wrapped inside the figure's width, on the lines under the axis's title.
+    const std::string wrapped = wrap(note, kNoteChars);
+    std::size_t line = 0;
+    for (std::string_view rest = wrapped; !rest.empty() && line < kNoteLines; ++line) {
+      const std::size_t end = std::min(rest.find('\n'), rest.size());
+      svg.text(kLeft, base + 50 + 12 * static_cast<double>(line), rest.substr(0, end), Anchor::Start, 10, "#777777");
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
   };
 
   // Panel 1: utilization. Panel 2: throughput. Panel 3: time per batch by stage.
@@ -677,10 +690,16 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
              if (!same_line(a, b, stage_time(st))) return false;
            return true;
          }));
-  // The dash legend, right-aligned on the panel's title line.
+  // The dash legend, right-aligned on the panel's title line: the stages some point models.
+  unsigned modelled = 0;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points)
+      if (p.drawn()) modelled |= p.modelled;
   double sx = kWidth - kRight;
-  for (Stage st : kStages) sx -= 40 + 7.0 * static_cast<double>(stage_key(st).size());
+  for (Stage st : kStages)
+    if (modelled & stage_bit(st)) sx -= 40 + 7.0 * static_cast<double>(stage_key(st).size());
   for (Stage st : kStages) {
+    if (!(modelled & stage_bit(st))) continue;
     svg.line(sx, tops[2] - 12, sx + 22, tops[2] - 12, "#444444", 2, kDash[static_cast<std::size_t>(st)]);
     svg.text(sx + 26, tops[2] - 8, stage_key(st), Anchor::Start, 11);
     sx += 40 + 7.0 * static_cast<double>(stage_key(st).size());
@@ -696,7 +715,13 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     draw(1, throughput, "");
     draw(0, sim_utilization, "4 3", 1.5);
     draw(1, sim_throughput, "4 3", 1.5);
-    for (Stage st : kStages) draw(2, stage_time(st), kDash[static_cast<std::size_t>(st)]);
+    // A stage the same on an earlier curve (compute, when only the workers vary) is drawn once.
+    for (Stage st : kStages) {
+      bool drawn_before = false;
+      for (std::size_t d = 0; d < c && !drawn_before; ++d)
+        drawn_before = same_line(curves[d], curves[c], stage_time(st));
+      if (!drawn_before) draw(2, stage_time(st), kDash[static_cast<std::size_t>(st)]);
+    }
     // Each point, with its figures as text (a tooltip in a browser), and the crossovers.
     for (const CurvePoint& p : curves[c].points) {
       if (!p.drawn()) continue;
