@@ -760,8 +760,25 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
   heading(svg, title);
   svg.text(kWidth / 2, 46, "* best in its row (shorter is better for epoch time and cost)", Anchor::Middle, 11,
            "#444444");
-  const double x0 = kLeft + 110;
-  const double x1 = kWidth - kRight - 150;
+  // Each bar's figure as written beside it.
+  const auto value_label = [&](const CompareRow& row, std::size_t p) {
+    const double v = *row.values[p];
+    std::string label = compare_value_text(row.metric, v) + (p < row.best.size() && row.best[p] ? "  * best" : "");
+    if (row.metric == CompareMetric::Utilization && p < walls.size() && walls[p] != 0)
+      label += fmt::format("  ({} binds)", binding_text(walls[p]));
+    return label;
+  };
+  // The bars start right of the longest plan name (one of more than 40 characters is shortened,
+  // whole in its tooltip) and end left of the longest figure, so that no text leaves the figure
+  // (11 px text: about 6.5 px a character).
+  constexpr std::size_t kLongestName = 40;
+  std::size_t name_chars = 0, value_chars = 0;
+  for (const std::string& l : labels) name_chars = std::max(name_chars, std::min(l.size(), kLongestName));
+  for (const CompareRow* row : shown)
+    for (std::size_t p = 0; p < labels.size(); ++p)
+      if (row->values[p]) value_chars = std::max(value_chars, value_label(*row, p).size());
+  const double x0 = std::max(kLeft + 110, 18 + 6.5 * static_cast<double>(name_chars));
+  const double x1 = std::max(x0 + 150, kWidth - 10 - 6.5 * static_cast<double>(value_chars) - 6);
   for (std::size_t m = 0; m < shown.size(); ++m) {
     const CompareRow& row = *shown[m];
     const double y0 = top + static_cast<double>(m) * panel;
@@ -782,7 +799,13 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
     }
     for (std::size_t p = 0; p < labels.size(); ++p) {
       const double y = y0 + 22 + static_cast<double>(p) * bar;
-      svg.text(x0 - 8, y + 13, labels[p], Anchor::End, 11);
+      if (labels[p].size() > kLongestName) {
+        svg.raw(fmt::format("<g><title>{}</title>", xml_escape(labels[p])));
+        svg.text(x0 - 8, y + 13, labels[p].substr(0, kLongestName - 3) + "...", Anchor::End, 11);
+        svg.raw("</g>\n");
+      } else {
+        svg.text(x0 - 8, y + 13, labels[p], Anchor::End, 11);
+      }
       if (!row.values[p]) {
         svg.text(x0 + 4, y + 13, "not known (no price or dataset)", Anchor::Start, 11, "#777777",
                  "font-style=\"italic\"");
@@ -791,10 +814,7 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
       const double v = *row.values[p];
       const bool best = p < row.best.size() && row.best[p];
       svg.rect(x0, y + 2, x(v) - x0, bar - 5, kPalette[p % std::size(kPalette)]);
-      std::string label = compare_value_text(row.metric, v) + (best ? "  * best" : "");
-      if (utilization && p < walls.size() && walls[p] != 0)
-        label += fmt::format("  ({} binds)", binding_text(walls[p]));
-      svg.text(x(v) + 6, y + 13, label, Anchor::Start, 11, "#222222", best ? "font-weight=\"bold\"" : "");
+      svg.text(x(v) + 6, y + 13, value_label(row, p), Anchor::Start, 11, "#222222", best ? "font-weight=\"bold\"" : "");
     }
   }
   return svg.finish();
