@@ -711,8 +711,16 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
       draw_runs(svg, curves[c], xs, ys[panel], value, colour, width, dash);
     };
-    draw(0, utilization, "");
-    draw(1, throughput, "");
+    // A curve that later ones lie on exactly is drawn wider, by 2.5 px for each of them, so that
+    // coinciding curves show as stripes of their colours rather than the last one alone.
+    const auto width = [&](auto value) {
+      double w = 2;
+      for (std::size_t d = c + 1; d < curves.size(); ++d)
+        if (same_line(curves[c], curves[d], value)) w += 2.5;
+      return w;
+    };
+    draw(0, utilization, "", width(utilization));
+    draw(1, throughput, "", width(throughput));
     draw(0, sim_utilization, "4 3", 1.5);
     draw(1, sim_throughput, "4 3", 1.5);
     // A stage the same on an earlier curve (compute, when only the workers vary) is drawn once.
