@@ -577,22 +577,17 @@ def main(argv=None):
     elif not os.access(pipesim, os.X_OK):
         print(f"validate: --pipesim {pipesim}: not an executable file", file=sys.stderr)
         return 2
-    if args.fit_lock:
-        if args.leave_one_out or args.crowded_from or args.json:
-            print("validate: --fit-lock fits on the other runs itself: no --leave-one-out, --crowded-from or --json",
+    # The modes over several runs, each fitting on the other runs itself.
+    for on, option, mode in ((args.fit_lock, "--fit-lock", fit_lock), (args.leave_one_out, "--leave-one-out",
+                                                                        leave_one_out)):
+        if not on:
+            continue
+        if args.crowded_from or args.json or (args.fit_lock and args.leave_one_out):
+            print(f"validate: {option} fits on the other runs itself: no --crowded-from, --json or other such mode",
                   file=sys.stderr)
             return 2
         try:
-            return fit_lock(args.replay, pipesim)
-        except BadRun as e:
-            print(f"validate: {e}", file=sys.stderr)
-            return 2
-    if args.leave_one_out:
-        if args.crowded_from or args.json:
-            print("validate: --leave-one-out fits on the other runs itself: no --crowded-from or --json", file=sys.stderr)
-            return 2
-        try:
-            return leave_one_out(args.replay, pipesim)
+            return mode(args.replay, pipesim)
         except BadRun as e:
             print(f"validate: {e}", file=sys.stderr)
             return 2
