@@ -85,6 +85,18 @@ runs=$(ls -d "$repo"/validation/*/*/ | wc -l)
 [ "$(grep -cE '^validation/[^ ]+ +[0-9]+ +0\.[0-9]{3} +[01]\.[0-9]{3} +[0-9.]+ ms +0\.[0-9]{3} +[01]\.[0-9]{3} +0\.[0-9]{3}$' "$tmp/out")" -eq "$runs" ] ||
   fail "--leave-one-out: not one line per run: $(cat "$tmp/out")"
 grep -qE '^all runs +[0-9]+ ' "$tmp/out" || fail "--leave-one-out: no line for all runs"
+# The lock share fitted on one run and judged on the other (two small runs): a line per run, one
+# for all, and the share fitted on all runs.
+set +e
+"$validate" --replay "$repo"/validation/h100-node/resnet18/ "$repo"/validation/h200-contention/resnet18/ --fit-lock \
+  --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "--fit-lock: exit $rc: $(cat "$tmp/err")"
+[ "$(grep -cE '^validation/[^ ]+ +[0-9]+ +0\.[0-9]{3} +[01]\.[0-9] +0\.[0-9]{3}$' "$tmp/out")" -eq 2 ] ||
+  fail "--fit-lock: not one line per run: $(cat "$tmp/out")"
+grep -qE '^mean error .*fitted on all runs: [01]\.[0-9] \(mean error 0\.[0-9]{3}\)$' "$tmp/out" ||
+  fail "--fit-lock: no share fitted on all runs: $(cat "$tmp/out")"
 
 # Bad input: one line on stderr, exit 2.
 expect_bad() {
