@@ -617,7 +617,9 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
            "#444444");
 
   // Legend: one colour per curve, one dash pattern per stage.
-  constexpr std::string_view kDash[] = {"6 3", "", "2 3", "10 3 2 3"};  // storage, transform, transfer, compute
+  // Dashed ("4 3") means simulated in this figure, so no stage is plainly dashed: storage is
+  // dash-dot-dot, transform solid, transfer dotted, compute dash-dot.
+  constexpr std::string_view kDash[] = {"10 3 2 3 2 3", "", "2 3", "10 3 2 3"};
   for (std::size_t c = 0; c < curves.size(); ++c) {
     const auto [lx, ly] = entry_at[c];
     svg.line(lx, ly, lx + 22, ly, kPalette[c], 3);
