@@ -432,6 +432,23 @@ def steady_utilization(p, compute):
     return compute["device_cached_median_s"] / step if _positive(step) else None
 
 
+def round_over_batch(p):
+    """Where the loop waited for batches after the first round (its own step under 0.9 of the step):
+    a round of W batches (the step after the first round, times W) over a worker's mean batch span.
+    About 1 when the workers pace the loop evenly; above it when the round waited on a slower worker,
+    which the loader's in-order hand-over makes every other batch wait for. None elsewhere."""
+    waits, w, span = p.get("waits"), p.get("workers", 0), p.get("worker_batch_span")
+    if not isinstance(waits, list) or w < 1 or not _positive(span) or not _positive(p.get("wall")) or \
+            not _positive(p.get("n")):
+        return None
+    later = waits[w:]
+    if not later:
+        return None
+    own = (p["wall"] - sum(waits)) / p["n"]
+    step = own + sum(later) / len(later)
+    return step * w / span if _positive(step) and own < 0.9 * step else None
+
+
 def replay_rows(run, user, pipesim):
     rows = []
     for p in run["points"]:
@@ -443,7 +460,8 @@ def replay_rows(run, user, pipesim):
         measured = p.get("utilization")
         rows.append({"batch": p["batch"], "workers": p["workers"], "utilization": result["utilization"],
                      "measured": measured if isinstance(measured, (int, float)) else None,
-                     "steady": steady_utilization(p, run["compute"].get(p["batch"])), "binding": binding})
+                     "steady": steady_utilization(p, run["compute"].get(p["batch"])), "binding": binding,
+                     "round": round_over_batch(p)})
     return rows
 
 
@@ -636,13 +654,14 @@ def main(argv=None):
     if check and not check[2]:
         print(f"  the probe's step ({check[0] * 1e3:.1f} ms) is not the run's ({check[1] * 1e3:.1f} ms at its batch): it "
               f"trained another step, so its pin thread's rate is left for the preset's")
-    print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'steady':>7} {'pipesim':>8} {'error':>7}  binding (pipesim)")
+    print(f"{'batch':>6} {'workers':>7} {'measured':>9} {'steady':>7} {'pipesim':>8} {'error':>7}  {'round':>5}  binding (pipesim)")
     for r in rows:
         measured = f"{r['measured']:.3f}" if r["measured"] is not None else "-"
         steady = f"{r['steady']:.3f}" if r.get("steady") is not None else "-"
         error = f"{r['utilization'] - r['measured']:+.3f}" if r["measured"] is not None else "-"
+        rounds = f"{r['round']:.2f}" if r.get("round") is not None else "-"
         print(f"{r['batch']:>6} {r['workers']:>7} {measured:>9} {steady:>7} {r['utilization']:>8.3f} {error:>7}  "
-              f"{r['binding']}")
+              f"{rounds:>5}  {r['binding']}")
     if verdict is None:
         print("no point carries a measured utilization: nothing to judge")
         return 0

@@ -204,9 +204,13 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   c.reserved_per_accelerator = in.reserved_cores / w.accelerators;
   // Shared by time, the training process uses a core for its share of the compute and its own time,
   // and its pin thread, a thread of its own, for its work on each batch (at most a core).
-  if (w.loop_cpu_share)
-    c.reserved_per_accelerator +=
-        std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s) + std::min(1.0, pin_s / compute_s);
+  if (w.loop_cpu_share) {
+    c.training_cpus = std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s) + std::min(1.0, pin_s / compute_s);
+    c.reserved_per_accelerator += c.training_cpus;
+    if (in.cores_per_accelerator)
+      c.workers_beside_training =
+          std::max(0.0, std::floor((*in.cores_per_accelerator - c.training_cpus) / in.threads_per_core + 1e-9));
+  }
   // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
   c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;
   // The knee: 95% of the most the workers deliver (the law's peak, its limit 1 / sigma, or

@@ -98,6 +98,12 @@ struct CoreNeeds {
   double knee_workers = 0;
   double peak_workers = 0;
   bool knee_fits_cores = true;
+  // When the training process shares the CPUs (pipeline.loop_cpu_share set) and the node's CPUs
+  // per accelerator for workers are known: the most workers that keep a CPU each (a core each with
+  // threads_per_core > 1) beside the training process's busy CPUs, and those CPUs. Past this count a
+  // worker shares its CPU, and the loader, handing batches over in order, waits for it each round.
+  std::optional<double> workers_beside_training;
+  double training_cpus = 0;
 };
 // `pin_s`: the pin thread's work per batch (0 without one), a CPU's share of the step when the
 // cores are shared by time.

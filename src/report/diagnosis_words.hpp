@@ -13,6 +13,9 @@ namespace pipesim {
 bool has_fix(const Diagnosis& d, FixKind k);
 // "Knee: 42 workers per accelerator deliver 95% of what compute needs; ..."
 std::string knee_sentence(const Diagnosis& d);
+// "Near the CPUs: ..." when the workers and the training process leave less than a CPU free; empty
+// otherwise.
+std::string beside_training_sentence(const Diagnosis& d);
 // "Loader losses: the loop's own time costs 12.3 points (utilization 81.0% without it), ...;
 // the largest: ... and what recovers it." Needs d.losses non-empty.
 std::string losses_sentence(const Diagnosis& d);

@@ -94,6 +94,7 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
                               format_compact(*in.transform.cores_per_accelerator, Dim::Number))
                 : std::string());
   if (d.cores) o.print("{}{}\n", bullet, knee_sentence(d));
+  if (const std::string past = beside_training_sentence(d); !past.empty()) o.print("{}{}\n", bullet, past);
   if (!in.storage.modelled)
     o.print(
         "{}Storage: not modelled; to keep up it must deliver {} per accelerator "

@@ -690,3 +690,30 @@ TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and
   d = diagnose(s);
   CHECK_FALSE(d.cores->knee_fits_cores);
 }
+
+TEST_CASE("the workers that keep a CPU each beside the training process") {
+  // loader(6, 5): a 10 ms step. The training process shares the CPUs (loop_cpu_share 0.5, no
+  // loop time, no pin thread): 0.5 busy CPUs. 8 CPUs, none reserved: floor(8 - 0.5) = 7 workers.
+  Scenario s = loader(6, 5);
+  Diagnosis d = diagnose(s);
+  REQUIRE(d.cores);
+  CHECK_FALSE(d.cores->workers_beside_training);  // the training process's CPU share not given
+  s.set(Field::LoopCpuShare, 0.5);
+  d = diagnose(s);
+  CHECK_FALSE(d.cores->workers_beside_training);  // the node's CPUs not given
+  s.set(Field::Cores, 8);
+  d = diagnose(s);
+  CHECK(d.cores->training_cpus == doctest::Approx(0.5));
+  REQUIRE(d.cores->workers_beside_training);
+  CHECK(*d.cores->workers_beside_training == 7);
+  // Its loop's own 4 ms a step add 0.4 of a CPU: floor(8 - 0.9) = 7; 6 ms cap it at one: 7 again.
+  s.set(Field::LoopOverhead, {4e-3, Dim::Duration});
+  CHECK(*diagnose(s).cores->workers_beside_training == 7);
+  CHECK(diagnose(s).cores->training_cpus == doctest::Approx(0.9));
+  s.set(Field::LoopOverhead, {6e-3, Dim::Duration});
+  CHECK(diagnose(s).cores->training_cpus == doctest::Approx(1));
+  CHECK(*diagnose(s).cores->workers_beside_training == 7);
+  // Two hardware threads a core: a worker a core, floor((8 - 1) / 2) = 3.
+  s.set(Field::ThreadsPerCore, 2);
+  CHECK(*diagnose(s).cores->workers_beside_training == 3);
+}
