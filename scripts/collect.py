@@ -345,7 +345,10 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
     `utilization_after_first_round` leaves that round out: the steady state a long epoch runs
     in. `step_times` (each step's time, the wait not in it) and `waits` split a step's time
     between the training process (the copy, the loop, what it lost to the workers) and the
-    loader (the wait for a batch)."""
+    loader (the wait for a batch). `batch_spans` and `batch_cpus` are each batch's, in the order
+    taken (batch i from worker i mod W): its first sample's start to its collate's end, and the
+    CPU its worker's thread spent on it; a span well over its CPU is a worker that lost its CPU
+    while building it, which the in-order hand-over makes every later batch wait for."""
     pin = device.type == "cuda"
     loader = DataLoader(Timed(dataset), batch_size=batch, shuffle=True, num_workers=workers, pin_memory=pin,
                         drop_last=True, prefetch_factor=2 if workers > 0 else None, persistent_workers=False,
@@ -388,7 +391,8 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
                 wait_mean=statistics.mean(waits), wait_p50=statistics.median(waits),
                 wait_p95=p95(waits), waits=waits, epoch_start_unix=start_unix,
                 end_unix=end_unix, utilization=n * compute_s / wall, samples_per_s=n * batch / wall,
-                step_times=steps, utilization_after_first_round=(
+                step_times=steps, batch_spans=[f[5] for f in stats], batch_cpus=[f[0] + f[3] for f in stats],
+                utilization_after_first_round=(
                     (n - rounds) * compute_s / (t0 + wall - after_first) if after_first and n > rounds else None))
 
 

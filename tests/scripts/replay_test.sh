@@ -140,7 +140,7 @@ if [ "${COLLECT:-0}" = 1 ]; then
   [ "$(grep -c '"kind": "point"' "$tmp/run/results.jsonl")" -eq 2 ] || fail "collect: not two points"
   # Each point: at least three whole rounds of W, each step's wait and time, and the steady state
   # after the first round (the workers' start left out) beside the whole window's.
-  /usr/bin/python3 - "$tmp/run/results.jsonl" <<'PY' || fail "collect: a point's rounds, step times or steady state"
+  /usr/bin/python3 - "$tmp/run/results.jsonl" <<'PY' || fail "collect: a point's rounds, step times, steady state or batch spans"
 import json, sys
 for line in open(sys.argv[1]):
     p = json.loads(line)
@@ -151,6 +151,9 @@ for line in open(sys.argv[1]):
     assert len(p["waits"]) == len(p["step_times"]) == p["n"], p
     assert 0 < min(p["step_times"]) and sum(p["step_times"]) + sum(p["waits"]) <= p["wall"], p
     assert 0 < p["utilization_after_first_round"] and 0 < p["utilization"], p
+    # Each batch's span and its worker's CPU on it, in the order taken.
+    assert len(p["batch_spans"]) == len(p["batch_cpus"]) == p["n"], p
+    assert all(0 < c <= s + 1e-3 for s, c in zip(p["batch_spans"], p["batch_cpus"])), p
 PY
   grep -q '"rc": 0' <(grep '"kind": "probe"' "$tmp/run/results.jsonl") || fail "collect: the probe failed"
   [ -s "$tmp/run/probe.toml" ] && grep -q "^# Inside the DataLoader" "$tmp/run/probe.toml" ||
