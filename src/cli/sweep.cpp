@@ -84,19 +84,9 @@ std::size_t x_axis(const std::vector<Axis>& axes, const std::string& key) {
                   find_field(k) == nullptr ? unknown_key_message(k) : fmt::format("{} is not swept", k), swept));
 }
 
-// The sweep's rows as the table prints them, for its HTML page (the grid a plot draws is at most
-// kMaxPlotPoints): all of them up to 60, else the first and last 25 with a line between.
-std::string table_rows(const Scenario& base, const std::vector<Axis>& axes, const SweepLayout& layout,
-                       const SweepOptions& o, const SimOptions& sim) {
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  std::FILE* memory = open_memstream(&buffer, &size);
-  if (memory == nullptr) return "(the rows could not be kept: see pipesim sweep's own output)\n";
-  const auto table = sweep_renderer(Format::Table);
-  write_sweep(*table, memory, base, axes, layout, o.jobs, o.simulate ? &sim : nullptr);
-  std::fclose(memory);
-  std::string text(buffer, size);
-  std::free(buffer);
+// The sweep's rows as the table prints them (`text`), for its HTML page (the grid a plot draws is
+// at most kMaxPlotPoints): all of them up to 60, else the first and last 25 with a line between.
+std::string table_rows(const std::string& text) {
   std::vector<std::string_view> lines;
   for (std::size_t at = 0; at < text.size();) {
     const std::size_t end = std::min(text.find('\n', at), text.size());
@@ -116,6 +106,20 @@ std::string table_rows(const Scenario& base, const std::vector<Axis>& axes, cons
 std::vector<Assumption> first_assumptions(const Scenario& first) {
   try {
     return assumptions(first, resolve(first));
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+// The keys the user set that change nothing at the first point of the grid (the axes' own keys
+// aside: the sweep sets them); none when the model refuses that point.
+std::vector<UnusedKey> first_unused(const LoadedScenario& loaded, const std::vector<Axis>& axes,
+                                    const Scenario& first) {
+  std::vector<Field> set = user_fields(loaded);
+  const std::vector<Field> swept = axis_fields(axes);
+  std::erase_if(set, [&](Field f) { return std::find(swept.begin(), swept.end(), f) != swept.end(); });
+  try {
+    return unused_keys(first, set);
   } catch (const Error&) {
     return {};
   }
@@ -189,6 +193,10 @@ void run_sweep(const SweepOptions& o) {
   }
   // The rows' pass over the grid also gathers the plot's curves and what finds inert axes.
   SweepGather gather(axes, !o.plot.empty(), true, x);
+  // An HTML page keeps the rows as the table prints them, rendered in the same pass.
+  const auto table = sweep_renderer(Format::Table);
+  SweepCopy rows{*table, {}};
+  const bool html = !o.plot.empty() && plot_is_html(o.plot);
   SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
   layout.simulated = o.simulate;
   // A progress line on stderr for a long sweep, when a person watches it (a terminal).
@@ -197,14 +205,13 @@ void run_sweep(const SweepOptions& o) {
   std::FILE* progress =
       long_sweep && isatty(2) == 1 && !(term != nullptr && std::string_view(term) == "dumb") ? stderr : nullptr;
   const SweepSummary summary = write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs,
-                                           o.simulate ? &sim : nullptr, progress, &gather);
+                                           o.simulate ? &sim : nullptr, progress, &gather, html ? &rows : nullptr);
   if (!o.plot.empty()) {
     // check_sweep_svg above refused every grid sweep_svg would.
     const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());
-    write_plot(o.plot, plot_is_html(o.plot)
-                           ? sweep_html(loaded, axes, figure, table_rows(loaded.scenario, axes, layout, o, sim),
-                                        first_assumptions(first))
-                           : figure);
+    write_plot(o.plot, html ? sweep_html(loaded, axes, figure, table_rows(rows.text), first_assumptions(first),
+                                         first_unused(loaded, axes, first))
+                            : figure);
   }
   for (const InertAxis& a : gather.inert_axes(loaded.scenario))
     fmt::print(stderr,

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "util/ordered_chunks.hpp"
 
@@ -13,7 +14,7 @@ namespace pipesim {
 
 SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate, std::FILE* progress,
-                         SweepGather* gather) {
+                         SweepGather* gather, SweepCopy* copy) {
   const std::size_t total = grid_size(axes);
   const bool diagnose_points = renderer.recommendations();
   // Chunks small enough that the few held at once stay far below the process's own footprint.
@@ -27,6 +28,12 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
   if (jobs > 1 && !diagnose_points) mallopt(M_ARENA_MAX, 1);
   renderer.begin(layout);
   const SweepRenderer& rows = renderer;
+  // The copy's rows, a text per chunk (each chunk writes only its own), joined in order at the end.
+  std::vector<std::string> copies;
+  if (copy != nullptr) {
+    copy->renderer.begin(layout);
+    copies.resize(chunks);
+  }
   Out out(file);
   SweepSummary summary;
   std::mutex m;  // guards summary: taken only at invalid points
@@ -66,6 +73,8 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
       chunks, jobs,
       [&](std::size_t c, std::string& text) {
         Out o(text);
+        std::optional<Out> copied;
+        if (copy != nullptr) copied.emplace(copies[c]);
         std::unique_ptr<FixMemo> memo = take_memo();
         const std::size_t begin = c * chunk;
         std::size_t i = begin;
@@ -81,6 +90,7 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
                 }
               }
               if (gather != nullptr) gather->add(i, p);
+              if (copied) copy->renderer.row(*copied, layout, p, i == 0);
               rows.row(o, layout, p, i++ == 0);
             },
             simulate, memo.get());
@@ -100,6 +110,11 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
     std::fflush(progress);
   }
   rows.end(out, layout, total);
+  if (copy != nullptr) {
+    Out copied(copy->text);
+    for (const std::string& text : copies) copied.write(text);
+    copy->renderer.end(copied, layout, total);
+  }
   return summary;
 }
 

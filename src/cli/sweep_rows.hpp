@@ -24,9 +24,17 @@ struct SweepSummary {
 // With `simulate`, every point is simulated too (layout.simulated must be set). With `progress`,
 // a line on it says how far the sweep is (for a terminal; erased at the end).
 // With `gather`, every point is also added to it (the plot's curves, the inert axes): the rows'
-// pass is the grid's only one.
+// pass is the grid's only one. With `copy`, every row is also rendered by its renderer into its
+// text.
+// The rows rendered a second time, by another renderer, into a string, in the same pass over
+// the grid (a sweep's HTML page keeps the table beside the format written).
+struct SweepCopy {
+  SweepRenderer& renderer;
+  std::string text;
+};
+
 SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenario& base, const std::vector<Axis>& axes,
                          const SweepLayout& layout, unsigned jobs, const SimOptions* simulate = nullptr,
-                         std::FILE* progress = nullptr, SweepGather* gather = nullptr);
+                         std::FILE* progress = nullptr, SweepGather* gather = nullptr, SweepCopy* copy = nullptr);
 
 }  // namespace pipesim

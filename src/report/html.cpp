@@ -106,7 +106,8 @@ std::string simulation_html(const LoadedScenario& loaded, const std::string& wor
 }
 
 std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg,
-                       const std::string& rows, const std::vector<Assumption>& assumptions) {
+                       const std::string& rows, const std::vector<Assumption>& assumptions,
+                       const std::vector<UnusedKey>& unused) {
   std::string body =
       figure_section(svg) + "<h2>Rows</h2>\n<pre>\n" + xml_escape(rows) + "</pre>\n<h2>Axes</h2>\n<ul>\n";
   for (const Axis& a : axes)
@@ -117,6 +118,12 @@ std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& ax
       "</ul>\n<p class=\"note\">The rows are what <code>pipesim sweep</code> prints as a table with the same "
       "arguments; <code>--format csv</code> or <code>json</code> gives them to scripts.</p>\n";
   body += "<h2>Assumptions at the first point</h2>\n" + assumption_list(assumptions);
+  if (!unused.empty()) {
+    body += "<h2>Unused at the first point</h2>\n<p>Keys you set that change nothing there:</p>\n<ul>\n";
+    for (const UnusedKey& u : unused)
+      body += fmt::format("<li><code>{}</code>: {}</li>\n", spec(u.field).key, xml_escape(u.reason));
+    body += "</ul>\n";
+  }
   body += "<h2>Scenario</h2>\n" +
           scenario_table(loaded, axes, "; pipesim diagnose of one point names the defaults that decide it");
   return page(loaded, body);

@@ -24,9 +24,10 @@ std::string simulation_html(const LoadedScenario& loaded, const std::string& wor
 // scenario with origins and its assumptions.
 std::string compare_html(const std::vector<PlanReport>& plans, const std::string& words, const std::string& svg);
 // A sweep's figure, its rows as the table prints them (`rows`: all of them, or the first and last
-// with a line that says how many are left out), its axes, the assumptions at its first point and
-// the scenario.
+// with a line that says how many are left out), its axes, the assumptions and the keys set that
+// change nothing at its first point, and the scenario.
 std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::string& svg,
-                       const std::string& rows, const std::vector<Assumption>& assumptions);
+                       const std::string& rows, const std::vector<Assumption>& assumptions,
+                       const std::vector<UnusedKey>& unused);
 
 }  // namespace pipesim

@@ -303,8 +303,15 @@ TextTable sweep_table(const SweepLayout& layout, bool md) {
   for (Field f : layout.inputs) cols.push_back({short_key(f), true, f == Field::BatchSize ? 5u : 8u});
   if (layout.effective_workers) cols.push_back({"effective", true, 9});
   for (Stage st : layout.stages) cols.push_back({std::string(stage_key(st)), true, kNumWidth});
-  cols.insert(cols.end(),
-              {{"step", true, kNumWidth}, {"binding", false, 9}, {"utilization", true, 11}, {"throughput", true, 17}});
+  // Wide enough for two of the shown stages binding at once ("transform+compute"), so that a
+  // tie does not push the columns after it out of line.
+  std::size_t binding = 9;
+  for (std::size_t i = 0; i < layout.stages.size(); ++i)
+    for (std::size_t j = i + 1; j < layout.stages.size(); ++j)
+      binding = std::max(binding, stage_key(layout.stages[i]).size() + 1 + stage_key(layout.stages[j]).size());
+  cols.insert(
+      cols.end(),
+      {{"step", true, kNumWidth}, {"binding", false, binding}, {"utilization", true, 11}, {"throughput", true, 17}});
   if (layout.cost) cols.insert(cols.end(), {{"cost/epoch", true, 10}, {"samples/USD", true, 11}});
   if (layout.simulated)
     cols.insert(cols.end(), {{"sim util", true, 9}, {"sim throughput", true, 17}, {"sim wait p95", true, 12}});
