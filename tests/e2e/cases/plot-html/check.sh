@@ -36,5 +36,9 @@ grep -q '<td class="v">7.45 GB/s</td><td class="origin">preset:configs/storage/n
 grep -q '<td class="v">1.25 GB/s</td><td class="origin">preset:configs/storage/nfs-10gbe.toml:12:18</td>' "$c"
 [ "$(grep -c '<h3>Assumptions</h3>' "$c")" = 2 ]
 # The sweep's page holds its rows as the table prints them, and the assumptions at its first point.
-grep -q '^batch   workers   transform     compute        step  binding    utilization         throughput$' "$CASE_TMP/sweep.html"
+grep -q '^batch   workers   transform     compute        step  binding            utilization         throughput$' "$CASE_TMP/sweep.html"
 grep -q '<h2>Assumptions at the first point</h2>' "$CASE_TMP/sweep.html"
+# ... and the keys set that change nothing there.
+"$PIPESIM" sweep --batch 8..64 --set pipeline.in_order=false --plot "$CASE_TMP/unused.html" > /dev/null
+grep -q '<li><code>pipeline.in_order</code>: changes no figure' "$CASE_TMP/unused.html"
+! grep -q 'Unused at the first point' "$CASE_TMP/sweep.html"
