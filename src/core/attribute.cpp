@@ -137,9 +137,11 @@ std::string_view evidence_key(WorkerEvidence e) {
     case WorkerEvidence::Moves:
       return "moves";
     case WorkerEvidence::Partial:
+      return "partial";
+    case WorkerEvidence::Falls:
       break;
   }
-  return "partial";
+  return "falls";
 }
 
 bool in_loop(CacheLevel l, double workers) { return workers < 1 || index(l) <= index(CacheLevel::Sample); }
@@ -243,18 +245,17 @@ void worker_evidence(const CachingExperiments& e, Attribution& a) {
     const double ratio = other / full;
     const bool more = *e.other_workers > W;
     a.proportional_steps_per_s = full * *e.other_workers / W;
-    if (more)
+    // More workers running slower, or fewer faster (beyond the noise): past some count the node
+    // loses with more, what the CPUs the workers share with each other and the training process cost.
+    if (more ? ratio < 1 - kSameRate : ratio > 1 + kSameRate)
+      a.evidence = WorkerEvidence::Falls;
+    else if (more)
       a.evidence = ratio > 1 + kSameRate ? WorkerEvidence::Moves : WorkerEvidence::Slack;
     else if (ratio > 1 - kSameRate)
       a.evidence = WorkerEvidence::Slack;
     else
       a.evidence = full - other >= 0.5 * (other * W / *e.other_workers - other) ? WorkerEvidence::Moves
                                                                                 : WorkerEvidence::Partial;
-    if (more ? ratio < 1 - kSameRate : ratio > 1 + kSameRate)
-      a.notes.push_back(
-          fmt::format("the full pipeline ran {} with {:g} workers than with {:g}: past some count more "
-                      "workers cost (the cores they share), so the count is best kept near {:g}",
-                      more ? "slower" : "faster", *e.other_workers, W, more ? W : *e.other_workers));
   }
 }
 

@@ -64,9 +64,10 @@ enum class WorkerEvidence : std::uint8_t {
   Slack,    // the rate did not move with the count (within kSameRate): the workers are not what binds
   Moves,    // the rate moved with the count: the workers bind at the experiments' count
   Partial,  // fewer workers ran slower, but this count less than in proportion: near the balance
+  Falls,    // more workers ran slower (or fewer faster): past some count the node loses with more
 };
 
-// Stable keys (JSON): "none", "slack", "moves", "partial".
+// Stable keys (JSON): "none", "slack", "moves", "partial", "falls".
 std::string_view evidence_key(WorkerEvidence e);
 
 // A cost in seconds per batch known exactly or only within [low, high].

@@ -37,6 +37,18 @@ std::string stages(const LevelCost& row) {
 
 std::string workers_text(double w) { return fmt::format("{:g} worker{}", w, w == 1 ? "" : "s"); }
 
+// More workers ran slower (or fewer faster): the count past which the node loses.
+std::string falls_text(const Attribution& a, double full_steps_per_s) {
+  const double other = *a.in.other_workers;
+  const bool more = other > a.in.workers;
+  return fmt::format(
+      "With {} the full pipeline ran {:.3g} steps/s, {} than {:.3g} here: past some count the node loses with more "
+      "workers (the CPUs they share with each other and the training process), so of the two counts {} is the "
+      "better.\n",
+      workers_text(other), *a.in.other_full, more ? "slower" : "faster", full_steps_per_s,
+      workers_text(more ? a.in.workers : other));
+}
+
 // The binding stage and what moves it, in words (one paragraph per line, wrapped later).
 std::string verdict(const Attribution& a) {
   const double W = a.in.workers;
@@ -57,6 +69,8 @@ std::string verdict(const Attribution& a) {
           "limit, take the rest.\n",
           workers_text(*a.in.other_workers), *a.in.other_full, full.measured_steps_per_s,
           workers_text(*a.in.other_workers), a.proportional_steps_per_s);
+    else if (a.evidence == WorkerEvidence::Falls)
+      evidence = falls_text(a, full.measured_steps_per_s);
     else if (a.evidence == WorkerEvidence::Slack)
       evidence = fmt::format(
           "But with {} the full pipeline ran {:.3g} steps/s, as fast: the count does not move the rate, so what sets "
@@ -97,6 +111,9 @@ std::string verdict(const Attribution& a) {
           "here (in proportion {:.3g}), so the workers bind with the loop and more of them, or cheaper samples, "
           "still help.\n",
           other, *a.in.other_full, full.measured_steps_per_s, a.proportional_steps_per_s);
+      break;
+    case WorkerEvidence::Falls:
+      t += falls_text(a, full.measured_steps_per_s);
       break;
     case WorkerEvidence::Partial:
       t += fmt::format(

@@ -209,12 +209,19 @@ TEST_CASE("attribute: the full pipeline at another worker count is the evidence 
   // 2 workers at 2.9: 3.22 is less than half of the way to 5.8 (4.35): near the balance.
   e.other_full = 2.9;
   CHECK(attribute(e).evidence == WorkerEvidence::Partial);
-  // More workers running slower: a note that the count is best kept low.
+  // More workers running slower (2.5 against 3.22, beyond 2%): past some count the node loses.
   e.other_workers = 8;
   e.other_full = 2.5;
   a = attribute(e);
-  CHECK(a.evidence == WorkerEvidence::Slack);
-  CHECK(a.notes.size() == 1);
+  CHECK(a.evidence == WorkerEvidence::Falls);
+  CHECK(evidence_key(a.evidence) == "falls");
+  // Fewer running faster says the same: 2 workers at 3.4 against 3.22 at 4.
+  e.other_workers = 2;
+  e.other_full = 3.4;
+  CHECK(attribute(e).evidence == WorkerEvidence::Falls);
+  // Fewer within 2% (3.25): as fast, slack.
+  e.other_full = 3.25;
+  CHECK(attribute(e).evidence == WorkerEvidence::Slack);
   // The other count must differ from --workers, with a rate.
   e.other_workers = 4;
   CHECK_THROWS_AS(attribute(e), Error);
