@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -48,8 +49,8 @@ std::string tick_text(double v) { return fmt::format("{:g}", std::fabs(v) < 1e-1
 
 // A panel's frame, y ticks (with gridlines) and title; the x axis is drawn by the caller.
 void y_axis(Svg& svg, double top, double height, const Scale& y, const std::vector<double>& ticks, const Unit& unit,
-            const std::string& title) {
-  svg.text(kLeft, top - 8, title, Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+            const std::string& title, double title_gap = 8) {
+  svg.text(kLeft, top - title_gap, title, Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
   for (double t : ticks) {
     const double py = y(t);
     svg.line(kLeft, py, kWidth - kRight, py, "#e5e5e5");
@@ -382,80 +383,129 @@ bool same_line(const Curve& a, const Curve& b, Value value) {
   return true;
 }
 
-// A crossover of one curve: where its line is drawn, and the walls' change.
+// A crossover of one curve: where its line is drawn, at which value of the swept axis, and the
+// walls' change.
 struct Crossing {
   double px;
   std::size_t curve;
-  std::string label;
+  double at;
+  unsigned from, to;
 };
 
-// The crossovers' labels in the panel at `top`: the same change at the same place on several
-// curves is one label naming them ("workers 8 = 16: compute -> transform"); each label goes
-// beside its line (to the right, or to the left where it would leave the plot), in the first row
-// down the panel where it overlaps no other, in dark text with a white halo (readable over the
-// curves) after a dot of its curve's colour. Labels that find no row are counted in a note.
-void place_crossover_labels(Svg& svg, const std::vector<Axis>& axes, const std::vector<Curve>& curves,
-                            const std::vector<Crossing>& crossings, double top, double height, double left,
-                            double right) {
-  struct Label {
-    double px;
+// A crossover as the figure lists it: a numbered badge over its line, and its words in the key
+// under the panel. The same change at the same place on several curves is one entry naming them
+// ("batch 64 = 128: transform -> compute at workers 20"); a curve that passes through a tie
+// (transform -> transform + compute -> compute) is one entry over the two lines.
+struct CrossoverEntry {
+  double px;
+  std::string_view colour;
+  std::string text;
+};
+
+std::vector<CrossoverEntry> crossover_entries(const std::vector<Axis>& axes, const std::vector<Curve>& curves,
+                                              const std::vector<Crossing>& crossings) {
+  const Axis& inner = axes.back();
+  const auto value = [&](double x) { return format_compact(x, inner.range.dim()); };
+  struct Change {
+    double px, at, until;
     std::vector<std::size_t> curves;
-    std::string change;
+    unsigned from, to;
   };
-  std::vector<Label> labels;
-  for (const Crossing& x : crossings) {
-    auto same = std::find_if(labels.begin(), labels.end(),
-                             [&](const Label& l) { return std::fabs(l.px - x.px) < 1 && l.change == x.label; });
-    if (same != labels.end())
+  std::vector<Change> changes;
+  for (std::size_t i = 0; i < crossings.size(); ++i) {
+    const Crossing& x = crossings[i];
+    Change c{x.px, x.at, x.at, {x.curve}, x.from, x.to};
+    // Into a tie and out of it on the same curve, next to each other: one change.
+    if (i + 1 < crossings.size() && crossings[i + 1].curve == x.curve && crossings[i + 1].from == x.to &&
+        std::popcount(x.to) > 1 && (x.to & x.from) != 0 && (x.to & crossings[i + 1].to) != 0) {
+      const Crossing& y = crossings[++i];
+      c = {(x.px + y.px) / 2, x.at, y.at, {x.curve}, x.from, y.to};
+    }
+    auto same = std::find_if(changes.begin(), changes.end(), [&](const Change& d) {
+      return std::fabs(d.px - c.px) < 1 && d.from == c.from && d.to == c.to && d.until == c.until;
+    });
+    if (same != changes.end())
       same->curves.push_back(x.curve);
     else
-      labels.push_back({x.px, {x.curve}, x.label});
+      changes.push_back(std::move(c));
   }
-  std::sort(labels.begin(), labels.end(), [](const Label& a, const Label& b) { return a.px < b.px; });
-  struct Box {
-    double x0, x1;
-    std::size_t row;
-  };
-  std::vector<Box> placed;
-  const auto rows = static_cast<std::size_t>(std::max(1.0, std::floor((height - 8) / 13)));
-  std::size_t left_out = 0;
-  for (const Label& l : labels) {
-    std::string text = l.change;
+  std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.px < b.px; });
+  std::vector<CrossoverEntry> out;
+  for (const Change& c : changes) {
+    std::string names;
     if (curves.size() > 1) {
-      // The curves' own values, "workers 8 = 16", or their full names where several axes differ.
-      std::string names;
-      for (std::size_t i = 0; i < l.curves.size(); ++i) {
-        const std::string name = outer_label(axes, curves[l.curves[i]]);
+      // The curves' own values, "batch 8 = 16", or their full names where several axes differ.
+      for (std::size_t i = 0; i < c.curves.size(); ++i) {
+        const std::string name = outer_label(axes, curves[c.curves[i]]);
         const std::size_t space = name.rfind(' ');
         names +=
             i == 0 ? name : " = " + (axes.size() == 2 && space != std::string::npos ? name.substr(space + 1) : name);
       }
-      text = names + ": " + text;
+      names += ": ";
     }
-    // 10 px text: about 6 px a character; the dot and its gap 10 px.
-    const double w = 10 + 6.0 * static_cast<double>(text.size());
-    const bool to_left = l.px + 3 + w > right && l.px - 3 - w >= left;
-    const double x0 = to_left ? l.px - 3 - w : l.px + 3, x1 = x0 + w;
-    std::optional<std::size_t> row;
-    for (std::size_t r = 0; r < rows && !row; ++r)
-      if (std::none_of(placed.begin(), placed.end(),
-                       [&](const Box& b) { return b.row == r && b.x0 < x1 + 4 && x0 < b.x1 + 4; }))
-        row = r;
-    if (!row) {
-      ++left_out;
-      continue;
-    }
-    placed.push_back({x0, x1, *row});
-    const double y = top + 12 + 13 * static_cast<double>(*row);
-    svg.circle(x0 + 4, y - 3.5, 3, l.curves.size() == 1 ? kPalette[l.curves[0]] : std::string_view("#444444"));
-    svg.text(x0 + 10, y, text, Anchor::Start, 10, "#222222",
-             "paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\"");
+    const std::string where =
+        c.until == c.at ? fmt::format("at {} {}", field_short(inner.field), value(c.at))
+                        : fmt::format("tied from {} {} to {}", field_short(inner.field), value(c.at), value(c.until));
+    out.push_back({c.px, c.curves.size() == 1 ? kPalette[c.curves[0]] : std::string_view("#444444"),
+                   fmt::format("{}{} -> {} {}", names, binding_text(c.from), binding_text(c.to), where)});
   }
-  if (left_out > 0)
-    svg.text(right, top + height - 6,
-             fmt::format("{} more crossover{} (dotted lines): hover a point for its figures", left_out,
-                         left_out == 1 ? "" : "s"),
-             Anchor::End, 10, "#777777");
+  return out;
+}
+
+// The key's layout: two columns when every entry fits one (10 px text, about 6 px a character,
+// and the badge), else one; at most kMaxKeyRows rows, the rest counted in a last line.
+constexpr std::size_t kMaxKeyRows = 12;
+constexpr double kKeyRow = 14;
+std::size_t key_columns(const std::vector<CrossoverEntry>& entries, double width) {
+  for (const CrossoverEntry& e : entries)
+    if (22 + 6.0 * static_cast<double>(e.text.size()) > width / 2) return 1;
+  return 2;
+}
+std::size_t key_rows(const std::vector<CrossoverEntry>& entries, double width) {
+  if (entries.empty()) return 0;
+  const std::size_t columns = key_columns(entries, width);
+  const std::size_t rows = (entries.size() + columns - 1) / columns;
+  return rows > kMaxKeyRows ? kMaxKeyRows + 1 : rows;
+}
+
+// A numbered badge: white inside, the curve's colour round it, the number in dark text.
+void badge(Svg& svg, double x, double y, std::size_t n, std::string_view colour) {
+  svg.raw(
+      fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"7\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                  x, y, colour));
+  svg.text(x, y + 3.5, std::to_string(n), Anchor::Middle, 9, "#222222", "font-weight=\"bold\"");
+}
+
+// The badges in the strip over the panel (centred at `y`), each over its line or pushed aside
+// (with a leader down to its line) so that none overlaps another; the key's entries under the
+// panel from `key_top`, in the order of the badges.
+void draw_crossovers(Svg& svg, const std::vector<CrossoverEntry>& entries, double y, double panel_top, double key_top,
+                     double left, double right) {
+  if (entries.empty()) return;
+  const std::size_t columns = key_columns(entries, right - left);
+  const std::size_t rows = key_rows(entries, right - left);
+  const std::size_t listed = std::min(entries.size(), columns * std::min(rows, kMaxKeyRows));
+  constexpr double kStep = 16;  // badges' centres at least this far apart
+  std::vector<double> xs(listed);
+  for (std::size_t i = 0; i < listed; ++i) xs[i] = std::max(entries[i].px, i == 0 ? left + 8 : xs[i - 1] + kStep);
+  for (std::size_t i = listed; i-- > 0;) xs[i] = std::min(xs[i], i + 1 == listed ? right - 8 : xs[i + 1] - kStep);
+  for (std::size_t i = 0; i < listed; ++i) {
+    if (std::fabs(xs[i] - entries[i].px) > 0.5) svg.line(xs[i], y + 7, entries[i].px, panel_top, "#999999", 1);
+    badge(svg, xs[i], y, i + 1, entries[i].colour);
+  }
+  const double column_width = (right - left) / static_cast<double>(columns);
+  const std::size_t per_column = std::min(rows, kMaxKeyRows);
+  for (std::size_t i = 0; i < listed; ++i) {
+    const double x = left + column_width * static_cast<double>(i / per_column);
+    const double ky = key_top + kKeyRow * static_cast<double>(i % per_column);
+    badge(svg, x + 7, ky, i + 1, entries[i].colour);
+    svg.text(x + 19, ky + 3.5, entries[i].text, Anchor::Start, 10, "#222222");
+  }
+  if (listed < entries.size())
+    svg.text(left, key_top + kKeyRow * static_cast<double>(per_column),
+             fmt::format("{} more crossover{} (dotted lines): hover a point for its figures", entries.size() - listed,
+                         entries.size() - listed == 1 ? "" : "s"),
+             Anchor::Start, 10, "#555555");
 }
 
 // Many outer combinations: a grid of small utilization panels on shared axes.
@@ -608,9 +658,36 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     }
   }
   const double legend_bottom = (entry_at.empty() ? 68 : entry_at.back().second) + (sim ? 18 : 0);
-  const double top = 110 + legend_bottom - 68;
+  const Scale xs{e.low, e.high, kLeft + 10, kWidth - kRight - 10, log_x};
+  // Each panel's curves, and which curves hide others in the utilization panel (its note).
+  const auto utilization = closed_form([](const CurvePoint& p) { return p.utilization; });
+  const auto throughput = closed_form([](const CurvePoint& p) { return p.throughput; });
+  const auto sim_utilization = [](const CurvePoint& p) { return p.simulated_utilization; };
+  const auto sim_throughput = [](const CurvePoint& p) { return p.simulated_throughput; };
+  const std::string utilization_note = coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
+    return same_line(a, b, utilization) && same_line(a, b, sim_utilization);
+  });
+  // The crossovers: numbered badges in a strip over the utilization panel, their key under its
+  // axis and note (the panels below move down to make room).
+  std::vector<Crossing> crossings;
+  for (std::size_t c = 0; c < curves.size(); ++c)
+    for (const CurvePoint& p : curves[c].points)
+      if (p.drawn() && p.crossed_from)
+        crossings.push_back({xs(p.crossed_at), c, p.crossed_at, *p.crossed_from, p.binding});
+  const std::vector<CrossoverEntry> entries = crossover_entries(axes, curves, crossings);
+  const double strip = entries.empty() ? 0 : 18;
+  const auto note_lines = [](const std::string& note) {
+    const std::string wrapped = wrap(note, kNoteChars);
+    return note.empty()
+               ? std::size_t{0}
+               : std::min(kNoteLines, static_cast<std::size_t>(std::count(wrapped.begin(), wrapped.end(), '\n')) + 1);
+  };
+  const double top = 110 + legend_bottom - 68 + strip;
   const double gap = 84;
-  const double height = top + 3 * kPanelHeight + 2 * gap + 76;
+  const double key_top = top + kPanelHeight + 50 + 12 * static_cast<double>(note_lines(utilization_note)) + 6;
+  const double key_bottom = key_top + kKeyRow * static_cast<double>(key_rows(entries, kWidth - kLeft - kRight));
+  const double key_extra = entries.empty() ? 0 : std::max(0.0, key_bottom + 14 - (top + kPanelHeight + gap));
+  const double height = top + 3 * kPanelHeight + 2 * gap + key_extra + 76;
   Svg svg(kWidth, height, loaded.name);
   heading(svg, loaded.name);
   svg.text(kWidth / 2, 46, fmt::format("pipesim sweep over {}", axis_title(inner.field)), Anchor::Middle, 12,
@@ -632,8 +709,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
              "dashed, rings: simulated (--simulate); solid, dots: the model's closed forms", Anchor::Start, 11);
   }
 
-  const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap); };
-  const Scale xs{e.low, e.high, kLeft + 10, kWidth - kRight - 10, log_x};
+  const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap) + (i > 0 ? key_extra : 0); };
   const std::vector<double> xticks = x_ticks(inner, e, 12);
   const auto x_axis = [&](double ptop, const std::string& note) {
     const double base = ptop + kPanelHeight;
@@ -662,7 +738,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
                        {0, tmax > 0 ? tmax * 1.1 : 1, tops[1] + kPanelHeight, tops[1]},
                        log_stages ? Scale{smin / 1.2, smax * 1.2, tops[2] + kPanelHeight, tops[2], true}
                                   : Scale{0, smax > 0 ? smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
-  y_axis(svg, tops[0], kPanelHeight, ys[0], nice_ticks(0, 1, 5), pct, "Accelerator utilization");
+  y_axis(svg, tops[0], kPanelHeight, ys[0], nice_ticks(0, 1, 5), pct, "Accelerator utilization", 8 + strip);
   // Throughput is every accelerator's together: said where there are several.
   const double accelerators =
       loaded.scenario.opt(Field::AcceleratorCount).value_or(1) * loaded.scenario.opt(Field::Nodes).value_or(1);
@@ -677,13 +753,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     svg.text(kWidth - kRight, tops[2] + kPanelHeight - 6, "a stage that takes no time (cached) lies on the floor",
              Anchor::End, 10, "#777777");
   // Each panel's axis, and which curves hide others in it.
-  const auto utilization = closed_form([](const CurvePoint& p) { return p.utilization; });
-  const auto throughput = closed_form([](const CurvePoint& p) { return p.throughput; });
-  const auto sim_utilization = [](const CurvePoint& p) { return p.simulated_utilization; };
-  const auto sim_throughput = [](const CurvePoint& p) { return p.simulated_throughput; };
-  x_axis(tops[0], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
-           return same_line(a, b, utilization) && same_line(a, b, sim_utilization);
-         }));
+  x_axis(tops[0], utilization_note);
   x_axis(tops[1], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
            return same_line(a, b, throughput) && same_line(a, b, sim_throughput);
          }));
@@ -707,7 +777,6 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
     sx += 40 + 7.0 * static_cast<double>(stage_key(st).size());
   }
 
-  std::vector<Crossing> crossings;
   for (std::size_t c = 0; c < curves.size(); ++c) {
     const std::string_view colour = kPalette[c];
     const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
@@ -743,12 +812,10 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
       if (p.crossed_from) {
         const double px = xs(p.crossed_at);
         svg.line(px, tops[0], px, tops[0] + kPanelHeight, colour, 1, "2 2");
-        crossings.push_back({px, c, fmt::format("{} -> {}", binding_text(*p.crossed_from), binding_text(p.binding))});
       }
     }
   }
-  // The crossovers' labels last, over the curves.
-  place_crossover_labels(svg, axes, curves, crossings, tops[0], kPanelHeight, kLeft, kWidth - kRight);
+  draw_crossovers(svg, entries, tops[0] - 10, tops[0], key_top, kLeft, kWidth - kRight);
   gaps_note(svg, height - 10, curves);
   return svg.finish();
 }

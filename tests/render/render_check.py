@@ -7,7 +7,8 @@ For each figure: the SVG parses as XML, Chromium renders it to a PNG of the SVG'
 and the PNG is not blank (enough pixels that are not white) and shows the colours the figure
 draws (the binding wall's, the series'). Chromium also lays the figure out in a page whose
 script measures every text as drawn: each must lie inside the figure (a long title or a label at
-the edge is not cut off) and no two may overlap. The PNGs stay in OUT_DIR (default: a temporary
+the edge is not cut off), no two may overlap and none may lie across a curve; every text's colour
+has at least 3:1 contrast on white. The figures of the manual are among the cases. The PNGs stay in OUT_DIR (default: a temporary
 folder) for a person to look at.
 """
 import html
@@ -36,6 +37,14 @@ FIGURES = {
                        ["#0072B2", "#E69F00"]),
     # Workers on x as the swept axis with the most values; a crossover at the right edge.
     "sweep-edge": (["sweep", "--workers", "2..12:+2", "--batch", "32", "--set", "cpu.cores=16"], ["#0072B2"]),
+    # Eight curves with thirteen crossovers, some through ties, some close together: the badges and
+    # their key.
+    "sweep-crossovers": (["sweep", "--batch", "8..1024", "--workers", "1..64:+1"], ["#0072B2", "#000000"]),
+    # The figures of the manual (docs/commands.md, "Pictures") not above.
+    "compare-three": (["compare", "p4d-resnet50-nvme", "p4d-resnet50-nfs", "8xa100-small-cpu"],
+                      ["#0072B2", "#E69F00", "#009E73"]),
+    "simulate-docs": (["simulate", "--set", "pipeline.batch_size=16", "--set", "pipeline.workers=6", "--set",
+                       "transform.cv=1.5"], ["#0072B2", "#D55E00"]),
 }
 # The HTML reports, rendered as a page (the figure inline, the words, the scenario).
 PAGES = {"diagnose-report": FIGURES["diagnose"], "sweep-report": FIGURES["sweep"],
@@ -56,6 +65,27 @@ const width = +svg.getAttribute('width'), height = +svg.getAttribute('height');
 const boxes = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
 const outside = boxes.filter(([, b]) => b.left < -0.5 || b.right > width + 0.5 || b.top < -0.5 ||
                                          b.bottom > height + 0.5).map(([s]) => s);
+// Text drawn across a curve (a polyline's segment through its box) cannot be read.
+const segments = [];
+for (const p of svg.querySelectorAll('polyline')) {
+  const pts = p.getAttribute('points').trim().split(/\s+/).map(q => q.split(',').map(Number));
+  for (let i = 1; i < pts.length; i++) segments.push([pts[i - 1], pts[i]]);
+}
+const crosses = (b, [[x1, y1], [x2, y2]]) => {
+  // Clip the segment to the box (Liang-Barsky).
+  let t0 = 0, t1 = 1;
+  const dx = x2 - x1, dy = y2 - y1;
+  for (const [p, q] of [[-dx, x1 - b.left], [dx, b.right - x1], [-dy, y1 - b.top], [dy, b.bottom - y1]]) {
+    if (p === 0) { if (q < 0) return false; continue; }
+    const r = q / p;
+    if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; }
+    else { if (r < t0) return false; if (r < t1) t1 = r; }
+  }
+  return true;
+};
+const overCurve = boxes.filter(([, b]) => segments.some(s => crosses({left: b.left + 1, right: b.right - 1,
+                                                                        top: b.top + 1, bottom: b.bottom - 1}, s)))
+                       .map(([t]) => t);
 const overlap = [];
 for (let i = 0; i < boxes.length; i++)
   for (let j = i + 1; j < boxes.length; j++) {
@@ -63,7 +93,7 @@ for (let i = 0; i < boxes.length; i++)
     if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
       overlap.push(boxes[i][0] + ' / ' + boxes[j][0]);
   }
-document.body.setAttribute('data-layout', JSON.stringify({outside, overlap}));
+document.body.setAttribute('data-layout', JSON.stringify({outside, overlap, overCurve}));
 </script>"""
 
 
@@ -83,11 +113,31 @@ def layout_problems(browser, svg_path, out):
         return ["Chromium did not lay the figure out"]
     result = json.loads(html.unescape(found.group(1)))
     return ([f"text outside the figure: {t!r}" for t in result["outside"]] +
-            [f"texts overlap: {t!r}" for t in result["overlap"]])
+            [f"texts overlap: {t!r}" for t in result["overlap"]] +
+            [f"text over a curve: {t!r}" for t in result["overCurve"]])
 
 
 def rgb(hex_colour):
     return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def luminance(hex_colour):
+    """WCAG's relative luminance of an sRGB colour."""
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def low_contrast(svg_path):
+    """The texts whose colour has less than 3:1 contrast against the white the figures are drawn on."""
+    bad = []
+    for text in ET.parse(svg_path).getroot().iter("{http://www.w3.org/2000/svg}text"):
+        fill = text.get("fill", "#222222")
+        if re.fullmatch(r"#[0-9a-fA-F]{6}", fill) and (1.05 / (luminance(fill) + 0.05)) < 3:
+            bad.append(f"{''.join(text.itertext())!r} in {fill}")
+    return bad
 
 
 def main():
@@ -130,6 +180,7 @@ def main():
             failures.append(f"{name}: colours not drawn: {', '.join(missing)}")
         if ext == ".svg":
             failures += [f"{name}: {p}" for p in layout_problems(browser, svg, out)]
+            failures += [f"{name}: text contrast under 3:1 on white: {t}" for t in low_contrast(svg)]
     for f in failures:
         print("render_check: " + f, file=sys.stderr)
     return 1 if failures else 0
