@@ -14,12 +14,6 @@ namespace pipesim {
 
 namespace {
 
-std::string_view trim(std::string_view t) {
-  while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\r')) t.remove_prefix(1);
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
-  return t;
-}
-
 // Calls fn(line_text, line_number) for every line.
 template <class Fn>
 void each_line(std::string_view text, Fn fn) {

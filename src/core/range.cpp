@@ -1,5 +1,4 @@
 #include "core/range.hpp"
-#include "core/text.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace pipesim {
 
@@ -49,12 +49,6 @@ Range Range::linear(double start, double step, std::size_t count, Dim dim) {
 }
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
 
 // Relative slack so that 0.1 steps and x1.1 factors land on their end point.
 constexpr double kSlack = 1e-9;

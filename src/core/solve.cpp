@@ -14,12 +14,6 @@ namespace pipesim {
 
 namespace {
 
-std::string_view trim(std::string_view t) {
-  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-  return t;
-}
-
 bool ends_with(std::string_view t, std::string_view s) {
   return t.size() > s.size() && t.substr(t.size() - s.size()) == s;
 }

@@ -12,6 +12,13 @@
 
 namespace pipesim {
 
+std::string_view trim(std::string_view s) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // Three rows of the optimal-string-alignment table: insertions, deletions, substitutions and
   // swaps of two neighbours ("corse" is one edit from "cores"), each costing one.

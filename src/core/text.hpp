@@ -8,6 +8,9 @@
 
 namespace pipesim {
 
+// `s` without the blanks (spaces, tabs, carriage returns) at either end.
+std::string_view trim(std::string_view s);
+
 // Levenshtein distance between two strings.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

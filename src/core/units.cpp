@@ -1,5 +1,4 @@
 #include "core/units.hpp"
-#include "core/text.hpp"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace pipesim {
 
@@ -156,12 +156,6 @@ struct CountSuffix {
 };
 constexpr std::array kCountSuffixes = {CountSuffix{'k', K}, CountSuffix{'K', K}, CountSuffix{'M', M},
                                        CountSuffix{'G', G}};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::string_view example(Dim d) {
   switch (d) {
