@@ -82,8 +82,7 @@ std::vector<StepOn> step_entries(const toml::table& on, const Origin& doc) {
         throw Error(at(doc, k.source()), fmt::format("[model.on.{}] holds model.measured_overhead and "
                                                      "model.measured_per_sample only, not '{}'",
                                                      echo(name.str()), echo(k.str())));
-      e.values.emplace_back(f->field, node_value(*f, v, doc));
-      e.origins.push_back(at(doc, v.source()));
+      e.values.push_back({f->field, node_value(*f, v, doc), at(doc, v.source())});
     }
     entries.push_back(std::move(e));
   }
@@ -238,12 +237,12 @@ struct Loader {
       // The step set beside the table (in this file or what it uses) stands for the others.
       StepTable t;
       t.entries = std::move(*own_steps);
-      for (Field f : kStepFields) {
-        t.base.emplace_back(f, out.scenario.has(f)
-                                   ? std::optional<Quantity>(Quantity{out.scenario.get(f), out.scenario.dim(f)})
-                                   : std::nullopt);
-        t.base_origins.push_back(out.origins[static_cast<std::size_t>(f)]);
-      }
+      for (Field f : kStepFields)
+        t.base.push_back({f,
+                          out.scenario.has(f)
+                              ? std::optional<Quantity>(Quantity{out.scenario.get(f), out.scenario.dim(f)})
+                              : std::nullopt,
+                          out.origins[static_cast<std::size_t>(f)]});
       out.steps = std::move(t);
     }
     --depth;
@@ -392,13 +391,12 @@ LoadedScenario load_scenario(std::string_view arg) {
 void pick_step(LoadedScenario& s) {
   if (!s.steps) return;
   const StepTable& t = *s.steps;
-  for (std::size_t i = 0; i < t.base.size(); ++i) {
-    const auto& [f, q] = t.base[i];
-    if (q)
-      s.scenario.set(f, *q);
+  for (const StepValue& v : t.base) {
+    if (v.value)
+      s.scenario.set(v.field, *v.value);
     else
-      s.scenario.unset(f);
-    s.origins[static_cast<std::size_t>(f)] = q ? t.base_origins[i] : Origin{};
+      s.scenario.unset(v.field);
+    s.origins[static_cast<std::size_t>(v.field)] = v.value ? v.origin : Origin{};
   }
   std::optional<double> on = t.forced;
   if (!on && s.scenario.has(Field::AcceleratorType)) on = s.scenario.get(Field::AcceleratorType);
@@ -409,13 +407,13 @@ void pick_step(LoadedScenario& s) {
   }
   for (const StepOn& e : t.entries) {
     if (e.accelerator != *on) continue;
-    for (std::size_t i = 0; i < e.values.size(); ++i) {
-      s.scenario.set(e.values[i].first, e.values[i].second);
-      s.origins[static_cast<std::size_t>(e.values[i].first)] = e.origins[i];
+    for (const StepValue& v : e.values) {
+      s.scenario.set(v.field, *v.value);
+      s.origins[static_cast<std::size_t>(v.field)] = v.origin;
     }
     // A step that leaves out the fixed time per step has none.
     if (std::none_of(e.values.begin(), e.values.end(),
-                     [](const auto& v) { return v.first == Field::MeasuredOverhead; })) {
+                     [](const StepValue& v) { return v.field == Field::MeasuredOverhead; })) {
       s.scenario.unset(Field::MeasuredOverhead);
       s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)] = {};
     }

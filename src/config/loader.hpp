@@ -20,18 +20,22 @@ namespace pipesim {
 // scenario takes the step of its own accelerator (accelerator.type) where the table has one,
 // or of model.measured_on where a later layer names it alone; else the step set beside the
 // table (its `base`). A later layer that sets the step itself sets the table aside.
+// A step field's value (none: not set) and where it was set.
+struct StepValue {
+  Field field;
+  std::optional<Quantity> value;
+  Origin origin;
+};
 struct StepOn {
   double accelerator = 0;  // the choice of accelerator.type / model.measured_on
   Origin where;            // the table's header
-  std::vector<std::pair<Field, Quantity>> values;
-  std::vector<Origin> origins;
+  std::vector<StepValue> values;
 };
 struct StepTable {
   std::vector<StepOn> entries;
   // The step fields (model.measured_overhead, measured_per_sample, measured_on) as set beside
   // the table: restored where the accelerator has no entry.
-  std::vector<std::pair<Field, std::optional<Quantity>>> base;
-  std::vector<Origin> base_origins;
+  std::vector<StepValue> base;
   std::optional<double> forced;  // model.measured_on set after the table, alone
   Origin forced_origin;
 };
