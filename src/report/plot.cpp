@@ -405,7 +405,7 @@ struct CrossoverEntry {
 std::vector<CrossoverEntry> crossover_entries(const std::vector<Axis>& axes, const std::vector<Curve>& curves,
                                               const std::vector<Crossing>& crossings) {
   const Axis& inner = axes.back();
-  const auto value = [&](double x) { return format_compact(x, inner.range.dim()); };
+  const auto value = [&](double x) { return format_human(x, inner.range.dim()); };  // four digits
   struct Change {
     double px, at, until;
     std::vector<std::size_t> curves;
@@ -686,7 +686,8 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   const double gap = 84;
   const double key_top = top + kPanelHeight + 50 + 12 * static_cast<double>(note_lines(utilization_note)) + 6;
   const double key_bottom = key_top + kKeyRow * static_cast<double>(key_rows(entries, kWidth - kLeft - kRight));
-  const double key_extra = entries.empty() ? 0 : std::max(0.0, key_bottom + 14 - (top + kPanelHeight + gap));
+  // The next panel's title sits 8 px over it, 13 px tall: the key ends clear of it.
+  const double key_extra = entries.empty() ? 0 : std::max(0.0, key_bottom + 28 - (top + kPanelHeight + gap));
   const double height = top + 3 * kPanelHeight + 2 * gap + key_extra + 76;
   Svg svg(kWidth, height, loaded.name);
   heading(svg, loaded.name);

@@ -18,7 +18,7 @@ for tip, row in zip(tips, rows):
     want = "; simulated: utilization %.1f%%, throughput %s samples/s" % (
         100 * sim["utilization"], reading(sim["throughput_samples_per_s"]))
     assert tip.endswith(want), (tip, want)
-rings = [c for c in svg.iter(ns + "circle") if c.get("fill") == "#ffffff"]
+rings = [c for c in svg.iter(ns + "circle") if c.get("fill") == "#ffffff" and c.get("stroke-width") == "1.5"]
 assert len(rings) == 2 * 4 + 1, len(rings)  # utilization and throughput per point, and the legend's
 dashed = [p for p in svg.iter(ns + "polyline") if p.get("stroke-dasharray") == "4 3"]
 assert len(dashed) == 2, len(dashed)

@@ -1,5 +1,6 @@
 # One curve per worker count; each point's tooltip holds the figures the JSON rows have; the two
-# crossovers are marked where the sweep's rows mark them.
+# crossovers are marked where the sweep's rows mark them, each in the key at the batch size where
+# the walls cross (the JSON's crossover).
 set -e
 svg="$CASE_TMP/sweep.svg"
 "$PIPESIM" sweep --batch 8..1024 --workers 8,16 --format json > "$CASE_TMP/s.json"
@@ -17,6 +18,7 @@ for tip, row in zip(tips, rows):
         " + ".join(row["binding"]))
     assert tip == want or tip.startswith(want + " (crossover: "), (tip, want)
 texts = [t.text or "" for t in svg.iter(ns + "text")]
-assert "workers 8: compute -> transform" in texts and "workers 16: compute -> transform" in texts, texts
+assert "workers 8: compute -> transform at batch 22.42" in texts, texts
+assert "workers 16: compute -> transform at batch 50.80" in texts, texts
 assert "workers 8" in texts and "workers 16" in texts
 PY
