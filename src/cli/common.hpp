@@ -82,12 +82,18 @@ void refuse_same_output(const std::string& a, std::string_view a_option, const s
 
 // --plot FILE: registers the option; `check_plot` refuses a name pipesim cannot write (before
 // any work); FILE.svg is the figure (FILE.png and FILE.pdf the same, converted by rsvg-convert),
-// FILE.html the report (`plot_is_html`); `write_plot` writes
-// it whole.
+// FILE.html the report (`plot_is_html`).
 void add_plot_option(CLI::App& cmd, std::string& path);
 void check_plot(const std::string& path, const std::vector<std::string>& inputs);
 bool plot_is_html(const std::string& path);
+// Writes `text` whole to `path`, converted to PNG or PDF where its name says so.
 void write_plot(const std::string& path, const std::string& text);
+// The one way a command writes its --plot: the figure `svg`, or for FILE.html the report `page()`
+// makes around it (made only then). Nothing for an empty path.
+template <class Page>
+void write_figure(const std::string& path, const std::string& svg, Page page) {
+  if (!path.empty()) write_plot(path, plot_is_html(path) ? page() : svg);
+}
 // The words of an HTML report: the output as the table renderer prints it, which is `text` when
 // the format is the table and is rendered again with `render(out)` otherwise.
 template <class Render>

@@ -47,13 +47,13 @@ void setup_compare(CLI::App& app) {
         walls.push_back(r.result.binding);
       }
       const std::string svg = compare_svg(labels, rows, walls);
-      if (plot_is_html(*plot)) {
-        const std::string words = table_words(
-            opts->format, text, [&](Out& out) { compare_renderer(Format::Table)->compare(out, reports, rows); });
-        write_plot(*plot, compare_html(reports, words, svg));
-      } else {
-        write_plot(*plot, svg);
-      }
+      write_figure(*plot, svg, [&] {
+        return compare_html(
+            reports,
+            table_words(opts->format, text,
+                        [&](Out& out) { compare_renderer(Format::Table)->compare(out, reports, rows); }),
+            svg);
+      });
     }
     write_stdout(text);
   });

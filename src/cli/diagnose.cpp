@@ -22,13 +22,13 @@ void setup_diagnose(CLI::App& app) {
     const std::string text = render_diagnosis(opts->format, loaded, d, output_columns());
     if (!plot->empty()) {
       const std::string svg = diagnosis_svg(loaded, d);
-      if (plot_is_html(*plot)) {
-        const std::string words = table_words(
-            opts->format, text, [&](Out& out) { diagnosis_renderer(Format::Table)->diagnosis(out, loaded, d); });
-        write_plot(*plot, diagnosis_html(loaded, d, words, svg));
-      } else {
-        write_plot(*plot, svg);
-      }
+      write_figure(*plot, svg, [&] {
+        return diagnosis_html(
+            loaded, d,
+            table_words(opts->format, text,
+                        [&](Out& out) { diagnosis_renderer(Format::Table)->diagnosis(out, loaded, d); }),
+            svg);
+      });
     }
     write_table_stdout(text, opts->format);
   });

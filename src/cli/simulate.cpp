@@ -114,13 +114,13 @@ void setup_simulate(CLI::App& app) {
     if (!opts->trace.empty()) write_file(opts->trace, chrome_trace(s, loaded.name), "--trace");
     if (!opts->plot.empty()) {
       const std::string svg = simulation_svg(loaded, s, opts->trace_steps);
-      if (plot_is_html(opts->plot)) {
-        const std::string words = table_words(
-            opts->format, text, [&](Out& out) { simulation_renderer(Format::Table)->simulation(out, loaded, s); });
-        write_plot(opts->plot, simulation_html(loaded, words, svg, assumptions(loaded.scenario, s.inputs)));
-      } else {
-        write_plot(opts->plot, svg);
-      }
+      write_figure(opts->plot, svg, [&] {
+        return simulation_html(
+            loaded,
+            table_words(opts->format, text,
+                        [&](Out& out) { simulation_renderer(Format::Table)->simulation(out, loaded, s); }),
+            svg, assumptions(loaded.scenario, s.inputs));
+      });
     }
     write_stdout(text);
   });

@@ -209,9 +209,10 @@ void run_sweep(const SweepOptions& o) {
   if (!o.plot.empty()) {
     // check_sweep_svg above refused every grid sweep_svg would.
     const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());
-    write_plot(o.plot, html ? sweep_html(loaded, axes, figure, table_rows(rows.text), first_assumptions(first),
-                                         first_unused(loaded, axes, first))
-                            : figure);
+    write_figure(o.plot, figure, [&] {
+      return sweep_html(loaded, axes, figure, table_rows(rows.text), first_assumptions(first),
+                        first_unused(loaded, axes, first));
+    });
   }
   for (const InertAxis& a : gather.inert_axes(loaded.scenario))
     fmt::print(stderr,

@@ -1,6 +1,6 @@
 // The one place that names output formats and picks their renderers. Adding a format: an
 // enumerator in format.hpp, a file that defines its renderer class and `<name>_renderers()`
-// (renderers_of<Class>()), and a row in kFormats.
+// (renderers_of<Class>()), and a row in kFormats. Table and markdown share text_report.cpp.
 #include <fmt/format.h>
 #include <array>
 

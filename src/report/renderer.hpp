@@ -1,6 +1,6 @@
-// The renderers: one interface per kind of result. Each format is one file (table.cpp,
-// markdown.cpp, json.cpp, csv.cpp, junit.cpp, github.cpp) and formats.cpp is the one place that
-// names formats and picks their renderers.
+// The renderers: one interface per kind of result. Each format is one file (text_report.cpp for
+// table and markdown, json.cpp, csv.cpp, junit.cpp, github.cpp) and formats.cpp is the one place
+// that names formats and picks their renderers.
 // Renderers compute nothing: every number they print is a member of a core result.
 #pragma once
 

@@ -581,4 +581,9 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
                                   unmodelled_list(a)));
 }
 
+// The two formats for people: aligned plain text, and markdown (for issues, pull requests and
+// wikis), the same layout with markdown's markup.
+FormatRenderers table_renderers() { return renderers_of<TextRenderer<false>>(); }
+FormatRenderers markdown_renderers() { return renderers_of<TextRenderer<true>>(); }
+
 }  // namespace pipesim

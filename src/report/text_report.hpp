@@ -1,6 +1,6 @@
-// The layout that the two formats for people share: plain aligned text (table.cpp) and
-// markdown (markdown.cpp) differ only in markup, so one helper lays out every report and
-// the `markdown` flag picks headings, bullets and table syntax.
+// The two formats for people: plain aligned text (`table`) and markdown differ only in markup,
+// so one helper lays out every report and the `markdown` flag picks headings, bullets and table
+// syntax; text_report.cpp defines both formats' renderers.
 #pragma once
 
 #include "report/renderer.hpp"
@@ -20,7 +20,7 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
                   std::size_t columns = 0);
 void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool markdown);
 
-// The renderer of both: table.cpp makes TextRenderer<false>, markdown.cpp TextRenderer<true>.
+// The renderer of both: the table format's is TextRenderer<false>, markdown's TextRenderer<true>.
 // `columns`: the width plain text wraps a diagnosis's prose, and a plan's assumptions, to.
 template <bool Markdown>
 class TextRenderer final : public DiagnosisRenderer,
