@@ -204,8 +204,10 @@ void run_sweep(const SweepOptions& o) {
   const bool long_sweep = points >= (o.simulate ? 20 : 200000);
   std::FILE* progress =
       long_sweep && isatty(2) == 1 && !(term != nullptr && std::string_view(term) == "dumb") ? stderr : nullptr;
-  const SweepSummary summary = write_sweep(*renderer, stdout, loaded.scenario, axes, layout, o.jobs,
-                                           o.simulate ? &sim : nullptr, progress, &gather, html ? &rows : nullptr);
+  // What each point computes is this command's to say: JSON rows carry each point's fixes.
+  const SweepRun run{o.jobs, o.format == Format::Json, o.simulate ? &sim : nullptr};
+  const SweepSummary summary =
+      write_sweep(*renderer, stdout, loaded.scenario, axes, layout, run, progress, &gather, html ? &rows : nullptr);
   if (!o.plot.empty()) {
     // check_sweep_svg above refused every grid sweep_svg would.
     const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());

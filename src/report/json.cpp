@@ -209,7 +209,6 @@ class JsonRenderer final : public DiagnosisRenderer,
                            public CompareRenderer,
                            public SimulationRenderer {
  public:
-  [[nodiscard]] bool recommendations() const override { return true; }
   void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const override {
     JsonWriter j(o);
     j.object().stamp().kv_str("scenario", loaded.name);

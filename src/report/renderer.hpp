@@ -62,8 +62,6 @@ class DiagnosisRenderer {
 class SweepRenderer {
  public:
   virtual ~SweepRenderer() = default;
-  // Rows carry each point's recommendations (so each point is diagnosed).
-  [[nodiscard]] virtual bool recommendations() const { return false; }
   virtual void begin(const SweepLayout& layout) = 0;
   virtual void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const = 0;
   virtual void end(Out& o, const SweepLayout& layout, std::size_t rows) const = 0;

@@ -2,10 +2,13 @@
 // binding stages.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
+#include <string>
 
 #include "../../support/reference.hpp"
 #include "core/sweep.hpp"
+#include "core/sweep_run.hpp"
 
 using namespace pipesim;
 
@@ -171,6 +174,45 @@ TEST_CASE("invalid points are rows that say why, exactly where diagnose refuses 
   CHECK(invalid == std::vector<bool>{false, false, true, true, false, false, true, true, false, false});
   for (std::size_t i = 0; i < crossed.size(); ++i)
     if (invalid[i]) CHECK_FALSE(crossed[i].has_value());
+}
+
+TEST_CASE("a run of the grid: every point once, written in order, the refused ones summed up") {
+  // The grid above (10 points, 4 refused, the first at index 2) over 300 batch sizes: 1,500
+  // points in chunks of 128 (64 when diagnosed), on 1 and 3 threads. Each row's text is its index;
+  // what is written must be every index in order, whatever the threads.
+  Scenario s = base();
+  s.set(Field::Cores, 16);
+  const std::vector<Axis> axes{parse_axis("accelerator.count", "1,16,4,32,15"),
+                               parse_axis("pipeline.batch_size", "1..300:+1")};
+  for (const bool diagnose_points : {false, true})
+    for (const unsigned jobs : {1u, 3u}) {
+      std::string written;
+      std::vector<std::size_t> done;
+      std::vector<int> diagnosed(grid_size(axes), -1);
+      const SweepSummary summary = run_sweep(
+          s, axes, SweepRun{jobs, diagnose_points, nullptr},
+          [&](std::size_t i, const SweepPoint& p, std::string& text) {
+            text += std::to_string(i) + "\n";
+            diagnosed[i] = p.diagnosis != nullptr;
+          },
+          [&](const std::string& text, std::size_t n) {
+            written += text;
+            done.push_back(n);
+          });
+      std::string want;
+      for (std::size_t i = 0; i < grid_size(axes); ++i) want += std::to_string(i) + "\n";
+      CHECK(written == want);
+      const std::size_t chunk = diagnose_points ? 64 : 128;
+      REQUIRE(done.size() == (1500 + chunk - 1) / chunk);
+      CHECK(done.front() == chunk);
+      CHECK(done.back() == 1500);
+      CHECK(summary.invalid == 600);  // 16 and 32 accelerators, 300 batch sizes each
+      CHECK(summary.first_invalid == 300);
+      CHECK(summary.first_point == "accelerator.count=16, pipeline.batch_size=1");
+      CHECK(summary.first_reason.find("leaves no CPU for workers") != std::string::npos);
+      // Diagnosed where the run asks, and then at every valid point.
+      CHECK(std::count(diagnosed.begin(), diagnosed.end(), 1) == (diagnose_points ? 900 : 0));
+    }
 }
 
 TEST_CASE("the first valid point is found before anything is written, and with none the first error is thrown") {

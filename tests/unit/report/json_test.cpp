@@ -31,7 +31,7 @@ std::string json_sweep(const LoadedScenario& loaded, const std::vector<Axis>& ax
   const auto renderer = sweep_renderer(Format::Json);
   std::FILE* file = std::tmpfile();
   REQUIRE(file != nullptr);
-  write_sweep(*renderer, file, loaded.scenario, axes, layout, 2);
+  write_sweep(*renderer, file, loaded.scenario, axes, layout, SweepRun{2, true, nullptr});
   std::rewind(file);
   std::string text;
   char buf[4096];

@@ -119,7 +119,7 @@ TEST_CASE("a sweep's one pass gathers the curves and inert axes that passes of t
   std::FILE* file = std::tmpfile();
   REQUIRE(file != nullptr);
   const auto renderer = sweep_renderer(Format::Csv);
-  write_sweep(*renderer, file, s, axes, layout, 3, nullptr, nullptr, &gather);
+  write_sweep(*renderer, file, s, axes, layout, SweepRun{3, false, nullptr}, nullptr, &gather);
   std::fclose(file);
   const std::vector<Curve> alone = sweep_curves(s, axes);
   const std::vector<Curve> gathered = gather.curves();
