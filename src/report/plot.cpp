@@ -350,24 +350,47 @@ std::string point_figures(const Axis& inner, const CurvePoint& p) {
   return out;
 }
 
-// The line that says which curves lie on an earlier one's (drawn over it, so hidden): "workers 6
-// lies under workers 8". `same(a, b)`: curves a and b draw the same line in the panel.
+// Several curves' names as one: "batch 8 = 16 = 32" (their own values after the first), or their
+// full names where several axes differ.
+std::string merged_names(const std::vector<Axis>& axes, const std::vector<Curve>& curves,
+                         const std::vector<std::size_t>& which) {
+  std::string names;
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    const std::string name = outer_label(axes, curves[which[i]]);
+    const std::size_t space = name.rfind(' ');
+    names += i == 0 ? name : " = " + (axes.size() == 2 && space != std::string::npos ? name.substr(space + 1) : name);
+  }
+  return names;
+}
+
+// The line that says which curves draw the same line in a panel (the later ones drawn as wider
+// stripes under the earlier): "the same at every point, drawn as stripes: batch 64 = 128 = 256".
+// `same(a, b)`: curves a and b draw the same line in the panel.
 template <class Same>
 std::string coinciding_note(const std::vector<Axis>& axes, const std::vector<Curve>& curves, Same same) {
-  std::vector<std::string> pairs;
-  for (std::size_t c = 1; c < curves.size(); ++c)
-    for (std::size_t d = 0; d < c; ++d)
-      if (same(curves[d], curves[c])) {
-        pairs.push_back(fmt::format("{} under {}", outer_label(axes, curves[d]), outer_label(axes, curves[c])));
-        break;
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<bool> grouped(curves.size(), false);
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    if (grouped[c]) continue;
+    std::vector<std::size_t> group{c};
+    for (std::size_t d = c + 1; d < curves.size(); ++d)
+      if (!grouped[d] && same(curves[c], curves[d])) {
+        group.push_back(d);
+        grouped[d] = true;
       }
-  if (pairs.empty()) return {};
-  std::string out = "drawn over each other (the same at every point): ";
-  for (std::size_t i = 0; i < pairs.size(); ++i) out += (i > 0 ? "; " : "") + pairs[i];
+    if (group.size() > 1) groups.push_back(std::move(group));
+  }
+  if (groups.empty()) return {};
+  std::string out = "the same at every point, drawn as stripes: ";
+  std::size_t hidden = 0;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    out += (i > 0 ? "; " : "") + merged_names(axes, curves, groups[i]);
+    hidden += groups[i].size() - 1;
+  }
   // Named while that fits under the panel; counted where it would not.
-  if (pairs.size() > 3 || out.size() > kNoteChars * kNoteLines - 10)
-    return fmt::format("{} of the {} curves lie exactly on another (drawn over it: hover a point for its curve)",
-                       pairs.size(), curves.size());
+  if (out.size() > kNoteChars * kNoteLines - 10)
+    return fmt::format("{} of the {} curves lie exactly on another (drawn as stripes: hover a point for its curve)",
+                       hidden, curves.size());
   return out;
 }
 
@@ -432,17 +455,7 @@ std::vector<CrossoverEntry> crossover_entries(const std::vector<Axis>& axes, con
   std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.px < b.px; });
   std::vector<CrossoverEntry> out;
   for (const Change& c : changes) {
-    std::string names;
-    if (curves.size() > 1) {
-      // The curves' own values, "batch 8 = 16", or their full names where several axes differ.
-      for (std::size_t i = 0; i < c.curves.size(); ++i) {
-        const std::string name = outer_label(axes, curves[c.curves[i]]);
-        const std::size_t space = name.rfind(' ');
-        names +=
-            i == 0 ? name : " = " + (axes.size() == 2 && space != std::string::npos ? name.substr(space + 1) : name);
-      }
-      names += ": ";
-    }
+    const std::string names = curves.size() > 1 ? merged_names(axes, curves, c.curves) + ": " : std::string();
     const std::string where =
         c.until == c.at ? fmt::format("at {} {}", field_short(inner.field), value(c.at))
                         : fmt::format("tied from {} {} to {}", field_short(inner.field), value(c.at), value(c.until));
@@ -683,7 +696,7 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
                : std::min(kNoteLines, static_cast<std::size_t>(std::count(wrapped.begin(), wrapped.end(), '\n')) + 1);
   };
   const double top = 110 + legend_bottom - 68 + strip;
-  const double gap = 84;
+  const double gap = 92;  // the x axis, its title and a note of two lines, clear of the next title
   const double key_top = top + kPanelHeight + 50 + 12 * static_cast<double>(note_lines(utilization_note)) + 6;
   const double key_bottom = key_top + kKeyRow * static_cast<double>(key_rows(entries, kWidth - kLeft - kRight));
   // The next panel's title sits 8 px over it, 13 px tall: the key ends clear of it.

@@ -8,7 +8,7 @@ and the PNG is not blank (enough pixels that are not white) and shows the colour
 draws (the binding wall's, the series'). Chromium also lays the figure out in a page whose
 script measures every text as drawn: each must lie inside the figure (a long title or a label at
 the edge is not cut off), no two may overlap and none may lie across a curve; every text's colour
-has at least 3:1 contrast on white. The figures of the manual are among the cases. The PNGs stay in OUT_DIR (default: a temporary
+has at least 3:1 contrast on white; every curve the legend names shows somewhere under it. The figures of the manual are among the cases. The PNGs stay in OUT_DIR (default: a temporary
 folder) for a person to look at.
 """
 import html
@@ -40,6 +40,9 @@ FIGURES = {
     # Eight curves with thirteen crossovers, some through ties, some close together: the badges and
     # their key.
     "sweep-crossovers": (["sweep", "--batch", "8..1024", "--workers", "1..64:+1"], ["#0072B2", "#000000"]),
+    # Four of five curves the same in the throughput panel: stripes, named in one note of two lines.
+    "sweep-coinciding": (["sweep", "--batch", "32..512", "--workers", "2..16:+2", "--x", "workers"],
+                         ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9"]),
     # The figures of the manual (docs/commands.md, "Pictures") not above.
     "compare-three": (["compare", "p4d-resnet50-nvme", "p4d-resnet50-nfs", "8xa100-small-cpu"],
                       ["#0072B2", "#E69F00", "#009E73"]),
@@ -130,6 +133,24 @@ def luminance(hex_colour):
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def unseen_legend_entries(svg_path, image):
+    """The curves' legend entries (a 3 px line each, over the panels) whose colour the picture
+    shows nowhere under the legend: a curve hidden under others, which the legend names anyway."""
+    root = ET.parse(svg_path).getroot()
+    entries = [(l.get("stroke"), float(l.get("y1"))) for l in root.iter("{http://www.w3.org/2000/svg}line")
+               if l.get("stroke-width") == "3"]
+    if not entries:
+        return []
+    below = int(max(y for _, y in entries)) + 8
+    width, height = image.size
+    seen = {}
+    for y in range(min(below, height), height):
+        for x in range(width):
+            p = image.getpixel((x, y))
+            seen[p] = seen.get(p, 0) + 1
+    return [colour for colour, _ in entries if seen.get(rgb(colour), 0) < 20]
+
+
 def low_contrast(svg_path):
     """The texts whose colour has less than 3:1 contrast against the white the figures are drawn on."""
     bad = []
@@ -181,6 +202,7 @@ def main():
         if ext == ".svg":
             failures += [f"{name}: {p}" for p in layout_problems(browser, svg, out)]
             failures += [f"{name}: text contrast under 3:1 on white: {t}" for t in low_contrast(svg)]
+            failures += [f"{name}: a legend entry with no visible mark: {c}" for c in unseen_legend_entries(svg, image)]
     for f in failures:
         print("render_check: " + f, file=sys.stderr)
     return 1 if failures else 0

@@ -1,6 +1,6 @@
 # Workers stepped by one (1..16:+1) read on a linear axis with whole ticks, not a log one; the
-# two batch sizes give the same throughput at every worker count, and the figure says that one
-# curve lies under the other there rather than hiding it.
+# two batch sizes give the same throughput at every worker count, and the figure says so (the two
+# drawn as stripes) rather than hiding one.
 set -e
 python3 - "$CASE_TMP/l.svg" <<'PY'
 import sys, xml.etree.ElementTree as ET
@@ -11,6 +11,6 @@ assert texts.count("workers per accelerator") == 3 and not any("log scale" in t 
 for i, t in enumerate(texts):  # each panel's x ticks, then its label
     if t == "workers per accelerator":
         assert texts[i - 3:i] == ["5", "10", "15"], texts[i - 3:i]
-notes = [t for t in texts if t.startswith("drawn over each other")]
-assert notes == ["drawn over each other (the same at every point): batch 64 under batch 256"], notes
+notes = [t for t in texts if t.startswith("the same at every point")]
+assert notes == ["the same at every point, drawn as stripes: batch 64 = 256"], notes
 PY
