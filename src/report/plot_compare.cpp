@@ -1,0 +1,95 @@
+// Plans side by side as a figure: one panel of bars per figure compared.
+#include "report/plot.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "report/plot_kit.hpp"
+#include "report/words.hpp"
+#include "report/xml.hpp"
+
+namespace pipesim {
+
+using namespace plot;
+
+std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows,
+                        const std::vector<unsigned>& walls) {
+  constexpr std::array kShown = {CompareMetric::Throughput, CompareMetric::Utilization, CompareMetric::EpochTime,
+                                 CompareMetric::CostPerEpoch};
+  std::vector<const CompareRow*> shown;
+  for (const CompareRow& r : rows)
+    if (r.any && std::find(kShown.begin(), kShown.end(), r.metric) != kShown.end()) shown.push_back(&r);
+  const double bar = 20;
+  const double panel = 34 + bar * static_cast<double>(labels.size()) + 16;
+  const double top = 76;
+  const double height = top + panel * static_cast<double>(shown.size()) + 24;
+  std::string title = "pipesim compare: ";
+  for (std::size_t i = 0; i < labels.size(); ++i) title += (i ? " vs " : "") + labels[i];
+  Svg svg(kWidth, height, title);
+  heading(svg, title);
+  svg.text(kWidth / 2, 46, "* best in its row (shorter is better for epoch time and cost)", Anchor::Middle, 11,
+           "#444444");
+  // Each bar's figure as written beside it.
+  const auto value_label = [&](const CompareRow& row, std::size_t p) {
+    const double v = *row.values[p];
+    std::string label = compare_value_text(row.metric, v) + (p < row.best.size() && row.best[p] ? "  * best" : "");
+    if (row.metric == CompareMetric::Utilization && p < walls.size() && walls[p] != 0)
+      label += fmt::format("  ({} binds)", binding_text(walls[p]));
+    return label;
+  };
+  // The bars start right of the longest plan name (one of more than 40 characters is shortened,
+  // whole in its tooltip) and end left of the longest figure, so that no text leaves the figure
+  // (11 px text: about 6.5 px a character).
+  constexpr std::size_t kLongestName = 40;
+  std::size_t name_chars = 0, value_chars = 0;
+  for (const std::string& l : labels) name_chars = std::max(name_chars, std::min(l.size(), kLongestName));
+  for (const CompareRow* row : shown)
+    for (std::size_t p = 0; p < labels.size(); ++p)
+      if (row->values[p]) value_chars = std::max(value_chars, value_label(*row, p).size());
+  const double x0 = std::max(kLeft + 110, 18 + 6.5 * static_cast<double>(name_chars));
+  const double x1 = std::max(x0 + 150, kWidth - 10 - 6.5 * static_cast<double>(value_chars) - 6);
+  for (std::size_t m = 0; m < shown.size(); ++m) {
+    const CompareRow& row = *shown[m];
+    const double y0 = top + static_cast<double>(m) * panel;
+    svg.text(kLeft - 60, y0 + 12, compare_name(row.metric), Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
+    // Utilization on its own axis, 0 to 100%, so that a bar's length is the figure; the other
+    // rows scaled to their largest value.
+    const bool utilization = row.metric == CompareMetric::Utilization;
+    double most = 0;
+    for (const auto& v : row.values)
+      if (v) most = std::max(most, *v);
+    const Scale x{0, utilization ? 1 : most > 0 ? most : 1, x0, x1};
+    if (utilization) {
+      const double bottom = y0 + 22 + bar * static_cast<double>(labels.size());
+      for (const double t : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+        svg.line(x(t), y0 + 20, x(t), bottom, t == 0 || t == 1 ? "#bbbbbb" : "#e5e5e5");
+        svg.text(x(t), bottom + 11, fmt::format("{:g}%", t * 100), Anchor::Middle, 10, "#666666");
+      }
+    }
+    for (std::size_t p = 0; p < labels.size(); ++p) {
+      const double y = y0 + 22 + static_cast<double>(p) * bar;
+      if (labels[p].size() > kLongestName) {
+        svg.raw(fmt::format("<g><title>{}</title>", xml_escape(labels[p])));
+        svg.text(x0 - 8, y + 13, labels[p].substr(0, kLongestName - 3) + "...", Anchor::End, 11);
+        svg.raw("</g>\n");
+      } else {
+        svg.text(x0 - 8, y + 13, labels[p], Anchor::End, 11);
+      }
+      if (!row.values[p]) {
+        svg.text(x0 + 4, y + 13, "not known (no price or dataset)", Anchor::Start, 11, "#777777",
+                 "font-style=\"italic\"");
+        continue;
+      }
+      const double v = *row.values[p];
+      const bool best = p < row.best.size() && row.best[p];
+      svg.rect(x0, y + 2, x(v) - x0, bar - 5, kPalette[p % std::size(kPalette)]);
+      svg.text(x(v) + 6, y + 13, value_label(row, p), Anchor::Start, 11, "#222222", best ? "font-weight=\"bold\"" : "");
+    }
+  }
+  return svg.finish();
+}
+
+}  // namespace pipesim
