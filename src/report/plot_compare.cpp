@@ -86,7 +86,10 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
       const double v = *row.values[p];
       const bool best = p < row.best.size() && row.best[p];
       svg.rect(x0, y + 2, x(v) - x0, bar - 5, kPalette[p % std::size(kPalette)]);
-      svg.text(x(v) + 6, y + 13, value_label(row, p), Anchor::Start, 11, "#222222", best ? "font-weight=\"bold\"" : "");
+      // A white halo: the label may run past the utilization panel's gridlines.
+      svg.text(x(v) + 6, y + 13, value_label(row, p), Anchor::Start, 11, "#222222",
+               std::string(best ? "font-weight=\"bold\" " : "") +
+                   "paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\"");
     }
   }
   return svg.finish();
