@@ -242,7 +242,18 @@ struct CrossoverEntry {
 std::vector<CrossoverEntry> crossover_entries(const std::vector<Axis>& axes, const std::vector<Curve>& curves,
                                               const std::vector<Crossing>& crossings) {
   const Axis& inner = axes.back();
-  const auto value = [&](double x) { return format_human(x, inner.range.dim()); };  // four digits
+  // Four digits at most, without trailing zeros: "3.081", "50.8", "10".
+  const auto value = [&](double x) {
+    std::string text = format_human(x, inner.range.dim());
+    const std::size_t end = std::min(text.find(' '), text.size()), dot = text.find('.');
+    if (dot < end) {
+      std::size_t cut = end;
+      while (cut > dot + 1 && text[cut - 1] == '0') --cut;
+      if (cut == dot + 1) cut = dot;
+      text.erase(cut, end - cut);
+    }
+    return text;
+  };
   struct Change {
     double px, at, until;
     std::vector<std::size_t> curves;

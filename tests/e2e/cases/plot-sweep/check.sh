@@ -19,6 +19,6 @@ for tip, row in zip(tips, rows):
     assert tip == want or tip.startswith(want + " (crossover: "), (tip, want)
 texts = [t.text or "" for t in svg.iter(ns + "text")]
 assert "workers 8: compute -> transform at batch 22.42" in texts, texts
-assert "workers 16: compute -> transform at batch 50.80" in texts, texts
+assert "workers 16: compute -> transform at batch 50.8" in texts, texts
 assert "workers 8" in texts and "workers 16" in texts
 PY
