@@ -21,12 +21,12 @@ namespace {
 constexpr std::size_t kMaxFuzzPoints = 512;
 
 std::string write(SweepRenderer& renderer, const Scenario& base, const std::vector<Axis>& axes,
-                  const SweepLayout& layout, unsigned jobs, SweepSummary* summary) {
+                  const SweepLayout& layout, const SweepRun& run, SweepSummary* summary) {
   char* buffer = nullptr;
   std::size_t size = 0;
   std::FILE* f = open_memstream(&buffer, &size);
   if (!f) std::abort();
-  *summary = write_sweep(renderer, f, base, axes, layout, jobs);
+  *summary = write_sweep(renderer, f, base, axes, layout, run);
   std::fclose(f);
   std::string text(buffer, size);
   std::free(buffer);
@@ -76,8 +76,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const SweepLayout layout = sweep_layout(axes, first_point(loaded.scenario, axes), columns, cost);
   for (Format format : {Format::Table, Format::Json, Format::Csv, Format::Markdown}) {
     SweepSummary one, two;
-    const std::string a = write(*sweep_renderer(format), loaded.scenario, axes, layout, 1, &one);
-    const std::string b = write(*sweep_renderer(format), loaded.scenario, axes, layout, 2, &two);
+    // Each point diagnosed where its rows carry the fixes (JSON), as `pipesim sweep` runs it.
+    const bool diagnose_points = format == Format::Json;
+    const std::string a =
+        write(*sweep_renderer(format), loaded.scenario, axes, layout, SweepRun{1, diagnose_points, nullptr}, &one);
+    const std::string b =
+        write(*sweep_renderer(format), loaded.scenario, axes, layout, SweepRun{2, diagnose_points, nullptr}, &two);
     if (a != b) fuzz::die("the output depends on the number of threads", std::string(format_name(format)));
     if (one.invalid != two.invalid || one.first_invalid != two.first_invalid)
       fuzz::die("the invalid points depend on the number of threads", std::string(format_name(format)));
