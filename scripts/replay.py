@@ -272,6 +272,18 @@ def contention(run, cores, probe):
     return max(0.0, (many / (rows[many] / rows[1]) - 1) / (many - 1))
 
 
+def loop_steps(p, first):
+    """From a point's waits: (the loop's own step, the window's wall less its waits over the steps;
+    the step after the first `first` batches, that plus their mean wait, None when none came after
+    them). None without waits, a wall or steps."""
+    waits = p.get("waits")
+    if not isinstance(waits, list) or not _positive(p.get("wall")) or not _positive(p.get("n")):
+        return None
+    own = (p["wall"] - sum(waits)) / p["n"]
+    later = waits[first:]
+    return own, (own + sum(later) / len(later) if later else None)
+
+
 def crowded_points(run, preset):
     """Each point's (share of the crowding, the loop's time lost per step), from the point's own
     instrumented records (never its utilization): the loop's own step, the window's wall less its
@@ -286,13 +298,11 @@ def crowded_points(run, preset):
     per_sample = preset.get("pipeline.receive_time_per_sample", 0.0)
     for p in run["points"]:
         c = run["compute"].get(p["batch"])
-        waits = p.get("waits")
-        if c is None or not isinstance(waits, list) or not all(_positive(p.get(k)) for k in ("wall", "n", "worker_batch_span")):
-            continue
         w = p["workers"]
-        own = (p["wall"] - sum(waits)) / p["n"]
-        later = waits[w:]
-        step = own + (sum(later) / len(later) if later else 0.0)
+        steps = loop_steps(p, w)
+        if c is None or steps is None or not _positive(p.get("worker_batch_span")):
+            continue
+        own, step = steps[0], steps[1] if steps[1] is not None else steps[0]
         if w < 1 or not _positive(step):
             continue
         busy = min(w, p["worker_batch_span"] / step)
@@ -421,15 +431,10 @@ def steady_utilization(p, compute):
     longer than its first round."""
     if isinstance(p.get("utilization_after_first_round"), (int, float)):
         return p["utilization_after_first_round"]
-    waits, w = p.get("waits"), p.get("workers", 0)
-    if compute is None or not isinstance(waits, list) or not _positive(p.get("wall")) or not _positive(p.get("n")):
+    steps = loop_steps(p, max(1, p.get("workers", 0)))
+    if compute is None or steps is None or steps[1] is None:
         return None
-    later = waits[max(1, w):]
-    if not later:
-        return None
-    own = (p["wall"] - sum(waits)) / p["n"]
-    step = own + sum(later) / len(later)
-    return compute["device_cached_median_s"] / step if _positive(step) else None
+    return compute["device_cached_median_s"] / steps[1] if _positive(steps[1]) else None
 
 
 def round_over_batch(p):
@@ -437,15 +442,11 @@ def round_over_batch(p):
     a round of W batches (the step after the first round, times W) over a worker's mean batch span.
     About 1 when the workers pace the loop evenly; above it when the round waited on a slower worker,
     which the loader's in-order hand-over makes every other batch wait for. None elsewhere."""
-    waits, w, span = p.get("waits"), p.get("workers", 0), p.get("worker_batch_span")
-    if not isinstance(waits, list) or w < 1 or not _positive(span) or not _positive(p.get("wall")) or \
-            not _positive(p.get("n")):
+    w, span = p.get("workers", 0), p.get("worker_batch_span")
+    steps = loop_steps(p, w) if w >= 1 and _positive(span) else None
+    if steps is None or steps[1] is None:
         return None
-    later = waits[w:]
-    if not later:
-        return None
-    own = (p["wall"] - sum(waits)) / p["n"]
-    step = own + sum(later) / len(later)
+    own, step = steps
     return step * w / span if _positive(step) and own < 0.9 * step else None
 
 
