@@ -5,7 +5,7 @@
 #include <string>
 
 #include "config/steplog.hpp"
-#include "core/attribute.hpp"
+#include "core/analyses/attribute.hpp"
 #include "exercise.hpp"
 #include "report/attribution.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/sweep_rows.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/sweep.hpp"
 #include "exercise.hpp"
 
 using namespace pipesim;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "cli/common.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 
 namespace {
 

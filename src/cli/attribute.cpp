@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
-#include "core/attribute.hpp"
-#include "core/error.hpp"
-#include "core/solve.hpp"
-#include "core/steplog.hpp"
-#include "core/text.hpp"
-#include "core/units.hpp"
+#include "core/analyses/attribute.hpp"
+#include "core/analyses/solve.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
+#include "core/base/units.hpp"
+#include "core/sim/steplog.hpp"
 #include "report/attribution.hpp"
 
 namespace pipesim {

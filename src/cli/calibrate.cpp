@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "measure/decode.hpp"
 #include "measure/memory.hpp"
 #include "measure/storage.hpp"

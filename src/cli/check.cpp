@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cli/plans.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace pipesim {
 

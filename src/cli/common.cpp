@@ -15,7 +15,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 #include "report/colour.hpp"
 
 namespace pipesim {

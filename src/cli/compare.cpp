@@ -2,8 +2,8 @@
 #include <memory>
 
 #include "cli/plans.hpp"
-#include "core/compare.hpp"
-#include "core/error.hpp"
+#include "core/analyses/compare.hpp"
+#include "core/base/error.hpp"
 #include "report/html.hpp"
 #include "report/plot.hpp"
 

@@ -6,10 +6,10 @@
 #include "cli/common.hpp"
 #include "cli/completions.hpp"
 #include "config/presets.hpp"
-#include "core/check.hpp"
-#include "core/error.hpp"
-#include "core/fields.hpp"
-#include "core/text.hpp"
+#include "core/analyses/check.hpp"
+#include "core/base/error.hpp"
+#include "core/base/fields.hpp"
+#include "core/base/text.hpp"
 #include "report/completions.hpp"
 
 namespace pipesim {

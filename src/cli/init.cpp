@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "cli/common.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "report/presets.hpp"
 
 namespace pipesim {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace pipesim {
 

@@ -6,10 +6,10 @@
 
 #include "cli/common.hpp"
 #include "config/presets.hpp"
-#include "core/error.hpp"
-#include "core/fields.hpp"
-#include "core/model.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/fields.hpp"
+#include "core/base/text.hpp"
+#include "core/stages/model.hpp"
 #include "report/presets.hpp"
 
 namespace pipesim {

@@ -12,11 +12,11 @@
 
 #include "cli/common.hpp"
 #include "cli/sweep_rows.hpp"
-#include "core/diagnosis.hpp"
-#include "core/error.hpp"
-#include "core/model.hpp"
-#include "core/simulate.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
+#include "core/base/error.hpp"
+#include "core/sim/simulate.hpp"
+#include "core/stages/model.hpp"
 #include "report/html.hpp"
 #include "report/plot.hpp"
 

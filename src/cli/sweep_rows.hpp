@@ -1,12 +1,12 @@
-// A sweep's rows: the core runs the grid (core/sweep_run), a renderer formats each point as it
+// A sweep's rows: the core runs the grid (core/analyses/sweep_run), a renderer formats each point as it
 // comes, and they are written in order as they are ready.
 #pragma once
 
 #include <cstdio>
 #include <string>
 
-#include "core/sweep.hpp"
-#include "core/sweep_run.hpp"
+#include "core/analyses/sweep.hpp"
+#include "core/analyses/sweep_run.hpp"
 #include "report/renderer.hpp"
 
 namespace pipesim {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace pipesim {
 

@@ -15,8 +15,8 @@
 #include "config/requirements.hpp"
 #include "config/toml_gate.hpp"
 #include "config/toml_values.hpp"
-#include "core/range.hpp"
-#include "core/text.hpp"
+#include "core/base/range.hpp"
+#include "core/base/text.hpp"
 
 namespace pipesim {
 

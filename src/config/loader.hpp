@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/check.hpp"
-#include "core/error.hpp"
-#include "core/fields.hpp"
-#include "core/model.hpp"
+#include "core/analyses/check.hpp"
+#include "core/base/error.hpp"
+#include "core/base/fields.hpp"
+#include "core/stages/model.hpp"
 
 namespace pipesim {
 

@@ -1,6 +1,6 @@
 // Linked into tools/snapshot_presets only: the tool that makes the snapshots has none.
 #include "config/presets.hpp"
-#include "core/fields.hpp"
+#include "core/base/fields.hpp"
 
 namespace pipesim {
 

@@ -5,9 +5,9 @@
 #include <array>
 #include <utility>
 
-#include "core/range.hpp"
-#include "core/text.hpp"
-#include "core/units.hpp"
+#include "core/base/range.hpp"
+#include "core/base/text.hpp"
+#include "core/base/units.hpp"
 
 namespace pipesim {
 

@@ -3,8 +3,8 @@
 
 #include <string_view>
 
-#include "core/check.hpp"
-#include "core/error.hpp"
+#include "core/analyses/check.hpp"
+#include "core/base/error.hpp"
 
 namespace pipesim {
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "config/input_file.hpp"
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 
 namespace pipesim {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/steplog.hpp"
+#include "core/sim/steplog.hpp"
 
 namespace pipesim {
 

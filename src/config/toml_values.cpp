@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <cmath>
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 
 namespace pipesim {
 

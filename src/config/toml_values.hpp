@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/error.hpp"
-#include "core/fields.hpp"
-#include "core/units.hpp"
+#include "core/base/error.hpp"
+#include "core/base/fields.hpp"
+#include "core/base/units.hpp"
 
 namespace pipesim {
 

@@ -16,8 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
-#include "core/transform.hpp"
+#include "core/base/error.hpp"
+#include "core/stages/transform.hpp"
 #include "measure/together.hpp"
 
 #ifndef PIPESIM_TURBOJPEG_VERSION

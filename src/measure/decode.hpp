@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/scaling_fit.hpp"
+#include "core/analyses/scaling_fit.hpp"
 #include "measure/machine.hpp"
 
 namespace pipesim {

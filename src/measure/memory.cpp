@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "measure/together.hpp"
 
 namespace pipesim {

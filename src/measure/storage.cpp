@@ -15,8 +15,8 @@
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
-#include "core/statistics.hpp"
+#include "core/base/error.hpp"
+#include "core/base/statistics.hpp"
 #include "measure/together.hpp"
 
 namespace pipesim {

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "core/stage.hpp"
-#include "core/text.hpp"
-#include "core/units.hpp"
+#include "core/base/text.hpp"
+#include "core/base/units.hpp"
+#include "core/stages/stage.hpp"
 #include "report/json_writer.hpp"
 #include "report/out.hpp"
 #include "report/text_table.hpp"

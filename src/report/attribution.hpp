@@ -8,8 +8,8 @@
 
 #include "config/loader.hpp"
 #include "config/steplog.hpp"
-#include "core/attribute.hpp"
-#include "core/solve.hpp"
+#include "core/analyses/attribute.hpp"
+#include "core/analyses/solve.hpp"
 
 namespace pipesim {
 

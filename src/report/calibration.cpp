@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "core/text.hpp"
-#include "core/units.hpp"
+#include "core/base/text.hpp"
+#include "core/base/units.hpp"
 #include "report/json_writer.hpp"
 #include "report/out.hpp"
 

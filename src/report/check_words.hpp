@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/check.hpp"
+#include "core/analyses/check.hpp"
 #include "report/words.hpp"
 
 namespace pipesim {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 #include "report/check_words.hpp"
 #include "report/diagnosis_words.hpp"
 #include "report/figures.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/diagnosis.hpp"
+#include "core/analyses/diagnosis.hpp"
 #include "report/words.hpp"
 
 namespace pipesim {

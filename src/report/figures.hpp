@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/model.hpp"
+#include "core/stages/model.hpp"
 
 namespace pipesim {
 

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <array>
 
-#include "core/error.hpp"
-#include "core/text.hpp"
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
 #include "report/renderer.hpp"
 
 namespace pipesim {

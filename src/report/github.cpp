@@ -6,7 +6,7 @@
 
 #include "config/loader.hpp"
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 #include "report/check_words.hpp"
 #include "report/renderer.hpp"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
-#include "core/units.hpp"
+#include "core/base/units.hpp"
 #include "report/xml.hpp"
 
 #ifndef PIPESIM_VERSION

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "core/diagnosis.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
 #include "report/renderer.hpp"
 
 namespace pipesim {

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 
 namespace pipesim {
 

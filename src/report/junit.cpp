@@ -1,6 +1,6 @@
 // JUnit XML for `check`: one test case per plan and requirement, so CI systems show a plan's
 // failed requirements as failed tests.
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 #include "report/check_words.hpp"
 #include "report/renderer.hpp"
 #include "report/xml.hpp"

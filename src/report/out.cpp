@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace pipesim {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/units.hpp"
+#include "core/base/units.hpp"
 
 namespace pipesim {
 

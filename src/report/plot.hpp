@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "core/compare.hpp"
-#include "core/diagnosis.hpp"
-#include "core/simulate.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/compare.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
+#include "core/sim/simulate.hpp"
 
 namespace pipesim {
 

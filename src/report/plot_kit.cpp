@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/stage.hpp"
-#include "core/text.hpp"
+#include "core/base/text.hpp"
+#include "core/stages/stage.hpp"
 
 namespace pipesim::plot {
 

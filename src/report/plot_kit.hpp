@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/fields.hpp"
+#include "core/base/fields.hpp"
 #include "report/svg.hpp"
 
 namespace pipesim::plot {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 #include "report/plot_kit.hpp"
 #include "report/words.hpp"
 #include "report/xml.hpp"

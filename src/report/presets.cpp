@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <array>
 
-#include "core/check.hpp"
-#include "core/compute.hpp"
-#include "core/fields.hpp"
-#include "core/stage.hpp"
-#include "core/text.hpp"
+#include "core/analyses/check.hpp"
+#include "core/base/fields.hpp"
+#include "core/base/text.hpp"
+#include "core/stages/compute.hpp"
+#include "core/stages/stage.hpp"
 #include "report/attribution.hpp"
 #include "report/text_table.hpp"
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "core/check.hpp"
-#include "core/compare.hpp"
-#include "core/diagnosis.hpp"
-#include "core/simulate.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/check.hpp"
+#include "core/analyses/compare.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
+#include "core/sim/simulate.hpp"
 #include "report/format.hpp"
 #include "report/out.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/simulate.hpp"
+#include "core/sim/simulate.hpp"
 #include "report/words.hpp"
 
 namespace pipesim {

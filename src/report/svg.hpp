@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/units.hpp"
+#include "core/base/units.hpp"
 
 namespace pipesim {
 

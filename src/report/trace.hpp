@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/simulate.hpp"
+#include "core/sim/simulate.hpp"
 
 namespace pipesim {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/compare.hpp"
-#include "core/model.hpp"
+#include "core/analyses/compare.hpp"
+#include "core/stages/model.hpp"
 #include "report/figures.hpp"
 
 namespace pipesim {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/text.hpp"
+#include "core/base/text.hpp"
 
 namespace pipesim {
 

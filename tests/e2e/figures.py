@@ -1,6 +1,6 @@
 """Figures as pipesim prints them for people, for the e2e checks that compare a picture or a
 table with the JSON: four significant digits, commas between thousands, scientific notation
-from 1e7 (core/units.cpp, format_number)."""
+from 1e7 (core/base/units.cpp, format_number)."""
 import math
 
 

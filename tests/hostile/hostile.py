@@ -37,7 +37,7 @@ import time
 import xml.dom.minidom
 
 TIME_LIMIT = 30.0  # seconds per run, generous for the sanitizer build on a shared machine
-MAX_ERROR_LINES = 20  # core/error.hpp kMaxErrorLines
+MAX_ERROR_LINES = 20  # core/base/error.hpp kMaxErrorLines
 MEMORY_LIMIT = 2 << 30  # bytes of peak resident memory per run (the sanitizer build included)
 
 PLANS = ["p4d-resnet50-nvme", "p4d-resnet50-nfs", "dgx-h100-unet3d-nvme", "8xa100-small-cpu",

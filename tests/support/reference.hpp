@@ -2,7 +2,7 @@
 // compute 5.015 ms + B x 0.0262821 ms (fp16 weights, 2 bytes each), transform B x 0.25 ms.
 #pragma once
 
-#include "core/fields.hpp"
+#include "core/base/fields.hpp"
 
 namespace pipesim::test {
 

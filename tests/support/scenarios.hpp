@@ -5,7 +5,7 @@
 #include <string>
 
 #include "config/loader.hpp"
-#include "core/model.hpp"
+#include "core/stages/model.hpp"
 #include "reference.hpp"
 
 namespace pipesim::test {

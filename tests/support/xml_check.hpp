@@ -160,7 +160,7 @@ class XmlCheck {
     return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
            (cp >= 0x10000 && cp <= 0x10FFFF);
   }
-  // Valid UTF-8 holding only characters XML 1.0 allows. Its own decoder, not core/text's: a
+  // Valid UTF-8 holding only characters XML 1.0 allows. Its own decoder, not core/base/text's: a
   // bug there must not hide here.
   bool chars_allowed() {
     for (i_ = 0; i_ < s_.size();) {

@@ -8,8 +8,8 @@
 
 #include "../support/json_check.hpp"
 #include "config/loader.hpp"
-#include "core/diagnosis.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
 #include "report/diagnosis_words.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "measure/decode.hpp"
 
 using namespace pipesim;

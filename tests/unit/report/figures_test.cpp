@@ -12,7 +12,7 @@
 
 #include "../../support/csv_check.hpp"
 #include "config/loader.hpp"
-#include "core/diagnosis.hpp"
+#include "core/analyses/diagnosis.hpp"
 #include "report/figures.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"

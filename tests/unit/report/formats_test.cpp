@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "report/renderer.hpp"
 
 using namespace pipesim;

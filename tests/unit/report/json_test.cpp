@@ -14,7 +14,7 @@
 
 #include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/sweep.hpp"
 #include "report/json_writer.hpp"
 #include "report/renderer.hpp"
 

@@ -4,9 +4,9 @@
 
 #include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
-#include "core/diagnosis.hpp"
-#include "core/model.hpp"
-#include "core/sweep.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
+#include "core/stages/model.hpp"
 #include "report/renderer.hpp"
 
 using namespace pipesim;

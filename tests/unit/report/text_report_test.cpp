@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "config/loader.hpp"
-#include "core/diagnosis.hpp"
+#include "core/analyses/diagnosis.hpp"
 #include "report/diagnosis_words.hpp"
 #include "report/words.hpp"
 

@@ -1,0 +1,229 @@
+#include "core/analyses/check.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace pipesim {
+
+namespace {
+
+struct MetricInfo {
+  Metric metric;
+  std::string_view key;
+  Bound bound;
+};
+
+constexpr std::array kMetrics = {
+    MetricInfo{Metric::Utilization, "min_utilization", Bound::AtLeast},
+    MetricInfo{Metric::FirstEpochUtilization, "min_first_epoch_utilization", Bound::AtLeast},
+    MetricInfo{Metric::RunUtilization, "min_run_utilization", Bound::AtLeast},
+    MetricInfo{Metric::Throughput, "min_throughput", Bound::AtLeast},
+    MetricInfo{Metric::EpochTime, "max_epoch_time", Bound::AtMost},
+    MetricInfo{Metric::CostPerEpoch, "max_cost_per_epoch", Bound::AtMost},
+    MetricInfo{Metric::SamplesPerUsd, "min_samples_per_dollar", Bound::AtLeast},
+    MetricInfo{Metric::Walls, "allowed_walls", Bound::Among},
+    MetricInfo{Metric::Memory, "fits_in_memory", Bound::AtMost},  // implicit: not a key users write
+};
+
+const MetricInfo& info(Metric m) {
+  for (const auto& i : kMetrics)
+    if (i.metric == m) return i;
+  return kMetrics[0];
+}
+
+double value_of(const Requirement& req, const Result& r) {
+  const auto need = [&](const std::optional<double>& v, std::string_view what) {
+    if (!v) throw Error(req.origin, fmt::format("{} needs {}", requirement_key(req.metric), what));
+    return *v;
+  };
+  switch (req.metric) {
+    case Metric::Utilization:
+      return r.utilization;
+    case Metric::FirstEpochUtilization:
+      return r.cold ? r.cold->utilization : r.utilization;
+    case Metric::RunUtilization:
+      need(r.epoch_s, "workload.dataset_samples (the epoch size)");
+      return need(r.run_utilization, "workload.epochs (the run's epochs)");
+    case Metric::Throughput:
+      return req.per_step ? 1.0 / r.step_s : r.throughput;
+    case Metric::EpochTime:
+      return need(r.epoch_s, "workload.dataset_samples (the epoch size)");
+    case Metric::CostPerEpoch:
+      need(r.price_per_hour, "a price (cost.price_per_hour or cost.purchase_price)");
+      return need(r.cost_per_epoch, "workload.dataset_samples (the epoch size)");
+    case Metric::SamplesPerUsd:
+      return need(r.samples_per_usd, "a price (cost.price_per_hour or cost.purchase_price)");
+    case Metric::Memory:
+      return r.memory_needed.value_or(0);
+    case Metric::Walls:
+      break;
+  }
+  return 0;
+}
+
+// The first epoch's figure of an epoch-dependent requirement, where its cold page cache makes it
+// differ from the steady state's: the same figure at the first epoch's step. Nothing for the
+// requirements that name their epochs (first epoch, run) or have none (memory, walls).
+std::optional<double> first_epoch_value(const Requirement& req, const Result& r, double steady) {
+  if (!r.cold) return std::nullopt;
+  const ColdEpoch& c = *r.cold;
+  switch (req.metric) {
+    case Metric::Utilization:
+      return c.utilization;
+    case Metric::Throughput:
+      return req.per_step ? 1.0 / c.step_s : c.throughput;
+    case Metric::EpochTime:
+      return c.epoch_s;
+    case Metric::CostPerEpoch:
+      // The same price per second over the first epoch's time.
+      if (!c.epoch_s || !r.epoch_s || !(*r.epoch_s > 0)) return std::nullopt;
+      return steady * *c.epoch_s / *r.epoch_s;
+    case Metric::SamplesPerUsd:
+      // Samples per dollar scale with throughput at the same price per second.
+      return r.throughput > 0 ? steady * c.throughput / r.throughput : std::optional<double>();
+    case Metric::FirstEpochUtilization:
+    case Metric::RunUtilization:
+    case Metric::Memory:
+    case Metric::Walls:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view requirement_key(Metric m) { return info(m).key; }
+Bound requirement_bound(Metric m) { return info(m).bound; }
+
+bool find_requirement(std::string_view key, Metric* out) {
+  for (const auto& i : kMetrics)
+    if (i.key == key && i.metric != Metric::Memory) {
+      *out = i.metric;
+      return true;
+    }
+  return false;
+}
+
+std::string_view requirement_unit(const Requirement& r) {
+  switch (r.metric) {
+    case Metric::Utilization:
+    case Metric::FirstEpochUtilization:
+    case Metric::RunUtilization:
+      return "ratio";
+    case Metric::Throughput:
+      return r.per_step ? "it/s" : "samples/s";
+    case Metric::EpochTime:
+      return "s";
+    case Metric::CostPerEpoch:
+      return "USD";
+    case Metric::SamplesPerUsd:
+      return "samples/USD";
+    case Metric::Memory:
+      return "B";
+    case Metric::Walls:
+      break;
+  }
+  return {};
+}
+
+std::vector<std::string_view> requirement_keys() {
+  std::vector<std::string_view> keys;
+  for (const auto& i : kMetrics)
+    if (i.metric != Metric::Memory) keys.push_back(i.key);
+  keys.push_back("batch_sizes");
+  keys.push_back("unmodelled");
+  keys.push_back("epochs");
+  keys.push_back("measured_elsewhere");
+  return keys;
+}
+
+PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
+  PlanOutcome out;
+  const auto outcome = [&](const Requirement* req) {
+    Outcome o;
+    o.requirement = req;
+    o.steady_only = plan.steady_only;
+    o.at_batch = s.get(Field::BatchSize);
+    return o;
+  };
+  const Inputs in = resolve(s);
+  for (const auto& req : plan.requirements) {
+    out.outcomes.push_back(outcome(&req));
+    // Every figure but the memory rests on the compute step (not on the batch size: the same at each).
+    out.outcomes.back().elsewhere = in.compute.elsewhere;
+    out.outcomes.back().elsewhere_accepted = in.compute.elsewhere && plan.accept_elsewhere;
+  }
+  if (in.compute.memory_capacity) {
+    out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}, false});
+    out.outcomes.push_back(outcome(out.memory.get()));
+  }
+
+  const auto visit = [&](const Scenario& point, bool first) {
+    const Result r = evaluate(resolve(point));
+    const double batch = point.get(Field::BatchSize);
+    for (auto& o : out.outcomes) {
+      const Requirement& req = *o.requirement;
+      // An unmodelled stage could break every requirement but the memory one.
+      if (req.metric != Metric::Memory) {
+        o.unmodelled |= r.unmodelled & ~plan.accept_unmodelled;
+        o.accepted |= r.unmodelled & plan.accept_unmodelled;
+      }
+      if (req.metric == Metric::Walls) {
+        // The first epoch's walls too (storage, say, before the page cache holds the dataset).
+        const unsigned cold = r.cold ? r.cold->binding & ~r.binding : 0;
+        o.first_epoch_walls |= cold;
+        const unsigned bound = r.binding | (plan.steady_only ? 0 : cold);
+        o.walls |= bound;
+        if ((bound & ~req.walls) != 0 && o.pass) {
+          o.pass = false;
+          o.at_batch = batch;
+        }
+        continue;
+      }
+      const bool minimum = info(req.metric).bound == Bound::AtLeast;
+      const double steady = value_of(req, r);
+      const std::optional<double> cold = first_epoch_value(req, r, steady);
+      double v = steady;
+      if (cold && !plan.steady_only) v = minimum ? std::min(v, *cold) : std::max(v, *cold);
+      if (first || (minimum ? v < o.value : v > o.value)) {
+        o.value = v;
+        o.steady = steady;
+        o.at_batch = batch;
+        // Equal but for rounding (the same step, a cost scaled by a ratio of equal times): no difference.
+        o.first_epoch = cold && std::abs(*cold - steady) > 1e-9 * std::abs(steady) ? cold : std::nullopt;
+      }
+    }
+  };
+  if (plan.batch_sizes) {
+    Scenario point = s;
+    for (std::size_t i = 0; i < plan.batch_sizes->size(); ++i) {
+      point.set(Field::BatchSize, plan.batch_sizes->at(i));
+      visit(point, i == 0);
+    }
+  } else {
+    visit(s, true);
+  }
+  for (auto& o : out.outcomes) {
+    const Requirement& req = *o.requirement;
+    const bool holds = req.metric == Metric::Walls                ? o.pass
+                       : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
+                                                                  : o.value <= req.threshold;
+    // A step measured elsewhere leaves a figure unverified whichever side it falls: another
+    // accelerator's step could be faster or slower. An unmodelled stage's bound only one way.
+    const bool foreign = o.elsewhere && !o.elsewhere_accepted;
+    o.verdict = foreign             ? Verdict::Unverified
+                : !holds            ? Verdict::Fail
+                : o.unmodelled != 0 ? Verdict::Unverified
+                                    : Verdict::Pass;
+    o.pass = o.verdict == Verdict::Pass;
+    if (o.verdict == Verdict::Fail) ++out.failures;
+    if (o.verdict == Verdict::Unverified) ++out.unverified;
+  }
+  out.pass = out.failures == 0 && out.unverified == 0;
+  out.verdict = out.failures ? Verdict::Fail : out.unverified ? Verdict::Unverified : Verdict::Pass;
+  return out;
+}
+
+}  // namespace pipesim

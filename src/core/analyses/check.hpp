@@ -1,0 +1,130 @@
+// Plan checks: requirements a purchase plan must meet, evaluated with the model.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/base/range.hpp"
+#include "core/stages/model.hpp"
+
+namespace pipesim {
+
+enum class Metric : std::uint8_t {
+  Utilization,  // min_utilization (ratio): the steady state, every epoch after the first
+  // min_first_epoch_utilization (ratio): the first epoch's, which reads from storage what later
+  // epochs find in the page cache (the steady state's when the cache makes no difference)
+  FirstEpochUtilization,
+  // min_run_utilization (ratio): over the whole run of workload.epochs epochs, the first from
+  // storage and every epoch's start included
+  RunUtilization,
+  Throughput,     // min_throughput (samples/s for the cluster, or steps/s: see Requirement::per_step)
+  EpochTime,      // max_epoch_time (s)
+  CostPerEpoch,   // max_cost_per_epoch (USD)
+  SamplesPerUsd,  // min_samples_per_dollar
+  Walls,          // allowed_walls (set of stages)
+  Memory,         // fits_in_memory: added to every plan whose accelerator memory is modelled
+};
+
+struct Requirement {
+  Metric metric;
+  double threshold = 0;  // for Walls: unused
+  unsigned walls = 0;    // for Walls: allowed stages, bit per Stage
+  Origin origin;         // where it was written (plan file or --require)
+  // min_throughput given per step ("3 it/s"): the threshold and the value are training steps
+  // per second (1 / step time), so the requirement holds at every batch size as written.
+  bool per_step = false;
+  // The threshold as the plan wrote it ("55.7%", "$0.71"), echoed as typed; empty for the
+  // implicit fits_in_memory and for allowed_walls.
+  std::string typed = {};
+};
+
+struct Plan {
+  std::vector<Requirement> requirements;
+  std::optional<Range> batch_sizes;  // requirements must hold at every one of these
+  Origin batch_sizes_origin;
+  // Stages the plan accepts not modelled (require.unmodelled, bit per Stage): a requirement
+  // that such a stage could break passes on the model's upper bound, and the output says so.
+  // Any other unmodelled stage leaves those requirements unverified (docs/plans.md).
+  unsigned accept_unmodelled = 0;
+  // require.measured_elsewhere = true: the plan accepts a compute step measured on another
+  // accelerator than its own, used as measured; otherwise a requirement resting on one is
+  // unverified.
+  bool accept_elsewhere = false;
+  // require.epochs = "steady": utilization, throughput, walls, epoch time, cost and samples per
+  // dollar are judged in the steady state alone (every epoch after the first). By default the
+  // first epoch too, where its cold page cache makes it differ: a requirement holds in both.
+  bool steady_only = false;
+};
+
+// The stable key of a requirement ("min_utilization", ...).
+std::string_view requirement_key(Metric m);
+// How a requirement's value meets its threshold: at least it (min_*), at most it (max_*,
+// fits_in_memory: the memory needed at most the accelerator's), or among it (allowed_walls:
+// every binding stage one of the allowed).
+enum class Bound : std::uint8_t { AtLeast, AtMost, Among };
+Bound requirement_bound(Metric m);
+// nullptr-like: returns false when the key is unknown.
+bool find_requirement(std::string_view key, Metric* out);
+// The unit of a requirement's value and threshold in machine-readable output: "ratio",
+// "samples/s", "it/s", "s", "USD", "samples/USD", "B"; empty for allowed_walls.
+std::string_view requirement_unit(const Requirement& r);
+// Every requirement key, plus "batch_sizes", "unmodelled", "epochs" and "measured_elsewhere".
+std::vector<std::string_view> requirement_keys();
+
+// A requirement's verdict. Unverified: the model's figure meets the threshold, but a stage it
+// rests on is not modelled (nor accepted by the plan), so that figure is only a bound on the
+// truth; or the compute step it rests on was measured on another accelerator, so the figure,
+// met or missed, is that accelerator's. The requirement neither passes nor fails until the
+// stage is modelled or the step measured here, or the plan accepts it.
+enum class Verdict : std::uint8_t { Pass, Fail, Unverified };
+
+struct Outcome {
+  const Requirement* requirement = nullptr;
+  Verdict verdict = Verdict::Pass;
+  bool pass = true;  // verdict == Pass
+  // The worst value reached (for Walls: unused): at each batch size the worse of the first
+  // epoch's and the steady state's, or the steady state's alone (Plan::steady_only).
+  double value = 0;
+  unsigned walls = 0;   // for Walls: every stage that bound at some point, in any epoch judged
+  double at_batch = 0;  // batch size where the worst value was reached
+  // Stages not modelled at some point that could break this requirement (bit per Stage): not
+  // accepted by the plan (the requirement fails), and accepted (it passes on an upper bound).
+  unsigned unmodelled = 0;
+  unsigned accepted = 0;
+  // The compute step this requirement rests on was measured on another accelerator than the
+  // scenario's (every requirement but fits_in_memory): unverified unless the plan accepts it.
+  std::optional<StepElsewhere> elsewhere;
+  bool elsewhere_accepted = false;
+  // Where the page cache makes the first epoch differ, at the batch size of the worst value:
+  // the first epoch's figure and the steady state's, so that the output can give both and say
+  // which was judged (for Walls, the stages that bound only the first epoch).
+  std::optional<double> first_epoch;
+  double steady = 0;
+  unsigned first_epoch_walls = 0;
+  bool steady_only = false;  // the plan's require.epochs = "steady": the first epoch not judged
+};
+
+struct PlanOutcome {
+  std::shared_ptr<Requirement> memory;  // the implicit fits_in_memory requirement, when added
+  std::vector<Outcome> outcomes;
+  bool pass = true;  // every requirement passed
+  std::size_t failures = 0;
+  std::size_t unverified = 0;  // requirements whose figure holds on an unmodelled stage's bound
+  // Fail when any requirement failed, else Unverified when any is, else Pass.
+  Verdict verdict = Verdict::Pass;
+};
+
+// Evaluates every requirement at the scenario's batch size, or at every batch size of
+// plan.batch_sizes. When accelerator memory is modelled, a fits_in_memory requirement
+// (memory needed <= accelerator.memory) is added: a batch that does not fit fails the plan.
+// A stage that is not modelled can only lower a utilization, throughput or samples per dollar
+// and raise an epoch's time or cost, so the model's figure is a bound: a requirement that the
+// bound already misses fails; one that it meets is Unverified unless the plan accepts the stage. Throws Error (with the
+// requirement's origin) when a requirement needs data the scenario lacks (epoch time without a dataset size, cost
+// without a price).
+PlanOutcome check_plan(const Scenario& s, const Plan& plan);
+
+}  // namespace pipesim

@@ -1,0 +1,778 @@
+#include "core/analyses/diagnosis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace pipesim {
+
+namespace {
+
+// Per-sample time of each overlapped input stage (all are linear in B through 0).
+double per_sample(const Inputs& in, Stage s) {
+  switch (s) {
+    case Stage::Storage:
+      return in.storage.modelled ? storage_time(in.storage, storage_bytes_per_batch(in.storage, in, 1)) : 0;
+    case Stage::Transform:
+      return in.transform.modelled ? transform_time(in.transform, in, 1) : 0;
+    case Stage::Transfer:
+      return in.transfer.modelled && in.transfer.pinned ? transfer_time(in.transfer, 1) : 0;
+    case Stage::Compute:
+      break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+struct FixMemo::Slot {
+  Key key;  // size 0: empty
+  Result result;
+  double dataset_bytes = 0;
+};
+
+namespace {
+
+constexpr unsigned kMemoSlotBits = 8;
+constexpr std::size_t kMemoSlots = std::size_t{1} << kMemoSlotBits;
+
+bool same(const Value& a, const Value& b) {
+  return a.set == b.set && a.dim == b.dim && std::memcmp(&a.value, &b.value, sizeof a.value) == 0;
+}
+
+bool contains(std::span<const Field> fields, Field f) {
+  return std::find(fields.begin(), fields.end(), f) != fields.end();
+}
+
+}  // namespace
+
+// What the memo's methods need of it, kept out of its public face.
+struct FixMemoAccess {
+  // The key of `base` with `changes` applied as Scenario::set applies them, in turn: the varying
+  // fields' values, then those of the fields a change sets or unsets (its alternatives). False
+  // when that takes more than kMaxKey fields, and when no change sets a varying field (or one of
+  // its alternatives, which are varying too): then each scenario diagnosed lands on a scenario of
+  // its own (the points of a sweep are distinct), which no other can meet.
+  static bool key(const FixMemo& m, const Scenario& base, std::span<const Change> changes, FixMemo::Key& k) {
+    if (m.varying_.size() > FixMemo::kMaxKey ||
+        std::none_of(changes.begin(), changes.end(), [&](const Change& c) { return contains(m.varying_, c.field); }))
+      return false;
+    // The key's place for f, added with f's value in base when it is not there yet; kMaxKey when full.
+    const auto at = [&](Field f) {
+      for (std::size_t i = 0; i < k.size; ++i)
+        if (k.fields[i] == f) return i;
+      if (k.size == FixMemo::kMaxKey) return FixMemo::kMaxKey;
+      k.fields[k.size] = f;
+      k.values[k.size] = base.has(f) ? Value{base.get(f), base.dim(f), true} : Value{};
+      return k.size++;
+    };
+    k.size = 0;
+    for (Field f : m.varying_) at(f);  // all fit: checked above
+    for (const Change& c : changes) {
+      for (Field a : alternatives(c.field)) {
+        if (a == c.field) continue;
+        const std::size_t i = at(a);
+        if (i == FixMemo::kMaxKey) return false;
+        k.values[i] = Value{};
+      }
+      const std::size_t i = at(c.field);
+      if (i == FixMemo::kMaxKey) return false;
+      k.values[i] = Value{c.value.value, c.value.dim, true};
+    }
+    return true;
+  }
+  // The slot for a key: the one that holds it, or the one it would take.
+  static FixMemo::Slot& slot(FixMemo& m, const FixMemo::Key& k) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (std::size_t i = 0; i < k.size; ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &k.values[i].value, sizeof bits);
+      h = (h ^ bits ^ (static_cast<std::uint64_t>(k.fields[i]) << 56) ^ (k.values[i].set ? 1ull << 48 : 0)) *
+          0xD6E8FEB86659FD93ull;
+    }
+    return m.slots_[h >> (64 - kMemoSlotBits)];  // the top bits: every bit of the input reaches them
+  }
+  static bool holds(const FixMemo::Slot& slot, const FixMemo::Key& k) {
+    if (slot.key.size != k.size) return false;
+    for (std::size_t i = 0; i < k.size; ++i)
+      if (slot.key.fields[i] != k.fields[i] || !same(slot.key.values[i], k.values[i])) return false;
+    return true;
+  }
+  static void count(FixMemo& m, bool hit) { ++(hit ? m.hits_ : m.misses_); }
+};
+
+FixMemo::FixMemo(std::span<const Field> varying) : slots_(std::make_unique<Slot[]>(kMemoSlots)) {
+  for (Field f : varying) {
+    if (!contains(varying_, f)) varying_.push_back(f);
+    for (Field a : alternatives(f))
+      if (!contains(varying_, a)) varying_.push_back(a);
+  }
+}
+
+FixMemo::~FixMemo() = default;
+
+namespace {
+
+// The inputs of `base` with `changes` applied.
+Inputs resolve_changed(const Scenario& base, std::span<const Change> changes) {
+  Scenario s = base;
+  for (const auto& c : changes) s.set(c.field, c.value);
+  return resolve(s);
+}
+
+// The model's result on `base` with `changes` applied (and the dataset's size after them) given
+// to make(result, dataset_bytes): looked up in `memo` (when given) where that scenario was run
+// before, else run and kept there. A scenario the model refuses throws, and nothing is kept.
+template <class Make>
+auto run_changed(const Scenario& base, std::span<const Change> changes, FixMemo* memo, Make&& make) {
+  FixMemo::Key key;
+  if (memo == nullptr || !FixMemoAccess::key(*memo, base, changes, key)) {
+    const Inputs in = resolve_changed(base, changes);
+    return make(evaluate(in), in.dataset_bytes);
+  }
+  FixMemo::Slot& slot = FixMemoAccess::slot(*memo, key);
+  const bool hit = FixMemoAccess::holds(slot, key);
+  FixMemoAccess::count(*memo, hit);
+  if (hit) return make(slot.result, slot.dataset_bytes);
+  const Inputs in = resolve_changed(base, changes);
+  slot.key.size = 0;  // empty until it holds the result
+  slot.result = evaluate(in);
+  slot.dataset_bytes = in.dataset_bytes;
+  slot.key = key;
+  return make(slot.result, slot.dataset_bytes);
+}
+
+// The fix with its changes applied to the scenario and the model re-run.
+Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes, FixMemo* memo) {
+  const std::span<const Change> applied = changes;
+  return run_changed(base, applied, memo, [&](const Result& r, double dataset_bytes) {
+    return Fix{kind, std::move(changes), r, dataset_bytes};
+  });
+}
+
+// The smallest value of `field` in [from, to] at which the accelerator binds, or the one of
+// highest throughput when none does (nullopt when none raises it). For variance, where the
+// closed forms give no count directly. A few values are tried one by one; a wider range (a
+// need of 10^6 workers and more) by bisection, the model being evaluated a few dozen times:
+// more of the field never lowers throughput, so once it binds it binds above too.
+std::optional<double> smallest_that_binds(const Scenario& base, Field field, double from, double to,
+                                          double throughput) {
+  const auto at = [&](double v) {
+    const Change change{field, {v, Dim::Number}};
+    return evaluate(resolve_changed(base, std::span(&change, 1)));
+  };
+  if (to - from <= 256) {
+    std::optional<double> best;
+    for (double v = from; v <= to; ++v) {
+      const Result r = at(v);
+      if (r.compute_bound()) return v;
+      if (r.throughput > throughput * (1 + 1e-9)) {
+        best = v;
+        throughput = r.throughput;
+      }
+    }
+    return best;
+  }
+  // The smallest value that binds, or (none does) that reaches the throughput of `to`.
+  const Result top = at(to);
+  if (!top.compute_bound() && !(top.throughput > throughput * (1 + 1e-9))) return std::nullopt;
+  const auto good = [&](double v) {
+    const Result r = at(v);
+    return top.compute_bound() ? r.compute_bound() : r.throughput * (1 + 1e-9) >= top.throughput;
+  };
+  if (good(from)) return from;
+  double below = from, above = to;  // not good at `below`, good at `above`
+  for (int i = 0; i < 200; ++i) {
+    const double mid = std::floor(0.5 * (below + above));
+    if (mid <= below || mid >= above) break;
+    (good(mid) ? above : below) = mid;
+  }
+  return above;
+}
+
+}  // namespace
+
+std::string_view fix_key(FixKind k) {
+  switch (k) {
+    case FixKind::Workers:
+      return "workers";
+    case FixKind::WorkersAndCores:
+      return "workers_and_cores";
+    case FixKind::WorkersWithinCores:
+      return "workers_within_cores";
+    case FixKind::Overlap:
+      return "overlap";
+    case FixKind::StorageBandwidth:
+      return "storage_bandwidth";
+    case FixKind::StorageIops:
+      return "storage_iops";
+    case FixKind::StorageQueueDepth:
+      return "storage_queue_depth";
+    case FixKind::LinkBandwidth:
+      return "link_bandwidth";
+    case FixKind::PinMemory:
+      return "pin_memory";
+    case FixKind::DecodeOnDecoder:
+      return "decoder";
+    case FixKind::DecodeOnGpu:
+      return "gpu_decode";
+    case FixKind::Predecoded:
+      return "predecoded";
+    case FixKind::SmallerBatch:
+      return "batch_size";
+    case FixKind::FitMemory:
+      return "fit_memory";
+    case FixKind::Prefetch:
+      return "prefetch";
+    case FixKind::OutOfOrder:
+      return "out_of_order";
+    case FixKind::AllTogether:
+      return "all_together";
+    case FixKind::FewerWorkers:
+      return "fewer_workers";
+    case FixKind::Uint8Samples:
+      return "uint8_samples";
+  }
+  return "";
+}
+
+std::string_view loss_key(LossKind k) {
+  switch (k) {
+    case LossKind::LoopTime:
+      return "loop_time";
+    case LossKind::BatchAssembly:
+      return "batch_assembly";
+    case LossKind::Contention:
+      return "contention";
+    case LossKind::TimeSlicing:
+      return "time_slicing";
+    case LossKind::LoopCpu:
+      return "loop_cpu";
+    case LossKind::Crowded:
+      return "crowded_loop";
+    case LossKind::Lock:
+      return "interpreter_lock";
+    case LossKind::Variance:
+      return "variance";
+    case LossKind::EpochStart:
+      return "epoch_start";
+  }
+  return "";
+}
+
+std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
+  constexpr double kShown = 0.001;
+  std::vector<FidelityLoss> out;
+  const auto without = [&](LossKind k, const Scenario& t) {
+    try {
+      const double u = evaluate(resolve(t)).utilization;
+      if (u - r.utilization >= kShown) out.push_back({k, u, u - r.utilization});
+    } catch (const FieldError&) {
+      // Without the key the scenario is incomplete: no figure for that mechanism.
+    }
+  };
+  const auto unset = [&](LossKind k, std::initializer_list<Field> fields) {
+    if (std::none_of(fields.begin(), fields.end(), [&](Field f) { return s.has(f); })) return;  // nothing to copy
+    Scenario t = s;
+    for (Field f : fields) t.unset(f);
+    without(k, t);
+  };
+  unset(LossKind::LoopTime, {Field::LoopOverhead, Field::ReceiveTime, Field::ReceiveTimePerSample});
+  unset(LossKind::BatchAssembly, {Field::MemcpyBandwidth, Field::WorkerBatchOverhead});
+  unset(LossKind::Contention, {Field::ScalingContention, Field::ScalingCoherency});
+  unset(LossKind::TimeSlicing, {Field::OversubscriptionCost});
+  if (s.opt(Field::LoopCpuShare).value_or(0) > 0) {
+    Scenario t = s;
+    t.set(Field::LoopCpuShare, 0);  // unset would reserve a core instead of sharing them
+    without(LossKind::LoopCpu, t);
+  }
+  unset(LossKind::Lock, {Field::LaunchTime, Field::PinLockShare});
+  unset(LossKind::Crowded, {Field::CrowdedLoopTime});
+  unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
+  if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown)
+    out.push_back({LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const FidelityLoss& a, const FidelityLoss& b) { return a.loss > b.loss; });
+  return out;
+}
+
+std::vector<Crossover> find_crossovers(const Inputs& in) {
+  std::vector<Crossover> out;
+  if (in.workers == 0) return out;  // stages do not overlap: nothing crosses
+  Stage wall = Stage::Storage;
+  double s = 0;
+  for (Stage st : {Stage::Storage, Stage::Transform, Stage::Transfer}) {
+    const double v = per_sample(in, st);
+    if (v > s) {
+      s = v;
+      wall = st;
+    }
+  }
+  if (s == 0) return out;
+  // Device side: c0 + max(p B, w + w' B), plus x B for a serialised transfer and g B for
+  // decoding on the GPU.
+  const double x = (in.transfer.modelled && !in.transfer.pinned ? transfer_time(in.transfer, 1) : 0) +
+                   in.transform.gpu_seconds_per_sample;
+  const double c0 = in.compute.overhead;
+  const double p = in.compute.per_sample + x;
+  const double w = in.compute.weight_seconds;
+  const double w1 = 0.1 * in.compute.weight_seconds + x;
+  // g(B) = s B - device(B) is concave: at most two roots, one per linear piece.
+  std::vector<double> roots;
+  if (s > p) {
+    const double b = c0 / (s - p);
+    if (p * b >= w + w1 * b) roots.push_back(b);
+  }
+  if (s > w1 && w > 0) {
+    const double b = (c0 + w) / (s - w1);
+    if (w + w1 * b >= p * b) roots.push_back(b);
+  }
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end(), [](double a, double b) { return std::fabs(a - b) <= 1e-9 * b; }),
+              roots.end());
+  for (double b : roots) {
+    // Below batch 1 no batch size is on the other side: the same wall binds at every one.
+    if (!(b >= 1) || !std::isfinite(b)) continue;
+    // Which side is input-bound: look just above the root.
+    const double above = b * (1 + 1e-6) + 1e-9;
+    const double device = model_compute_time(in.compute, above) + x * above;
+    out.push_back({b, std::floor(b), wall, s * above > device});
+  }
+  return out;
+}
+
+std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
+  std::vector<Assumption> a;
+  const bool workers = in.workers >= 1 && in.transform.cpu_work;
+  if (workers && in.workers >= 2 && !s.has(Field::ScalingContention) && !s.has(Field::ScalingCoherency))
+    a.push_back({Field::ScalingContention,
+                 "linear worker scaling: every added worker adds a full worker's rate (cpu.scaling_contention, "
+                 "cpu.scaling_coherency)"});
+  if (workers && in.transform.cores_per_accelerator && !s.has(Field::ThreadsPerCore))
+    a.push_back({Field::ThreadsPerCore,
+                 "each of cpu.cores' CPUs is a whole core and runs a worker at its full rate (cpu.threads_per_core "
+                 "when two are the hardware threads of one core)"});
+  // Tasks past the cores: the workers, and the training process and pin thread when shared by time.
+  if (workers && in.transform.cores_per_accelerator && !s.has(Field::OversubscriptionCost)) {
+    const double tasks = cpu_tasks(in);
+    const bool pin = tasks > in.workers + 1;
+    const std::string cpus = format_compact(*in.transform.cores_per_accelerator, Dim::Number);
+    if (tasks > *in.transform.cores_per_accelerator)
+      a.push_back({Field::OversubscriptionCost,
+                   fmt::format("time slicing is free: {} {} taking turns on {} CPUs spend no more CPU per sample "
+                               "than {} would (cpu.oversubscription_cost)",
+                               format_compact(tasks, Dim::Number),
+                               !in.loop_cpu_share ? "workers"
+                               : pin              ? "tasks (workers, training process, pin thread)"
+                                                  : "tasks (workers and training process)",
+                               cpus, cpus)});
+  }
+  // Batch assembly: the workers' collate, and the pin thread's work where the transfer is pinned.
+  // Each has a rate of its own that falls back to the copy rate; only what has none is free.
+  if (workers) {
+    const bool collate_free = !in.transform.collate_bandwidth;
+    const bool pin_free = !in.transform.pin_bandwidth;
+    if (collate_free && pin_free)
+      a.push_back({Field::MemcpyBandwidth,
+                   "batch assembly is free: collating into shared memory and pinning cost nothing "
+                   "(cpu.memcpy_bandwidth)"});
+    else if (collate_free)
+      a.push_back({Field::CollateBandwidth,
+                   "collating is free: a worker's copy of its batch into shared memory costs nothing "
+                   "(cpu.collate_bandwidth, or cpu.memcpy_bandwidth for both copies)"});
+    else if (pin_free && in.transfer.modelled && in.transfer.pinned)
+      a.push_back({Field::PinBandwidth,
+                   "pinning is free: the pin thread's work on each batch costs nothing (cpu.pin_bandwidth, or "
+                   "cpu.memcpy_bandwidth for both copies)"});
+  }
+  if (in.workers >= 1 && in.loop_time() == 0)
+    a.push_back({Field::LoopOverhead,
+                 "the training loop takes no time of its own per step (pipeline.loop_overhead, "
+                 "pipeline.receive_time; the pytorch-dataloader preset has measured ones)"});
+  if (workers && !s.has(Field::TransformCv) && !s.has(Field::StepCv))
+    a.push_back({Field::TransformCv,
+                 "every sample takes the same time: no loss to variance (transform.cv; pipesim simulate shows "
+                 "the waits)"});
+  // A measured compute time belongs to the accelerator it was measured on.
+  if (in.compute.measured) {
+    const FieldSpec& names = spec(Field::MeasuredOn);
+    const auto on = s.opt(Field::MeasuredOn);
+    const auto here = s.opt(Field::AcceleratorType);
+    if (const auto& e = in.compute.elsewhere)
+      a.push_back(
+          {Field::MeasuredOn, fmt::format("the compute time was measured on {}, not on this scenario's {}: "
+                                          "it is used as measured, not scaled (model.measured_on)",
+                                          choice_name(names, e->measured_on), choice_name(names, e->accelerator))});
+    else if (on && !here)
+      a.push_back({Field::MeasuredOn, fmt::format("the compute time measured on {} is taken as this scenario's "
+                                                  "accelerator's (accelerator.type names it)",
+                                                  choice_name(names, *on))});
+    else if (!on && here && *here != kOtherAccelerator)
+      a.push_back({Field::MeasuredOn, fmt::format("the compute time is taken as measured on this scenario's {} "
+                                                  "(model.measured_on names where it was)",
+                                                  choice_name(names, *here))});
+  }
+  if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
+    a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
+  // Storage read every epoch: no page cache is known to hold the dataset.
+  if (in.storage.modelled && !in.storage.cache_from_page_cache && !s.has(Field::CacheHit) &&
+      !s.has(Field::NodeMemory) && !s.has(Field::PageCache))
+    a.push_back({Field::NodeMemory,
+                 "no page cache: every epoch reads every sample from storage (node.memory, with "
+                 "workload.dataset_samples, lets later epochs find it cached)"});
+  // Several nodes: each reads its own storage unless the plan says they share one.
+  if (in.storage.modelled && in.nodes > 1 && !s.has(Field::StorageScope))
+    a.push_back({Field::StorageScope,
+                 fmt::format("each of the {} nodes reads its own storage at storage.read_bandwidth (storage.scope = "
+                             "\"cluster\" when they share one, and node.network_bandwidth then limits each node)",
+                             format_compact(in.nodes, Dim::Number))});
+  // Accelerator memory: what the check of a batch against it counts.
+  if (s.has(Field::AcceleratorMemory) && !in.compute.memory_capacity)
+    a.push_back({Field::Parameters,
+                 "accelerator memory not checked: neither the model's size nor its activations are given "
+                 "(model.parameters, and model.activation_bytes per sample)"});
+  else if (in.compute.memory_capacity && !in.compute.weights_counted)
+    a.push_back({Field::Parameters,
+                 "accelerator memory holds activations only: weights, gradients and optimizer state not counted "
+                 "(model.parameters)"});
+  else if (in.compute.memory_capacity && !in.compute.activation_bytes)
+    a.push_back({Field::ActivationBytes,
+                 "accelerator memory holds weights, gradients and optimizer state only: activations not counted "
+                 "(model.activation_bytes per sample)"});
+  if (in.storage.modelled && in.storage.cache_from_page_cache && in.nodes > 1 && !s.has(Field::Reshuffle))
+    a.push_back({Field::Reshuffle,
+                 "every epoch each node reads a different random share of the dataset, as a shuffled "
+                 "DistributedSampler does, and its page cache keeps what it read: the cache warms over epochs "
+                 "(cluster.reshuffle)"});
+  if (in.storage.modelled && in.storage.read_bandwidth && !s.has(Field::Latency) && !s.has(Field::Iops))
+    a.push_back({Field::Latency,
+                 "storage at line rate: storage.read_bandwidth at any request size and concurrency "
+                 "(storage.latency with storage.queue_depth, or storage.iops)"});
+  return a;
+}
+
+namespace {
+
+// The figures a diagnosis adds to the result: what each stage needs to keep up with compute,
+// the capacity answers, the crossovers, what a real loader's mechanisms cost.
+void needs(const Scenario& s, Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  const double B = in.batch;
+  const double compute = r.stage(Stage::Compute).time_s;
+  if (in.transform.cpu_work) {
+    d.cores = core_needs(in.transform, in, compute, in.workers >= 1 ? pin_time(in, B) : 0);
+    d.workers_needed = d.cores->workers_full;
+  }
+  d.storage_bandwidth_needed = storage_bytes_per_batch(in.storage, in, B) * in.storage.shared_by / compute;
+  d.storage_bandwidth_needed_per_accelerator = d.storage_bandwidth_needed / in.storage.shared_by;
+  if (in.storage.modelled) {
+    d.storage_capacity = storage_capacity(in.storage, in, compute);
+    if (in.storage.cache_hit >= 1)
+      d.first_epoch_storage_bandwidth_needed = B * in.sample_bytes * in.storage.shared_by / compute;
+  }
+  if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
+  d.crossovers = find_crossovers(in);
+  d.losses = fidelity_losses(s, r);
+  d.max_batch = max_batch_that_fits(in.compute);
+  d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
+  d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);
+  d.scenario_dtype = s.opt(Field::DeviceDtype).value_or(0);
+}
+
+// What the fixes of one diagnosis are built from, and how one is added: each re-runs the model
+// with its changes.
+struct FixContext {
+  const Scenario& s;
+  Diagnosis& d;
+  const Inputs& in;
+  const Result& r;
+  double B;        // the batch size
+  double compute;  // the compute stage's time per batch
+  FixMemo* memo;   // fixes run before (null: none)
+
+  void add(FixKind kind, std::vector<Change> changes) const {
+    d.fixes.push_back(apply(kind, s, std::move(changes), memo));
+  }
+  // Kept only when it raises throughput.
+  void add_if_faster(FixKind kind, std::vector<Change> changes) const {
+    Fix f = apply(kind, s, std::move(changes), memo);
+    if (f.result.throughput > r.throughput * (1 + 1e-9)) d.fixes.push_back(std::move(f));
+  }
+
+  // Each kind of fix, in the order diagnose offers them.
+  void transform_fixes() const;
+  double fewest_as_good(double most) const;
+  void storage_fixes() const;
+  void transfer_fixes() const;
+  void all_together() const;
+  void fewer_workers() const;
+  void smaller_batch() const;
+};
+
+// The training process binds when its pin thread, or its loop and pin thread taking turns on the
+// interpreter lock, set the transfer stage.
+bool process_binds(const Result& r) {
+  const Limit l = r.stage(Stage::Transfer).limit;
+  return r.binds(Stage::Transfer) && (l == Limit::PinThread || l == Limit::InterpreterLock);
+}
+
+// `most` workers (the node's cores full) keep the transform under compute, or as near as they
+// can; where storage or the transfer (the training process) is slower than compute, fewer keep
+// the transform at that wall and the rest add nothing while it binds. The fewest that reach what
+// `most` reaches, checked by the model (more workers can slow that wall itself, on cores shared
+// by time); else `most`.
+double FixContext::fewest_as_good(double most) const {
+  double wall = 0;
+  for (Stage st : {Stage::Storage, Stage::Transfer})
+    if (r.stage(st).modelled) wall = std::max(wall, r.stage(st).time_s);
+  if (!(wall > compute) || r.stage(Stage::Transform).limit == Limit::Variance) return most;
+  const auto fewer = workers_for(in.transform, worker_batch_time(in.transform, in, B) / wall);
+  if (!fewer || *fewer <= in.workers || *fewer >= most) return most;
+  const auto throughput_at = [&](double w) {
+    const Change change{Field::Workers, {w, Dim::Number}};
+    return run_changed(s, std::span(&change, 1), memo, [](const Result& at, double) { return at.throughput; });
+  };
+  return throughput_at(*fewer) >= throughput_at(most) * (1 - 1e-9) ? *fewer : most;
+}
+
+// The transform: overlap (workers = 0), more workers (and cores), decoding elsewhere, and under
+// variance a deeper window or any ready batch.
+void FixContext::transform_fixes() const {
+  // The node's cores for `workers` per accelerator, a whole core each, and those reserved.
+  const auto node_cores = [&](double workers) {
+    return workers * in.transform.threads_per_core * in.accelerators + in.transform.reserved_cores;
+  };
+  if (r.serial) {
+    const double need = std::max(1.0, d.workers_needed.value_or(1));
+    // With every core of the node reserved (cpu.cores = cpu.reserved_cores), workers need cores
+    // of their own: the fix adds them.
+    if (in.transform.node_cores && !in.transform.cores_per_accelerator)
+      add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}, {Field::Cores, {node_cores(need), Dim::Number}}});
+    else
+      add(FixKind::Overlap, {{Field::Workers, {need, Dim::Number}}});
+  }
+
+  const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
+  // Only when some number of workers keeps up (the scaling law may peak below the need).
+  if (transform_slow && !r.serial && in.transform.cpu_work && r.stage(Stage::Transform).limit != Limit::Decoder &&
+      d.cores->reachable) {
+    double need = *d.workers_needed;
+    // With variance the count that keeps up on average is not enough: search past it.
+    if (r.stage(Stage::Transform).limit == Limit::Variance)
+      need = smallest_that_binds(s, Field::Workers, std::max(need, in.workers + 1), 4 * need + 8, r.throughput)
+                 .value_or(0);
+    const double logical = need * in.transform.threads_per_core;  // a whole core for each worker
+    if (need <= in.workers)
+      ;  // no count of workers helps
+    else if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
+      add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
+    else {  // more workers alone add nothing past the cores: first fill them, then add cores
+      const double fit = std::floor(*in.transform.cores_per_accelerator / in.transform.threads_per_core);
+      if (fit > in.workers)
+        add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fewest_as_good(fit), Dim::Number}}});
+      add(FixKind::WorkersAndCores,
+          {{Field::Workers, {need, Dim::Number}}, {Field::Cores, {node_cores(need), Dim::Number}}});
+    }
+  }
+  // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
+  // (each kept only when it raises throughput).
+  if (transform_slow && in.transform.at == TransformAt::Cpu) {
+    if (s.has(Field::DecoderRate))
+      add_if_faster(FixKind::DecodeOnDecoder,
+                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
+    if (s.has(Field::GpuTime))
+      add_if_faster(FixKind::DecodeOnGpu,
+                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
+    if (s.has(Field::PredecodedSampleRate)) {
+      const double size = s.opt(Field::PredecodedSampleSize).value_or(in.transfer.device_bytes);
+      if (size > 0)
+        add_if_faster(FixKind::Predecoded,
+                      {{Field::SampleSize, {size, Dim::Size}},
+                       {Field::WorkerSampleRate, {s.get(Field::PredecodedSampleRate), Dim::SampleRate}}});
+    }
+  }
+
+  // Variance under the DataLoader's delivery: a deeper window, or any ready batch.
+  if (r.stage(Stage::Transform).limit == Limit::Variance) {
+    if (const auto p = smallest_that_binds(s, Field::PrefetchFactor, in.prefetch_factor + 1, 16, r.throughput))
+      add(FixKind::Prefetch, {{Field::PrefetchFactor, {*p, Dim::Number}}});
+    if (in.in_order) add_if_faster(FixKind::OutOfOrder, {{Field::InOrder, {0, Dim::Bool}}});
+  }
+}
+
+// Storage: its aggregate or per-node bandwidth, IOPS, queue depth.
+void FixContext::storage_fixes() const {
+  if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {
+    const double bytes = storage_bytes_per_batch(in.storage, in, B);
+    if (bytes / in.storage.bandwidth > compute) {
+      // The aggregate as a change: read_bandwidth, or the capacity of a per-TiB file system.
+      const auto aggregate = [&](double needed) {
+        if (s.has(Field::ThroughputPerTib))
+          return Change{Field::StorageCapacity,
+                        {std::ceil(needed / s.get(Field::ThroughputPerTib) * (1 - 1e-12)) * kTiB, Dim::Size}};
+        return Change{Field::ReadBandwidth, {needed, Dim::Rate}};
+      };
+      if (in.storage.bandwidth_limit == Limit::Bandwidth) {
+        add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
+      } else {
+        std::vector<Change> changes{
+            {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
+             {bytes * in.accelerators / compute, Dim::Rate}}};
+        if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_bandwidth_needed)
+          changes.push_back(aggregate(d.storage_bandwidth_needed));
+        add(FixKind::StorageBandwidth, changes);
+      }
+    }
+    if (in.storage.iops && bytes / in.storage.request_bytes / *in.storage.iops > compute) {
+      const double iops = ceil_count(bytes / in.storage.request_bytes / compute * in.storage.shared_by);
+      add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
+    }
+    if (in.storage.latency &&
+        bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
+      const double qd = ceil_count(bytes * request_service_time(in.storage) / (in.storage.request_bytes * compute));
+      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
+    }
+  }
+}
+
+// The transfer: pinned memory, link bandwidth; when the training process binds a faster link does
+// not help, but fewer bytes per sample for the workers to collate and the pin thread to copy do
+// (uint8 samples converted on the accelerator, when the scenario gives the dtype).
+void FixContext::transfer_fixes() const {
+  const Limit transfer_limit = r.stage(Stage::Transfer).limit;
+  if (in.transfer.modelled) {
+    if (!in.transfer.pinned && !r.serial && r.binds(Stage::Transfer))
+      add(FixKind::PinMemory, {{Field::LinkPinned, {1, Dim::Bool}}});
+    if (r.stage(Stage::Transfer).time_s > compute && in.transfer.pinned && transfer_limit == Limit::Link)
+      add(FixKind::LinkBandwidth, {{Field::LinkBandwidth, {*d.link_bandwidth_needed, Dim::Rate}}});
+    const auto dtype = s.opt(Field::DeviceDtype);
+    if (process_binds(r) && !r.serial && dtype && dtype_bytes(static_cast<Dtype>(*dtype)) > 1)
+      add_if_faster(FixKind::Uint8Samples, {{Field::DeviceDtype, {static_cast<double>(Dtype::Uint8), Dim::Choice}}});
+  }
+}
+
+void FixContext::all_together() const {
+  // With more than one wall, no single fix suffices: show them together (one way to decode).
+  std::size_t walls = 0;
+  std::vector<Change> all;
+  bool decode_taken = false;
+  for (const auto& f : d.fixes) {
+    if (f.kind == FixKind::WorkersWithinCores) continue;  // workers_and_cores goes further
+    const bool decode =
+        f.kind == FixKind::DecodeOnDecoder || f.kind == FixKind::DecodeOnGpu || f.kind == FixKind::Predecoded;
+    if (decode && decode_taken) continue;
+    if (decode && std::any_of(d.fixes.begin(), d.fixes.end(), [](const Fix& g) {
+          return g.kind == FixKind::Workers || g.kind == FixKind::WorkersAndCores;
+        }))
+      continue;  // workers already fix the transform
+    decode_taken |= decode;
+    ++walls;
+    for (const auto& ch : f.changes) {
+      auto same = std::find_if(all.begin(), all.end(), [&](const Change& a) { return a.field == ch.field; });
+      if (same != all.end())
+        *same = ch;
+      else
+        all.push_back(ch);
+    }
+  }
+  if (walls > 1) add(FixKind::AllTogether, all);
+}
+
+void FixContext::fewer_workers() const {
+  // Fewer workers, when more lose throughput: past the cores time slicing costs the work more
+  // (cpu.oversubscription_cost), past the scaling law's peak contention does. Below the cores
+  // (and the peak) more workers deliver more, past them less, so the best count is at the
+  // cores (fewer by the training process and the pin thread when they share them, cpu_tasks) or
+  // at the peak: of those below W, the one of highest throughput, offered when it beats W; not
+  // a wall of its own, so not in "all of the above".
+  const TransformInputs& t = in.transform;
+  const double logical = t.cores_per_accelerator.value_or(0);
+  const double tasks = cpu_tasks(in);
+  const double others = tasks - in.workers;  // the training process and pin thread
+  const bool slicing = t.oversubscription > 0 && logical > 0 && tasks > logical;
+  // The training process's threads slowed by busy workers on the cores they share.
+  const bool crowded = process_binds(r) && r.thread_rate < 1 && logical > 0;
+  if (t.modelled && t.cpu_work && !r.serial && in.workers >= 2 &&
+      ((r.binds(Stage::Transform) && (slicing || t.kappa > 0)) || crowded)) {
+    std::vector<double> counts;
+    if (slicing || crowded) {
+      counts.push_back(std::ceil(logical));
+      for (double k = 0; k <= others + 1; ++k) counts.push_back(std::floor(logical) - k);
+    }
+    if (d.cores && d.cores->peak_workers > 0)
+      counts.insert(counts.end(), {d.cores->peak_workers - 1, d.cores->peak_workers, d.cores->peak_workers + 1});
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    std::optional<double> best;
+    double throughput = r.throughput * (1 + 1e-9);
+    for (double w : counts) {
+      if (w < 1 || w >= in.workers) continue;
+      const Change change{Field::Workers, {w, Dim::Number}};
+      const double got =
+          run_changed(s, std::span(&change, 1), memo, [](const Result& fewer, double) { return fewer.throughput; });
+      if (got > throughput) {
+        best = w;
+        throughput = got;
+      }
+    }
+    if (best) add(FixKind::FewerWorkers, {{Field::Workers, {*best, Dim::Number}}});
+  }
+}
+
+void FixContext::smaller_batch() const {
+  // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.
+  for (const auto& cx : d.crossovers) {
+    if (!cx.input_binds_above || cx.batch >= B) continue;
+    const double b = std::floor(cx.batch);
+    if (b >= 1) add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
+    break;
+  }
+}
+
+}  // namespace
+
+Diagnosis diagnose(const Scenario& s) { return diagnose(s, nullptr); }
+
+Diagnosis diagnose(const Scenario& s, FixMemo* memo) {
+  Diagnosis d;
+  diagnose(s, memo, d);
+  return d;
+}
+
+void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) {
+  // Every figure from scratch, the fixes' storage kept.
+  std::vector<Fix> fixes = std::move(d.fixes);
+  fixes.clear();
+  d = Diagnosis{};
+  d.fixes = std::move(fixes);
+  d.inputs = resolve(s);
+  d.result = evaluate(d.inputs);
+  needs(s, d);
+  const FixContext c{s, d, d.inputs, d.result, d.inputs.batch, d.result.stage(Stage::Compute).time_s, memo};
+  // A batch that does not fit is the first thing to fix: nothing else runs.
+  if (!d.result.fits) {
+    if (d.max_batch && *d.max_batch >= 1) c.add(FixKind::FitMemory, {{Field::BatchSize, {*d.max_batch, Dim::Number}}});
+    return;
+  }
+  if (d.result.compute_bound()) return;  // compute-bound: nothing to fix
+  // Room for the fixes a diagnosis usually offers, at once: each holds a whole result, which the
+  // vector would otherwise move at every growth.
+  d.fixes.reserve(6);
+  c.transform_fixes();
+  c.storage_fixes();
+  c.transfer_fixes();
+  c.all_together();
+  c.fewer_workers();
+  c.smaller_batch();
+}
+
+Diagnosis diagnose_with_assumptions(const Scenario& s) {
+  Diagnosis d = diagnose(s);
+  d.assumptions = assumptions(s, d.inputs);
+  return d;
+}
+
+}  // namespace pipesim

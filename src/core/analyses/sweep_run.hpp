@@ -1,0 +1,108 @@
+// Running a sweep's grid: the points in ordered chunks over threads, each evaluated once (and
+// diagnosed or simulated when the run asks), handed to the caller's row function on the thread
+// that made it and to its writer on the calling thread, in order. The one owner of how a grid
+// runs; what a point becomes (a row of some format, a curve's point) is the caller's.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep.hpp"
+#include "core/sim/simulate.hpp"
+#include "util/ordered_chunks.hpp"
+
+namespace pipesim {
+
+// What a run computes at each point beside its result, and on how many threads.
+struct SweepRun {
+  unsigned jobs = 1;                     // threads in all, the calling thread among them (1: this one alone)
+  bool diagnose = false;                 // each point diagnosed: its fixes (SweepPoint::diagnosis)
+  const SimOptions* simulate = nullptr;  // each point simulated too (SweepPoint::simulated)
+};
+
+// The points of a run that the model refused.
+struct SweepSummary {
+  std::size_t invalid = 0;
+  std::size_t first_invalid = 0;  // index in the grid, when invalid > 0
+  std::string first_point;        // its swept values, "accelerator.count=16, pipeline.batch_size=32"
+  std::string first_reason;
+};
+
+// Points per chunk: one with simulation (each is a whole simulation), fewer when each is
+// diagnosed (a diagnosis's words are allocated), so that the few chunks held at once stay far
+// below the process's own footprint.
+std::size_t sweep_chunk(const SweepRun& run);
+// Rows that carry no diagnosis allocate little (into reused buffers): on several threads, one
+// malloc arena for all keeps a sweep's peak memory near that of a single diagnosis. Rows that
+// carry one allocate its words, and there the threads would contend for the one arena.
+void limit_malloc_arenas(const SweepRun& run);
+
+// Calls row(index, point, text) for every point of the grid, on `run.jobs` threads: `text` is
+// the chunk's, to append the point's rendering to. Then written(text, done) on the calling
+// thread, chunk after chunk in the grid's order (`done`: the points written so far). The
+// output is the same for any number of threads.
+template <class Row, class Written>
+SweepSummary run_sweep(const Scenario& base, const std::vector<Axis>& axes, const SweepRun& run, Row&& row,
+                       Written&& written) {
+  const std::size_t total = grid_size(axes);
+  const std::size_t chunk = sweep_chunk(run);
+  const std::size_t chunks = (total + chunk - 1) / chunk;
+  limit_malloc_arenas(run);
+  SweepSummary summary;
+  std::mutex m;  // guards summary: taken only at invalid points
+  // A memo of the fixes run for each thread at work, made before the first point: a chunk takes
+  // one that is free and gives it back, so what one chunk ran serves the next.
+  std::vector<std::unique_ptr<FixMemo>> memos;
+  if (run.diagnose) {
+    const std::vector<Field> varying = axis_fields(axes);
+    for (unsigned t = 0; t < std::max(run.jobs, 1u); ++t) memos.push_back(std::make_unique<FixMemo>(varying));
+  }
+  std::mutex memos_m;
+  const auto take_memo = [&]() -> std::unique_ptr<FixMemo> {
+    std::lock_guard lock(memos_m);
+    if (memos.empty()) return nullptr;
+    auto memo = std::move(memos.back());
+    memos.pop_back();
+    return memo;
+  };
+  const auto give_memo = [&](std::unique_ptr<FixMemo> memo) {
+    if (!memo) return;
+    std::lock_guard lock(memos_m);
+    memos.push_back(std::move(memo));
+  };
+  std::size_t done = 0;
+  ordered_chunks(
+      chunks, run.jobs,
+      [&](std::size_t c, std::string& text) {
+        std::unique_ptr<FixMemo> memo = take_memo();
+        const std::size_t begin = c * chunk;
+        std::size_t i = begin;
+        sweep(
+            base, axes, begin, std::min(total, begin + chunk), run.diagnose,
+            [&](const SweepPoint& p) {
+              if (!p.invalid.empty()) {
+                std::lock_guard lock(m);
+                if (summary.invalid++ == 0 || i < summary.first_invalid) {
+                  summary.first_invalid = i;
+                  summary.first_point = point_label(axes, p.scenario);
+                  summary.first_reason = std::string(p.invalid);
+                }
+              }
+              row(i++, p, text);
+            },
+            run.simulate, memo.get());
+        give_memo(std::move(memo));
+      },
+      [&](const std::string& text) {
+        done = std::min(total, done + chunk);
+        written(text, done);
+      });
+  return summary;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,773 @@
+#include "core/base/units.hpp"
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/base/text.hpp"
+
+namespace pipesim {
+
+namespace {
+
+struct Unit {
+  std::string_view name;
+  Dim dim;
+  double factor;  // multiply to get SI base units
+};
+
+constexpr double K = 1e3, M = 1e6, G = 1e9, T = 1e12, P = 1e15;
+constexpr double Ki = 1024.0, Mi = Ki * 1024, Gi = Mi * 1024, Ti = Gi * 1024, Pi = Ti * 1024;
+
+// Case matters: "FLOPS" is a rate, "FLOPs" a count; "Gbps" is bits.
+constexpr std::array kUnits = {
+    Unit{"%", Dim::Number, 0.01},
+    Unit{"B", Dim::Size, 1},
+    Unit{"byte", Dim::Size, 1},
+    Unit{"bytes", Dim::Size, 1},
+    Unit{"KB", Dim::Size, K},
+    Unit{"kB", Dim::Size, K},
+    Unit{"MB", Dim::Size, M},
+    Unit{"GB", Dim::Size, G},
+    Unit{"TB", Dim::Size, T},
+    Unit{"PB", Dim::Size, P},
+    Unit{"KiB", Dim::Size, Ki},
+    Unit{"MiB", Dim::Size, Mi},
+    Unit{"GiB", Dim::Size, Gi},
+    Unit{"TiB", Dim::Size, Ti},
+    Unit{"PiB", Dim::Size, Pi},
+    Unit{"B/s", Dim::Rate, 1},
+    Unit{"KB/s", Dim::Rate, K},
+    Unit{"kB/s", Dim::Rate, K},
+    Unit{"MB/s", Dim::Rate, M},
+    Unit{"GB/s", Dim::Rate, G},
+    Unit{"TB/s", Dim::Rate, T},
+    Unit{"PB/s", Dim::Rate, P},
+    Unit{"KiB/s", Dim::Rate, Ki},
+    Unit{"MiB/s", Dim::Rate, Mi},
+    Unit{"GiB/s", Dim::Rate, Gi},
+    Unit{"TiB/s", Dim::Rate, Ti},
+    Unit{"bit/s", Dim::Rate, 1.0 / 8},
+    Unit{"Kbit/s", Dim::Rate, K / 8},
+    Unit{"Mbit/s", Dim::Rate, M / 8},
+    Unit{"Gbit/s", Dim::Rate, G / 8},
+    Unit{"Tbit/s", Dim::Rate, T / 8},
+    // "Gb/s" is bits too, as network links are quoted.
+    Unit{"b/s", Dim::Rate, 1.0 / 8},
+    Unit{"Kb/s", Dim::Rate, K / 8},
+    Unit{"kb/s", Dim::Rate, K / 8},
+    Unit{"Mb/s", Dim::Rate, M / 8},
+    Unit{"Gb/s", Dim::Rate, G / 8},
+    Unit{"Tb/s", Dim::Rate, T / 8},
+    Unit{"bps", Dim::Rate, 1.0 / 8},
+    Unit{"kbps", Dim::Rate, K / 8},
+    Unit{"Kbps", Dim::Rate, K / 8},
+    Unit{"Mbps", Dim::Rate, M / 8},
+    Unit{"Gbps", Dim::Rate, G / 8},
+    Unit{"Tbps", Dim::Rate, T / 8},
+    Unit{"ns", Dim::Duration, 1e-9},
+    Unit{"us", Dim::Duration, 1e-6},
+    Unit{"\xC2\xB5s", Dim::Duration, 1e-6},
+    Unit{"\xCE\xBCs", Dim::Duration, 1e-6},
+    Unit{"ms", Dim::Duration, 1e-3},
+    Unit{"s", Dim::Duration, 1},
+    Unit{"min", Dim::Duration, 60},
+    Unit{"h", Dim::Duration, 3600},
+    Unit{"d", Dim::Duration, 86400},
+    Unit{"day", Dim::Duration, 86400},
+    Unit{"days", Dim::Duration, 86400},
+    Unit{"week", Dim::Duration, 7 * 86400},
+    Unit{"weeks", Dim::Duration, 7 * 86400},
+    Unit{"year", Dim::Duration, 365 * 86400},
+    Unit{"years", Dim::Duration, 365 * 86400},
+    // Prices are held in USD per hour, the unit they are quoted in.
+    Unit{"USD", Dim::Money, 1},
+    Unit{"USD/h", Dim::MoneyRate, 1},
+    Unit{"USD/hour", Dim::MoneyRate, 1},
+    Unit{"USD/hr", Dim::MoneyRate, 1},
+    Unit{"USD/day", Dim::MoneyRate, 1.0 / 24},
+    Unit{"USD/month", Dim::MoneyRate, 12.0 / (365 * 24)},
+    Unit{"USD/year", Dim::MoneyRate, 1.0 / (365 * 24)},
+    Unit{"FLOP", Dim::Flop, 1},
+    Unit{"KFLOP", Dim::Flop, K},
+    Unit{"MFLOP", Dim::Flop, M},
+    Unit{"GFLOP", Dim::Flop, G},
+    Unit{"TFLOP", Dim::Flop, T},
+    Unit{"PFLOP", Dim::Flop, P},
+    Unit{"FLOPs", Dim::Flop, 1},
+    Unit{"KFLOPs", Dim::Flop, K},
+    Unit{"MFLOPs", Dim::Flop, M},
+    Unit{"GFLOPs", Dim::Flop, G},
+    Unit{"TFLOPs", Dim::Flop, T},
+    Unit{"PFLOPs", Dim::Flop, P},
+    // A multiply-accumulate is two FLOPs: torchvision's and most papers' "GFLOPS" per image
+    // count MACs ("17.56 GMAC" is 35.12 GFLOP).
+    Unit{"MAC", Dim::Flop, 2},
+    Unit{"KMAC", Dim::Flop, 2 * K},
+    Unit{"MMAC", Dim::Flop, 2 * M},
+    Unit{"GMAC", Dim::Flop, 2 * G},
+    Unit{"TMAC", Dim::Flop, 2 * T},
+    Unit{"MACs", Dim::Flop, 2},
+    Unit{"KMACs", Dim::Flop, 2 * K},
+    Unit{"MMACs", Dim::Flop, 2 * M},
+    Unit{"GMACs", Dim::Flop, 2 * G},
+    Unit{"TMACs", Dim::Flop, 2 * T},
+    Unit{"FLOPS", Dim::FlopRate, 1},
+    Unit{"KFLOPS", Dim::FlopRate, K},
+    Unit{"MFLOPS", Dim::FlopRate, M},
+    Unit{"GFLOPS", Dim::FlopRate, G},
+    Unit{"TFLOPS", Dim::FlopRate, T},
+    Unit{"PFLOPS", Dim::FlopRate, P},
+    Unit{"FLOP/s", Dim::FlopRate, 1},
+    Unit{"GFLOP/s", Dim::FlopRate, G},
+    Unit{"TFLOP/s", Dim::FlopRate, T},
+    Unit{"PFLOP/s", Dim::FlopRate, P},
+    Unit{"samples/s", Dim::SampleRate, 1},
+    Unit{"sample/s", Dim::SampleRate, 1},
+    Unit{"samples/sec", Dim::SampleRate, 1},
+    Unit{"sample/sec", Dim::SampleRate, 1},
+    Unit{"samples/second", Dim::SampleRate, 1},
+    Unit{"it/s", Dim::StepRate, 1},
+    Unit{"its/s", Dim::StepRate, 1},
+    Unit{"steps/s", Dim::StepRate, 1},
+    Unit{"step/s", Dim::StepRate, 1},
+    Unit{"batches/s", Dim::StepRate, 1},
+    Unit{"batch/s", Dim::StepRate, 1},
+    Unit{"img/s", Dim::SampleRate, 1},
+    Unit{"imgs/s", Dim::SampleRate, 1},
+    Unit{"images/s", Dim::SampleRate, 1},
+    Unit{"image/s", Dim::SampleRate, 1},
+    Unit{"img/sec", Dim::SampleRate, 1},
+    Unit{"images/sec", Dim::SampleRate, 1},
+};
+
+// A count written with a suffix: "1.28M" samples, "12k samples/s".
+struct CountSuffix {
+  char letter;
+  double factor;
+};
+constexpr std::array kCountSuffixes = {CountSuffix{'k', K}, CountSuffix{'K', K}, CountSuffix{'M', M},
+                                       CountSuffix{'G', G}};
+
+std::string_view example(Dim d) {
+  switch (d) {
+    case Dim::Number:
+      return "8";
+    case Dim::Size:
+      return "\"500 KB\"";
+    case Dim::Rate:
+      return "\"2 GB/s\"";
+    case Dim::Duration:
+      return "\"11.74 ms\"";
+    case Dim::Flop:
+      return "\"4.1 GFLOP\"";
+    case Dim::FlopRate:
+      return "\"312 TFLOPS\"";
+    case Dim::SampleRate:
+      return "\"1200 samples/s\"";
+    case Dim::Bool:
+      return "true";
+    case Dim::Money:
+      return "\"$250000\"";
+    case Dim::MoneyRate:
+      return "\"$32.77/h\"";
+    case Dim::Choice:
+      return "\"bf16\"";
+    case Dim::StepRate:
+      return "\"3.45 it/s\"";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string_view dim_name(Dim d) {
+  switch (d) {
+    case Dim::Number:
+      return "a plain number";
+    case Dim::Size:
+      return "a size";
+    case Dim::Rate:
+      return "a rate";
+    case Dim::Duration:
+      return "a duration";
+    case Dim::Flop:
+      return "a FLOP count";
+    case Dim::FlopRate:
+      return "a FLOP rate";
+    case Dim::SampleRate:
+      return "a sample rate";
+    case Dim::Bool:
+      return "true or false";
+    case Dim::Money:
+      return "an amount of money";
+    case Dim::MoneyRate:
+      return "a price per hour";
+    case Dim::Choice:
+      return "a name";
+    case Dim::StepRate:
+      return "a rate per step";
+  }
+  return "a value";
+}
+
+std::string describe_dims(DimSet set) {
+  std::string names, examples;
+  for (unsigned i = 0; i < kDimCount; ++i) {
+    const auto d = static_cast<Dim>(i);
+    if (!has(set, d)) continue;
+    if (!names.empty()) {
+      names += " or ";
+      examples += ", ";
+    }
+    names += dim_name(d);
+    examples += example(d);
+  }
+  return fmt::format("{} (e.g. {})", names, examples);
+}
+
+Quantity parse_quantity(std::string_view text) {
+  const std::string_view s = trim(text);
+  if (s.empty()) throw Error("expected a value, got nothing");
+  if (s.front() == '$') {
+    // "$32.77/h" is "32.77 USD/h", "$250000" is "250000 USD".
+    const std::string_view rest = s.substr(1);
+    std::size_t end = 0;
+    while (end < rest.size() && rest[end] != '/') ++end;
+    const std::string_view unit = rest.substr(end);
+    const std::string usd = fmt::format("{} USD{}", rest.substr(0, end), unit);
+    if (rest.substr(0, end).find_first_of("$ ") != std::string_view::npos || rest.empty())
+      throw Error(fmt::format("\"{}\" is not an amount of money (e.g. \"$250000\" or \"$32.77/h\")", s));
+    try {
+      return parse_quantity(usd);
+    } catch (const Error&) {
+      throw Error(fmt::format("\"{}\" is not an amount of money (e.g. \"$250000\" or \"$32.77/h\")", s));
+    }
+  }
+  const char* first = s.data();
+  const char* last = s.data() + s.size();
+  if (*first == '+') ++first;
+  double number = 0;
+  const auto [ptr, ec] = std::from_chars(first, last, number);
+  if (ec == std::errc::result_out_of_range) throw Error(fmt::format("the number in \"{}\" is out of range", echo(s)));
+  if (ec != std::errc() || ptr == first) throw Error(fmt::format("\"{}\" does not start with a number", echo(s)));
+  if (!std::isfinite(number)) throw Error(fmt::format("\"{}\" is not a finite number", echo(s)));
+  std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
+  // k, M or G on its own after the number multiplies a count or a sample rate: "1.28M", "12k samples/s".
+  for (const auto& c : kCountSuffixes)
+    if (!unit.empty() && unit.front() == c.letter && (unit.size() == 1 || unit[1] == ' ')) {
+      const std::string_view rest = trim(unit.substr(1));
+      Quantity q;
+      try {
+        q = parse_quantity(fmt::format("{:.15g} {}", number * c.factor, rest));
+      } catch (const Error&) {
+        throw Error(
+            fmt::format("\"{}\" is not a count or a sample rate (e.g. \"1.28M\" or \"12k samples/s\")", echo(s)));
+      }
+      if (q.dim != Dim::Number && q.dim != Dim::SampleRate && q.dim != Dim::StepRate)
+        throw Error(fmt::format("\"{}\": {} multiplies a count or samples/s; write it as one unit (e.g. {}B)", echo(s),
+                                c.letter, c.letter == 'k' ? 'K' : c.letter));
+      return q;
+    }
+  Quantity q{number, Dim::Number};
+  if (!unit.empty()) {
+    const Unit* found = nullptr;
+    for (const auto& u : kUnits)
+      if (u.name == unit) found = &u;
+    if (found == nullptr) {
+      std::vector<std::string_view> names;
+      for (const auto& u : kUnits) names.push_back(u.name);
+      const std::string hint = did_you_mean(unit, names);
+      throw Error(fmt::format(
+          "unknown unit \"{}\" in \"{}\"{} (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
+          "Gbps Gb/s; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s img/s; counts: 12k 1.28M)",
+          echo(unit), echo(s), hint));
+    }
+    q.value = number * found->factor;
+    q.dim = found->dim;
+    // 4.1 x 1e9 is 4099999999.9999995 in binary; the user meant 4.1e9. Round the product
+    // to 15 significant digits, below the precision anyone writes a quantity with.
+    if (q.value != 0 && std::isfinite(q.value)) {
+      const std::string rounded = fmt::format("{:.15g}", q.value);
+      std::from_chars(rounded.data(), rounded.data() + rounded.size(), q.value);
+    }
+  }
+  const double mag = std::fabs(q.value);
+  if (mag != 0 && (mag > kMaxMagnitude || mag < kMinMagnitude))
+    throw Error(fmt::format("\"{}\" is out of the accepted range (1e-21 to 1e21 in base units)", echo(s)));
+  return q;
+}
+
+bool is_unit_name(std::string_view word) {
+  // The names of units other than "%", sorted once at compile time: a binary search, since the
+  // wrapping of every printed line asks this of each word after a number.
+  static constexpr auto kSorted = [] {
+    constexpr auto count = static_cast<std::size_t>(
+        std::count_if(kUnits.begin(), kUnits.end(), [](const Unit& u) { return u.dim != Dim::Number; }));
+    std::array<std::string_view, count> names{};
+    std::size_t i = 0;
+    for (const auto& u : kUnits)
+      if (u.dim != Dim::Number) names[i++] = u.name;
+    std::sort(names.begin(), names.end());
+    return names;
+  }();
+  return std::binary_search(kSorted.begin(), kSorted.end(), word);
+}
+
+std::vector<std::string_view> unit_names(Dim d) {
+  std::vector<std::string_view> out;
+  for (const auto& u : kUnits)
+    if (u.dim == d) out.push_back(u.name);
+  return out;
+}
+
+Quantity parse_quantity_as(std::string_view text, DimSet accepted) {
+  const Quantity q = parse_quantity(text);
+  if (!has(accepted, q.dim)) {
+    if (q.dim == Dim::Number)
+      throw Error(fmt::format("expected {}, got \"{}\" with no unit", describe_dims(accepted), echo(trim(text))));
+    throw Error(fmt::format("expected {}, got {} \"{}\"", describe_dims(accepted), dim_name(q.dim), echo(trim(text))));
+  }
+  return q;
+}
+
+namespace {
+
+struct Scaled {
+  double value;
+  std::string_view unit;
+};
+
+Scaled scale_si(double v, std::array<std::string_view, 6> units) {
+  const double a = std::fabs(v);
+  std::size_t i = 0;
+  double f = 1;
+  while (i + 1 < units.size() && a >= f * 1000 * (1 - 5e-7)) {
+    f *= 1000;
+    ++i;
+  }
+  return {v / f, units[i]};
+}
+
+Scaled scale(double v, Dim dim) {
+  switch (dim) {
+    case Dim::Size:
+      return scale_si(v, {"B", "KB", "MB", "GB", "TB", "PB"});
+    case Dim::Rate:
+      return scale_si(v, {"B/s", "KB/s", "MB/s", "GB/s", "TB/s", "PB/s"});
+    case Dim::Flop:
+      return scale_si(v, {"FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"});
+    case Dim::FlopRate:
+      return scale_si(v, {"FLOPS", "KFLOPS", "MFLOPS", "GFLOPS", "TFLOPS", "PFLOPS"});
+    case Dim::Duration: {
+      const double a = std::fabs(v);
+      if (a == 0) return {0, "s"};
+      if (a < 1e-6 * (1 - 5e-7)) return {v * 1e9, "ns"};
+      if (a < 1e-3 * (1 - 5e-7)) return {v * 1e6, "us"};
+      if (a < 1 * (1 - 5e-7)) return {v * 1e3, "ms"};
+      if (a < 120) return {v, "s"};
+      if (a < 7200) return {v / 60, "min"};
+      return {v / 3600, "h"};
+    }
+    case Dim::SampleRate:
+      return {v, "samples/s"};
+    case Dim::Money:
+      return {v, "USD"};
+    case Dim::MoneyRate:
+      return {v, "USD/h"};
+    case Dim::StepRate:
+      return {v, "it/s"};
+    case Dim::Number:
+    case Dim::Bool:
+    case Dim::Choice:
+      break;
+  }
+  return {v, ""};
+}
+
+}  // namespace
+
+void append_grouped(std::string& out, std::string_view digits) {
+  const std::size_t start = !digits.empty() && (digits[0] == '-' || digits[0] == '+') ? 1 : 0;
+  std::size_t end = digits.find('.');
+  if (end == std::string_view::npos) end = digits.size();
+  const std::size_t whole = end - start;
+  const std::size_t commas = whole > 0 ? (whole - 1) / 3 : 0;
+  if (commas == 0) {  // up to three digits before the point: nothing to insert
+    out.append(digits);
+    return;
+  }
+  const std::size_t at = out.size();
+  out.resize(at + digits.size() + commas, ',');
+  char* p = std::copy(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(start), out.data() + at);
+  // The first group holds 1-3 digits, every later one 3, each after a comma.
+  std::size_t first = whole - commas * 3;
+  p = std::copy_n(digits.data() + start, first, p);
+  for (std::size_t i = start + first; i < end; i += 3) p = std::copy_n(digits.data() + i, 3, p + 1);
+  std::copy(digits.begin() + static_cast<std::ptrdiff_t>(end), digits.end(), p);
+}
+
+std::string group_thousands(std::string_view digits) {
+  std::string out;
+  append_grouped(out, digits);
+  return out;
+}
+
+namespace {
+
+// The shortest digits that read back as value: |value| = significand x 10^(exponent - digits + 1),
+// `digits` the significand's count ("-1.2345e+03": 12345, 5 digits, exponent 3, negative).
+struct Shortest {
+  std::uint64_t significand = 0;
+  int digits = 0;
+  int exponent = 0;
+  bool negative = false;
+};
+
+constexpr std::array<std::uint64_t, 20> kPow10 = [] {
+  std::array<std::uint64_t, 20> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+bool shortest(double value, Shortest& s) {
+  // A subnormal has fewer significant bits than 15 decimal digits need: its shortest form can
+  // stand far from its exact value (5e-324 is 4.94...e-324).
+  if (!std::isfinite(value) || std::fabs(value) < std::numeric_limits<double>::min()) return false;
+  // fmt's Dragonbox, the search its own "{}" makes (fmt::detail: internal to fmt 9, used here for
+  // its speed; std::to_chars gives the same digits at three times the cost).
+  const auto decimal = fmt::detail::dragonbox::to_decimal(std::fabs(value));
+  s.significand = decimal.significand;
+  s.digits = 1;
+  while (s.digits < 20 && s.significand >= kPow10[static_cast<std::size_t>(s.digits)]) ++s.digits;
+  s.exponent = decimal.exponent + s.digits - 1;
+  s.negative = std::signbit(value);
+  return true;
+}
+
+bool round_shortest(const Shortest& s, int keep, RoundedDigits& out) {
+  if (keep < 1 || keep > 15) return false;
+  out.negative = s.negative;
+  out.exponent = s.exponent;
+  out.count = keep;
+  const auto k = static_cast<std::size_t>(keep);
+  std::uint64_t head = 0;
+  if (s.digits <= keep) {
+    head = s.significand * kPow10[k - static_cast<std::size_t>(s.digits)];
+  } else {
+    // What is dropped decides, unless it is exactly a half: then the shortest form cannot tell
+    // which way the exact value rounds (it lies within rounding of the half). Otherwise the exact
+    // value rounds as the shortest form does: no decimal of keep + 1 digits lies between them.
+    const std::uint64_t unit = kPow10[static_cast<std::size_t>(s.digits - keep)];
+    head = s.significand / unit;
+    const std::uint64_t rest = s.significand % unit;
+    if (rest * 2 == unit) return false;
+    if (rest * 2 > unit && ++head == kPow10[k]) {
+      head = kPow10[k - 1];  // 9.99..6 -> 10.0: one more digit before the point
+      ++out.exponent;
+    }
+  }
+  for (std::size_t i = k; i-- > 0; head /= 10) out.digits[i] = static_cast<char>('0' + head % 10);
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+constexpr std::array<double, 23> kPow10Exact = [] {  // 10^0 .. 10^22: every one a double
+  std::array<double, 23> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
+
+// The keep digits of value read off value x 10^(keep - 1 - e), e its decimal exponent, rounded to
+// the nearest integer: one multiplication or division by an exact power of ten, no search. Its
+// rounding is monotonic and the half between two integers is a double, so the product lies on the
+// exact product's side of it or on it; on it (and at the edges of the decade, where the exponent
+// could be one off) this answers nothing and the shortest digits decide.
+bool round_directly(double value, int keep, RoundedDigits& out) {
+  const double a = std::fabs(value);
+  if (!(a >= std::numeric_limits<double>::min() && a < 1e300)) return false;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &a, sizeof bits);
+  const int binary = static_cast<int>(bits >> 52) - 1023;
+  int e = (binary * 78913) >> 18;  // floor(binary x log10 2): the decimal exponent or one less
+  const double top = kPow10Exact[static_cast<std::size_t>(keep)];
+  // a x 10^(keep - 1 - e), by one operation with an exact power; false past the table.
+  double scaled = 0;
+  const auto scale = [&] {
+    const int shift = keep - 1 - e;
+    if (shift > 22 || shift < -22) return false;
+    scaled = shift >= 0 ? a * kPow10Exact[static_cast<std::size_t>(shift)]
+                        : a / kPow10Exact[static_cast<std::size_t>(-shift)];
+    return true;
+  };
+  if (!scale()) return false;
+  if (scaled >= top) {  // the decimal exponent was one more than the estimate
+    ++e;
+    if (!scale()) return false;
+  }
+  const double nearest = std::nearbyint(scaled);
+  if (!(scaled > top / 10 && nearest < top) || std::fabs(scaled - nearest) >= 0.5) return false;
+  auto n = static_cast<std::uint64_t>(nearest);
+  for (int i = keep - 1; i >= 0; --i, n /= 10) out.digits[i] = static_cast<char>('0' + n % 10);
+  out.count = keep;
+  out.exponent = e;
+  out.negative = std::signbit(value);
+  return true;
+}
+
+}  // namespace
+
+bool round_digits(double value, int keep, RoundedDigits& out) {
+  if (keep >= 1 && keep <= 15 && round_directly(value, keep, out)) return true;
+  Shortest s;
+  return shortest(value, s) && round_shortest(s, keep, out);
+}
+
+namespace {
+
+// The texts this thread wrote last, by the value's bits and the format (a number to four digits,
+// or fixed to so many decimals): sweeps write the same figures row after row (a fix's throughput
+// at one batch size, the utilization now in every fix's sentence), and a repeated value is copied
+// rather than rounded and written again. A slot holds one text; another value with the same hash
+// takes its place; texts longer than a slot are not kept.
+class TextCache {
+ public:
+  template <class Write>
+  void append(std::string& out, double value, std::uint32_t format, Write&& write) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    Slot& slot = slots_[((bits ^ (format * 0xD6E8FEB86659FD93ull)) * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+    if (slot.size != 0 && slot.bits == bits && slot.format == format) {
+      out.append(slot.text, slot.size);
+      return;
+    }
+    const std::size_t at = out.size();
+    write();
+    const std::size_t size = out.size() - at;
+    if (size == 0 || size > sizeof slot.text) return;
+    slot.bits = bits;
+    slot.format = format;
+    slot.size = static_cast<std::uint8_t>(size);
+    std::memcpy(slot.text, out.data() + at, size);
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t bits = 0;
+    std::uint32_t format = 0;
+    std::uint8_t size = 0;  // 0: empty
+    char text[19] = {};
+  };
+  static constexpr unsigned kBits = 7;
+  Slot slots_[1u << kBits];
+};
+
+constinit thread_local TextCache text_cache;  // constant-initialized: no guard on each use
+
+void write_fixed(std::string& out, double value, int decimals) {
+  if (decimals >= 0 && plain_integer(value)) {
+    char text[24];
+    const char* end = fmt::format_to(text, FMT_COMPILE("{}"), static_cast<long long>(value));
+    out.append(text, static_cast<std::size_t>(end - text));
+    if (decimals > 0) out.append(1, '.').append(static_cast<std::size_t>(decimals), '0');
+    return;
+  }
+  // Most fixed figures (percentages, milliseconds) are small and away from a half at their last
+  // decimal. There the value times 10^decimals, rounded to the nearest integer, is the figure
+  // rounded as printf rounds the exact value: rounding the product is monotonic and the half
+  // between two integers is a double (below 2^52), so the product lies on the exact product's
+  // side of it or on it, and on it goes the exact way below. Its digits go out directly.
+  if (decimals >= 1 && decimals <= 3 && value > 0 && value < 1e9) {
+    const double scaled = value * kPow10Exact[static_cast<std::size_t>(decimals)];
+    const double nearest = std::nearbyint(scaled);
+    if (std::fabs(scaled - nearest) < 0.5) {
+      auto n = static_cast<std::uint64_t>(nearest);
+      char text[24];
+      char* p = text + sizeof text;
+      for (int i = 0; i < decimals; ++i, n /= 10) *--p = static_cast<char>('0' + n % 10);
+      *--p = '.';
+      do *--p = static_cast<char>('0' + n % 10);
+      while ((n /= 10) != 0);
+      out.append(p, static_cast<std::size_t>(text + sizeof text - p));
+      return;
+    }
+  }
+  Shortest s;
+  RoundedDigits r;
+  if (decimals < 0 || !shortest(value, s) || !round_shortest(s, s.exponent + 1 + decimals, r)) {
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.{}f}"), value, decimals);
+    return;
+  }
+  // Digit by decimal place, from the units (or the highest) down to the last decimal: at most
+  // 15 digits, a sign and a point.
+  char text[24];
+  char* p = text;
+  if (r.negative) *p++ = '-';
+  for (int place = std::max(r.exponent, 0); place >= -decimals; --place) {
+    if (place == -1) *p++ = '.';
+    const int i = r.exponent - place;
+    *p++ = i >= 0 && i < r.count ? r.digits[i] : '0';
+  }
+  out.append(text, static_cast<std::size_t>(p - text));
+}
+
+}  // namespace
+
+void append_fixed(std::string& out, double value, int decimals) {
+  if (decimals < 0) return write_fixed(out, value, decimals);  // fmt's own error, never a cached text
+  text_cache.append(out, value, static_cast<std::uint32_t>(decimals) + 1, [&] { write_fixed(out, value, decimals); });
+}
+
+std::string format_fixed(double value, int decimals) {
+  std::string out;
+  append_fixed(out, value, decimals);
+  return out;
+}
+
+namespace {
+
+void write_number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out.append(value != value ? "nan" : (value > 0 ? "inf" : "-inf"));
+    return;
+  }
+  if (value == 0) {
+    out.push_back('0');
+    return;
+  }
+  // Round to four significant digits first: the exponent of the rounded value decides the
+  // decimals, so 999.96 reads "1,000", not "1000.0". "{:.3e}" rounds correctly and gives the
+  // four digits and that exponent; the plain form is written from them (the same text as
+  // printing the rounded value, without parsing it back: sweeps print millions of these).
+  // The four digits come from the shortest form where that decides them (round_digits), else
+  // from fmt's exact "{:.3e}".
+  RoundedDigits r;
+  bool negative = false;
+  int exponent = 0;
+  char digits[4];
+  if (round_digits(value, 4, r)) {
+    negative = r.negative;
+    exponent = r.exponent;
+    std::copy_n(r.digits, 4, digits);
+  } else {
+    char e[32];
+    const char* end = fmt::format_to(e, FMT_COMPILE("{:.3e}"), value);  // at most 11 characters
+    const std::string_view sci(e, static_cast<std::size_t>(end - e));   // "-1.235e+03"
+    negative = sci[0] == '-';
+    const std::string_view m = sci.substr(negative ? 1 : 0);
+    const std::size_t at = m.find('e');
+    std::from_chars(m.data() + at + (m[at + 1] == '+' ? 2 : 1), m.data() + m.size(), exponent);
+    digits[0] = m[0], digits[1] = m[2], digits[2] = m[3], digits[3] = m[4];
+  }
+  if (exponent >= 7 || exponent < -4) {
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}{}.{}e{}{:02}"), negative ? "-" : "", digits[0],
+                   std::string_view(digits + 1, 3), exponent < 0 ? '-' : '+', std::abs(exponent));
+    return;
+  }
+  if (negative) out.push_back('-');
+  if (exponent >= 3) {  // four digits and up to three zeros, grouped
+    char whole[8] = {digits[0], digits[1], digits[2], digits[3], '0', '0', '0', '0'};
+    append_grouped(out, std::string_view(whole, static_cast<std::size_t>(exponent + 1)));
+    return;
+  }
+  if (exponent >= 0) {
+    const auto ints = static_cast<std::size_t>(exponent + 1);
+    out.append(digits, ints);
+    if (ints < 4) out.append(1, '.').append(digits + ints, 4 - ints);
+    return;
+  }
+  out.append("0.").append(static_cast<std::size_t>(-exponent - 1), '0').append(digits, 4);
+}
+
+}  // namespace
+
+void append_number(std::string& out, double value) {
+  text_cache.append(out, value, 0, [&] { write_number(out, value); });
+}
+
+std::string format_number(double value) {
+  std::string out;
+  append_number(out, value);
+  return out;
+}
+
+void append_human(std::string& out, double value, Dim dim) {
+  if (dim == Dim::Bool || dim == Dim::Money || dim == Dim::MoneyRate) {
+    out += format_human(value, dim);
+    return;
+  }
+  const Scaled s = scale(value, dim);
+  append_number(out, s.value);
+  if (!s.unit.empty()) out.append(1, ' ').append(s.unit);
+}
+
+std::string format_human(double value, Dim dim) {
+  if (dim == Dim::Bool) return value != 0 ? "true" : "false";
+  if (dim == Dim::Money || dim == Dim::MoneyRate) {
+    std::string money =
+        std::fabs(value) >= 1e15 ? fmt::format("{:.3e}", value) : group_thousands(fmt::format("{:.2f}", value));
+    if (money == "-0.00") money = "0.00";
+    const bool negative = money[0] == '-';
+    return fmt::format("{}${}{}", negative ? "-" : "", negative ? money.substr(1) : money,
+                       dim == Dim::MoneyRate ? "/h" : "");
+  }
+  std::string out;
+  append_human(out, value, dim);
+  return out;
+}
+
+std::string format_compact(double value, Dim dim) {
+  if (dim == Dim::Bool) return value != 0 ? "true" : "false";
+  if (dim == Dim::Money || dim == Dim::MoneyRate) return format_human(value, dim);
+  const Scaled s = scale(value, dim);
+  std::string num = format_fixed(s.value, 4);
+  if (num.find('.') != std::string::npos) {
+    while (num.back() == '0') num.pop_back();
+    if (num.back() == '.') num.pop_back();
+  }
+  if (num == "-0") num = "0";
+  if (s.unit.empty()) return num;
+  return num.append(1, ' ').append(s.unit);
+}
+
+std::string format_exact(double value, Dim dim) {
+  std::string compact = format_compact(value, dim);
+  if (dim == Dim::Bool || dim == Dim::Money || dim == Dim::MoneyRate) return compact;
+  try {
+    if (parse_quantity(compact).value == value) return compact;
+  } catch (const Error&) {
+  }
+  // A size or rate that is a round number of binary units reads as one: "1152 GiB", not
+  // "1.236950581248 TB".
+  if (dim == Dim::Size || dim == Dim::Rate)
+    for (const auto& [unit, factor] : {std::pair{"TiB", Ti}, {"GiB", Gi}, {"MiB", Mi}, {"KiB", Ki}}) {
+      const std::string text = fmt::format("{:.4g} {}{}", value / factor, unit, dim == Dim::Rate ? "/s" : "");
+      if (value >= factor && parse_quantity(text).value == value) return text;
+    }
+  const Scaled s = scale(value, dim);
+  if (s.unit.empty()) return fmt::format("{}", s.value);
+  return fmt::format("{} {}", s.value, s.unit);
+}
+
+std::string format_significant(double value, Dim dim, int digits) {
+  if (dim == Dim::Bool || dim == Dim::Money || dim == Dim::MoneyRate) return format_compact(value, dim);
+  const Scaled s = scale(value, dim);
+  const std::string num = fmt::format("{:.{}g}", s.value, digits);
+  if (s.unit.empty()) return num;
+  return fmt::format("{} {}", num, s.unit);
+}
+
+}  // namespace pipesim

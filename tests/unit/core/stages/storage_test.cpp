@@ -1,0 +1,123 @@
+// The storage stage: bandwidth shares, node caps, IOPS, latency with streaming, per-TiB
+// capacity and the page cache. Every expected number is worked by hand beside it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../../../support/scenarios.hpp"
+#include "config/loader.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/stages/model.hpp"
+
+using namespace pipesim;
+using namespace pipesim::test;
+
+TEST_CASE("cluster storage is shared by every node, and the node's network caps what one node reads") {
+  Scenario s = reference();
+  s.set(Field::AcceleratorCount, 8);
+  s.set(Field::Nodes, 4);
+  s.set(Field::ReadBandwidth, {20e9, Dim::Rate});
+  // Node scope (the default): 20 GB/s per node / 8 = 2.5 GB/s each -> 256 x 500 KB / 2.5 GB/s = 51.2 ms.
+  Inputs in = resolve(s);
+  CHECK(in.storage.shared_by == 8);
+  CHECK(storage_at(in, 256) == doctest::Approx(0.0512).epsilon(1e-14));
+  // Cluster scope: 20 GB/s / 32 = 625 MB/s each -> 204.8 ms.
+  s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
+  in = resolve(s);
+  CHECK(in.storage.shared_by == 32);
+  CHECK(storage_at(in, 256) == doctest::Approx(0.2048).epsilon(1e-14));
+  CHECK(in.storage.bandwidth_limit == Limit::Bandwidth);
+  // A 25 Gbps network: 3.125 GB/s per node / 8 = 390.625 MB/s each < 625 MB/s -> 327.68 ms.
+  s.set(Field::NetworkBandwidth, {25e9 / 8, Dim::Rate});
+  in = resolve(s);
+  CHECK(in.storage.bandwidth_limit == Limit::Network);
+  CHECK(storage_at(in, 256) == doctest::Approx(256 * 500e3 / 390.625e6).epsilon(1e-14));
+  // The network does not limit node-local storage.
+  unset(s, Field::StorageScope);
+  CHECK(resolve(s).storage.bandwidth_limit == Limit::Bandwidth);
+}
+
+TEST_CASE("object storage: no aggregate limit, Little's law with latency and per-stream bandwidth") {
+  Scenario s = measured(256, 114660);
+  s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
+  s.set(Field::NodeStorageBandwidth, {8e9, Dim::Rate});
+  s.set(Field::Latency, {0.1, Dim::Duration});
+  s.set(Field::StreamBandwidth, {85e6, Dim::Rate});
+  const Inputs in = resolve(s);
+  CHECK_FALSE(in.storage.read_bandwidth);
+  CHECK(in.storage.queue_depth == 8);  // one request in flight per worker
+  // One request: 100 ms + 114660 B / 85 MB/s = 101.3489 ms; 8 in flight -> a batch of 256
+  // takes 256 / 8 x 101.3489 ms = 3.2432 s.
+  const double service = 0.1 + 114660 / 85e6;
+  CHECK(request_service_time(in.storage) == doctest::Approx(service).epsilon(1e-14));
+  Limit limit{};
+  CHECK(storage_at(in, 256, &limit) == doctest::Approx(32 * service).epsilon(1e-12));
+  CHECK(limit == Limit::Latency);
+  // The fix: 256 x 101.3489 ms / 256 ms of compute = 101.35 -> 102 requests in flight.
+  const Diagnosis d = diagnose(s);
+  const auto qd =
+      std::find_if(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.kind == FixKind::StorageQueueDepth; });
+  REQUIRE(qd != d.fixes.end());
+  CHECK(qd->changes[0].value.value == 102);
+}
+
+TEST_CASE("FSx-style storage: read bandwidth = capacity x throughput per TiB") {
+  Scenario s = measured(256, 500e3);
+  s.set(Field::ThroughputPerTib, {1000e6, Dim::Rate});
+  CHECK_THROWS_AS(resolve(s), FieldError);  // capacity missing
+  s.set(Field::StorageCapacity, {12 * kTiB, Dim::Size});
+  CHECK(*resolve(s).storage.read_bandwidth == doctest::Approx(12e9).epsilon(1e-14));  // 12 TiB x 1 GB/s
+}
+
+TEST_CASE("page cache: later epochs hit cache / dataset, the first epoch reads everything") {
+  Scenario s = measured(256, 114660);  // compute 256 ms
+  s.set(Field::ReadBandwidth, {50e6, Dim::Rate});
+  s.set(Field::DatasetSamples, 1281167);  // 146,898,608,220 B
+  s.set(Field::PageCache, {100e9, Dim::Size});
+  const Result r = run(s);
+  const double hit = 100e9 / (1281167 * 114660.0);  // 0.68074
+  CHECK(r.cache_hit == doctest::Approx(hit).epsilon(1e-14));
+  const double cold = 256 * 114660 / 50e6;                                                    // 587.06 ms
+  CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(cold * (1 - hit)).epsilon(1e-12));  // 187.42 ms
+  CHECK(r.binds(Stage::Compute));
+  REQUIRE(r.cold);
+  CHECK(r.cold->storage_s == doctest::Approx(cold).epsilon(1e-14));
+  CHECK(r.cold->utilization == doctest::Approx(0.256 / cold).epsilon(1e-12));  // 43.6%
+  // A dataset that fits: no storage time after the first epoch, and no infinite rate.
+  s.set(Field::PageCache, {200e9, Dim::Size});
+  const Result all = run(s);
+  CHECK(all.cache_hit == 1);
+  CHECK(all.stage(Stage::Storage).time_s == 0);
+  // An explicit hit ratio holds for every epoch.
+  s.set(Field::CacheHit, 0.5);
+  CHECK_FALSE(run(s).cold);
+}
+
+TEST_CASE("storage: bandwidth shared by the node's accelerators, IOPS, latency, cache") {
+  Scenario s = reference(256);
+  s.set(Field::AcceleratorCount, 8);
+  s.set(Field::ReadBandwidth, {8e9, Dim::Rate});  // 1 GB/s each
+  Result r = evaluate(resolve(s));
+  CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(256 * 500e3 / 1e9).epsilon(1e-14));  // 128 ms
+  CHECK(r.binds(Stage::Storage));
+  CHECK(r.stage(Stage::Storage).limit == Limit::Bandwidth);
+
+  s.set(Field::CacheHit, 0.5);
+  r = evaluate(resolve(s));
+  CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(0.064).epsilon(1e-14));
+  CHECK(r.binding == ((1u << 0) | (1u << 1)));  // storage and transform co-bind at 64 ms
+
+  s.set(Field::Iops, 8000);  // 1000 requests/s each, one request per sample
+  r = evaluate(resolve(s));
+  CHECK(r.stage(Stage::Storage).limit == Limit::Iops);
+  CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(128 / 1000.0).epsilon(1e-14));
+
+  Scenario l = reference(256);
+  l.set(Field::ReadBandwidth, {100e9, Dim::Rate});
+  l.set(Field::Latency, {10e-3, Dim::Duration});
+  l.set(Field::QueueDepth, 16);  // 16 x 500 KB per 10 ms = 800 MB/s
+  r = evaluate(resolve(l));
+  CHECK(r.stage(Stage::Storage).limit == Limit::Latency);
+  CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(256 * 500e3 / 800e6).epsilon(1e-14));
+}

@@ -1,0 +1,102 @@
+// The transform stage: workers capped by cores, the main process, rates in bytes/s,
+// samples/s or time per sample, and where the transform runs.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../../../support/scenarios.hpp"
+#include "config/loader.hpp"
+#include "core/analyses/diagnosis.hpp"
+#include "core/stages/model.hpp"
+
+using namespace pipesim;
+using namespace pipesim::test;
+
+TEST_CASE("reserved cores: one per training process by default, and too few cores is an error") {
+  Scenario s = reference();
+  s.set(Field::AcceleratorCount, 8);
+  s.set(Field::Cores, 96);  // (96 - 8) / 8 = 11 cores per accelerator for workers
+  s.set(Field::Workers, 16);
+  CHECK(run(s).effective_workers == 11);
+  s.set(Field::ReservedCores, 16);  // (96 - 16) / 8 = 10
+  CHECK(run(s).effective_workers == 10);
+  s.set(Field::ReservedCores, 96);
+  CHECK_THROWS_AS(resolve(s), FieldError);
+  s.set(Field::Workers, 0);  // the main process transforms on its own core: no error
+  CHECK(run(s).effective_workers == 1);
+}
+
+TEST_CASE("where the transform runs: hardware decoder, GPU decode, host work") {
+  Scenario s = reference(256);
+  s.set(Field::DecoderRate, {5000, Dim::SampleRate});
+  s.set(Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice});
+  Result r = run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 / 5000.0).epsilon(1e-14));  // 51.2 ms
+  CHECK(r.stage(Stage::Transform).limit == Limit::Decoder);
+  s.set(Field::HostCost, {20e-3, Dim::Duration});  // 256 x 20 ms / 8 workers = 640 ms > 51.2 ms
+  r = run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.64).epsilon(1e-14));
+  CHECK(r.stage(Stage::Transform).limit == Limit::Workers);
+
+  Scenario g = reference(256);
+  g.set(Field::GpuTime, {0.1e-3, Dim::Duration});
+  g.set(Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice});
+  g.set(Field::LinkBandwidth, {25e9, Dim::Rate});
+  r = run(g);
+  const double model = 0.015e-3 + 50 * 0.1e-3 + 256 * 4.1e9 / 156e12;  // 11.743 ms
+  CHECK(r.stage(Stage::Compute).time_s == doctest::Approx(model + 256 * 0.1e-3).epsilon(1e-14));
+  CHECK_FALSE(r.stage(Stage::Transform).modelled);
+  CHECK(r.compute_bound());
+  CHECK(r.utilization == doctest::Approx(model / (model + 0.0256)).epsilon(1e-12));  // decoding is not training
+  CHECK(resolve(g).transfer.device_bytes == 500e3);  // the encoded sample crosses the link
+}
+
+TEST_CASE("workers = 0: the main process does everything in turn") {
+  Scenario s = reference(32);
+  s.set(Field::Workers, 0);
+  const Result r = evaluate(resolve(s));
+  // transform on one process: 32 x 500 KB / 250 MB/s = 64 ms; compute 5.856 ms; step = sum
+  CHECK(r.serial);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(0.064).epsilon(1e-14));
+  CHECK(r.step_s == doctest::Approx(0.064 + r.stage(Stage::Compute).time_s).epsilon(1e-14));
+  CHECK(r.utilization == doctest::Approx(r.stage(Stage::Compute).time_s / r.step_s).epsilon(1e-14));
+  CHECK(r.binds(Stage::Transform));
+}
+
+TEST_CASE("more workers than cores add nothing") {
+  Scenario s = reference(256);
+  s.set(Field::Workers, 64);
+  s.set(Field::Cores, 48);
+  s.set(Field::AcceleratorCount, 4);  // (48 - 4 reserved for the training processes) / 4 = 11 cores each
+  Result r = evaluate(resolve(s));
+  CHECK(r.effective_workers == 11);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 * 500e3 / (11 * 250e6)).epsilon(1e-14));
+  s.set(Field::ReservedCores, 0);  // 48 / 4 = 12
+  r = evaluate(resolve(s));
+  CHECK(r.effective_workers == 12);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 * 500e3 / (12 * 250e6)).epsilon(1e-14));
+  CHECK(r.throughput == doctest::Approx(4 * 256 / r.step_s).epsilon(1e-14));
+}
+
+TEST_CASE("worker throughput in samples/s, or a transform cost per sample") {
+  Scenario s = reference(256);
+  s.unset(Field::WorkerThroughput);
+  s.set(Field::WorkerSampleRate, {500, Dim::SampleRate});
+  CHECK(evaluate(resolve(s)).stage(Stage::Transform).time_s == doctest::Approx(256.0 / (8 * 500)).epsilon(1e-14));
+  Scenario c = reference(256);
+  c.unset(Field::WorkerThroughput);
+  c.set(Field::TransformCost, {4e-3, Dim::Duration});
+  CHECK(evaluate(resolve(c)).stage(Stage::Transform).time_s == doctest::Approx(256 * 4e-3 / 8).epsilon(1e-14));
+  // Setting one rate replaces the others: the scenario never holds two.
+  c.set(Field::WorkerThroughput, {250e6, Dim::Rate});
+  CHECK_FALSE(c.has(Field::TransformCost));
+  CHECK(evaluate(resolve(c)).stage(Stage::Transform).time_s ==
+        doctest::Approx(256 * 500e3 / (8 * 250e6)).epsilon(1e-14));
+}
+
+TEST_CASE("a rate per step that reaches the model unconverted is refused, not read as samples/s") {
+  Scenario s = test::reference_case(256);
+  s.set(Field::WorkerSampleRate, {0.75, Dim::StepRate});
+  CHECK_THROWS_AS(resolve(s), FieldError);
+}
