@@ -158,10 +158,10 @@ std::string beside_training_sentence(const Diagnosis& d) {
   if (!d.cores || !d.cores->workers_beside_training) return "";
   const CoreNeeds& c = *d.cores;
   const TransformInputs& t = d.inputs.transform;
-  const double cpus = *t.cores_per_accelerator;  // logical CPUs; a worker takes threads_per_core of them
-  const double spare = cpus - d.inputs.workers * t.threads_per_core - c.training_cpus;
+  const double cpus = *t.cores_per_accelerator;
+  const double spare = c.spare_cpus;
   if (spare >= 1) return "";
-  const double with_spare = std::max(0.0, std::floor((cpus - 1 - c.training_cpus) / t.threads_per_core + 1e-9));
+  const double with_spare = c.workers_with_spare;
   return fmt::format(
       "Near the CPUs: {} per accelerator and the training process's {:.2f} busy CPUs {} {} for workers; "
       "{}. The loader hands batches over in order, so each round waits for its "

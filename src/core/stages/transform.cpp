@@ -207,9 +207,13 @@ CoreNeeds core_needs(const TransformInputs& in, const Workload& w, double comput
   if (w.loop_cpu_share) {
     c.training_cpus = std::min(1.0, *w.loop_cpu_share + w.loop_time() / compute_s) + std::min(1.0, pin_s / compute_s);
     c.reserved_per_accelerator += c.training_cpus;
-    if (in.cores_per_accelerator)
-      c.workers_beside_training =
-          std::max(0.0, std::floor((*in.cores_per_accelerator - c.training_cpus) / in.threads_per_core + 1e-9));
+    if (in.cores_per_accelerator) {
+      const double cpus = *in.cores_per_accelerator;
+      const auto workers_in = [&](double free) { return std::max(0.0, std::floor(free / in.threads_per_core + 1e-9)); };
+      c.workers_beside_training = workers_in(cpus - c.training_cpus);
+      c.spare_cpus = cpus - w.workers * in.threads_per_core - c.training_cpus;
+      c.workers_with_spare = workers_in(cpus - 1 - c.training_cpus);
+    }
   }
   // Each worker at its full rate needs a whole core: threads_per_core logical CPUs.
   c.cores_per_accelerator = c.workers_full * in.threads_per_core + c.reserved_per_accelerator;

@@ -104,6 +104,10 @@ struct CoreNeeds {
   // worker shares its CPU, and the loader, handing batches over in order, waits for it each round.
   std::optional<double> workers_beside_training;
   double training_cpus = 0;
+  // With those known: the CPUs the workers set leave free beside them and the training process
+  // (negative: they outnumber the CPUs), and the most workers that leave one CPU free.
+  double spare_cpus = 0;
+  double workers_with_spare = 0;
 };
 // `pin_s`: the pin thread's work per batch (0 without one), a CPU's share of the step when the
 // cores are shared by time.

@@ -706,6 +706,12 @@ TEST_CASE("the workers that keep a CPU each beside the training process") {
   CHECK(d.cores->training_cpus == doctest::Approx(0.5));
   REQUIRE(d.cores->workers_beside_training);
   CHECK(*d.cores->workers_beside_training == 7);
+  // 6 workers leave 8 - 6 - 0.5 = 1.5 CPUs free; floor(8 - 1 - 0.5) = 6 leave one free.
+  CHECK(d.cores->spare_cpus == doctest::Approx(1.5));
+  CHECK(d.cores->workers_with_spare == 6);
+  s.set(Field::Workers, 9);
+  CHECK(diagnose(s).cores->spare_cpus == doctest::Approx(-1.5));  // outnumbered
+  s.set(Field::Workers, 6);
   // Its loop's own 4 ms a step add 0.4 of a CPU: floor(8 - 0.9) = 7; 6 ms cap it at one: 7 again.
   s.set(Field::LoopOverhead, {4e-3, Dim::Duration});
   CHECK(*diagnose(s).cores->workers_beside_training == 7);
@@ -713,7 +719,10 @@ TEST_CASE("the workers that keep a CPU each beside the training process") {
   s.set(Field::LoopOverhead, {6e-3, Dim::Duration});
   CHECK(diagnose(s).cores->training_cpus == doctest::Approx(1));
   CHECK(*diagnose(s).cores->workers_beside_training == 7);
-  // Two hardware threads a core: a worker a core, floor((8 - 1) / 2) = 3.
+  // Two hardware threads a core: a worker a core, floor((8 - 1) / 2) = 3; floor((8 - 1 - 1) / 2) = 3
+  // leave a CPU free; 6 workers take 12 CPUs, 8 - 12 - 1 = -5.
   s.set(Field::ThreadsPerCore, 2);
   CHECK(*diagnose(s).cores->workers_beside_training == 3);
+  CHECK(diagnose(s).cores->workers_with_spare == 3);
+  CHECK(diagnose(s).cores->spare_cpus == doctest::Approx(-5));
 }
