@@ -10,6 +10,7 @@
 
 #include "core/stages/compute.hpp"
 #include "core/stages/storage.hpp"
+#include "core/stages/training_process.hpp"
 #include "core/stages/transfer.hpp"
 #include "core/stages/transform.hpp"
 

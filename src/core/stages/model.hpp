@@ -123,6 +123,7 @@ struct Result {
   std::optional<double> samples_per_usd;
 
   [[nodiscard]] const StageResult& stage(Stage s) const { return stages[static_cast<std::size_t>(s)]; }
+  [[nodiscard]] StageResult& stage(Stage s) { return stages[static_cast<std::size_t>(s)]; }
   [[nodiscard]] bool binds(Stage s) const { return (binding & stage_bit(s)) != 0; }
   // The accelerator sets the step (within the co-binding tolerance).
   [[nodiscard]] bool compute_bound() const;
@@ -147,15 +148,6 @@ double lock_time(const Inputs& in, double batch);
 // copies. What decides whether time slicing can play a part (diagnose's assumption and its
 // fewer_workers search count the same).
 double cpu_tasks(const Inputs& in);
-// Shared by time: how many of W workers building `build`-second batches are busy, on average,
-// while the training loop spends `receive` seconds taking a batch, one `step` after the last:
-// the sender starts its next batch as the take frees its window, and the worker sent a batch
-// j steps ago still builds it for build - j x step of the receive.
-double receive_busy(double workers, double build, double step, double receive);
-// What the training loop loses per step waiting for a CPU as it takes a batch with `busy` tasks
-// (workers building, the pin thread) on `cores` CPUs: pipeline.crowded_loop_time times the share
-// of the CPUs busy past half of them, 0 up to half, all of it from all of them busy.
-double crowded_loss(const Inputs& in, double busy, double cores);
 
 // An epoch's start with W prefetching workers (docs/model.md, "What real loaders do"): the W workers start
 // together (after pipeline.worker_start_time unless persistent; their first batches take

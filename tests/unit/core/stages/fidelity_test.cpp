@@ -9,6 +9,7 @@
 #include "../../../support/scenarios.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/stages/model.hpp"
+#include "core/stages/training_process.hpp"
 
 using namespace pipesim;
 using test::loader;
