@@ -6,7 +6,7 @@
 #include "cli/common.hpp"
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
-#include "report/presets.hpp"
+#include "report/init_toml.hpp"
 
 namespace pipesim {
 

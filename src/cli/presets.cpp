@@ -11,6 +11,7 @@
 #include "core/base/text.hpp"
 #include "core/stages/model.hpp"
 #include "report/presets.hpp"
+#include "report/schema.hpp"
 
 namespace pipesim {
 

@@ -1,6 +1,6 @@
 // What `pipesim presets` prints: the presets grouped by kind (text, markdown, JSON), one preset
-// in JSON, the field keys (text, markdown, JSON) and a JSON Schema of the scenario TOML that
-// editors use to complete and check files. Layout only: the CLI gathers the entries.
+// in JSON and the field keys (text, markdown, JSON). Layout only: the CLI gathers the entries.
+// The JSON Schema of `presets --schema` is schema.hpp; `init`'s file is init_toml.hpp.
 #pragma once
 
 #include <string>
@@ -34,13 +34,6 @@ bool key_matches(const FieldSpec& f, std::string_view filter);
 // Every field whose key contains `filter` (all when it is empty).
 void text_keys(Out& o, bool markdown, std::string_view filter);
 void json_keys(Out& o, std::string_view filter);
-// A JSON Schema (draft-07) of a scenario file: tables, keys, value forms, defaults, help.
-void json_schema(Out& o);
-
-// `pipesim init [PRESETS...]`: a commented starting scenario that uses `presets` (composed in
-// `loaded`). Under each table: what the presets set (commented, with the preset that set it), and
-// every key without a default that nothing set yet, marked to decide (the required ones too).
-std::string init_toml(const std::vector<std::string>& presets, const LoadedScenario& loaded);
 
 // The "inputs" object of a scenario (json.cpp).
 void json_inputs(JsonWriter& j, const Scenario& s);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "config/loader.hpp"
-#include "report/presets.hpp"
+#include "report/init_toml.hpp"
 
 using namespace pipesim;
 
