@@ -65,7 +65,7 @@ class Out {
     // Whole numbers below 1e15 (counts, bytes, most inputs) print as fmt prints them, all their
     // digits, without the search for the shortest decimal; -0 keeps its sign the slow way.
     if (plain_integer(v)) return fmt::format_to(p, FMT_COMPILE("{}"), static_cast<long long>(v));
-    return shortest(v, p);
+    return fmt::format_to(p, FMT_COMPILE("{}"), v);
   }
   // Bytes written by a writer that gathered them on the stack (a JSON member in one piece).
   void append(const char* p, std::size_t n) { buf_->append(p, n); }
@@ -80,7 +80,6 @@ class Out {
 
  private:
   static constexpr std::size_t kChunk = 1u << 15;
-  static char* shortest(double v, char* p);
   void put_file(std::string_view s) {
     if (std::fwrite(s.data(), 1, s.size(), file_) != s.size()) fail_write(file_);
   }

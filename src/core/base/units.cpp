@@ -6,9 +6,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <limits>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -421,214 +418,8 @@ std::string group_thousands(std::string_view digits) {
   return out;
 }
 
-namespace {
-
-// The shortest digits that read back as value: |value| = significand x 10^(exponent - digits + 1),
-// `digits` the significand's count ("-1.2345e+03": 12345, 5 digits, exponent 3, negative).
-struct Shortest {
-  std::uint64_t significand = 0;
-  int digits = 0;
-  int exponent = 0;
-  bool negative = false;
-};
-
-constexpr std::array<std::uint64_t, 20> kPow10 = [] {
-  std::array<std::uint64_t, 20> p{};
-  p[0] = 1;
-  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
-  return p;
-}();
-
-bool shortest(double value, Shortest& s) {
-  // A subnormal has fewer significant bits than 15 decimal digits need: its shortest form can
-  // stand far from its exact value (5e-324 is 4.94...e-324).
-  if (!std::isfinite(value) || std::fabs(value) < std::numeric_limits<double>::min()) return false;
-  // fmt's Dragonbox, the search its own "{}" makes (fmt::detail: internal to fmt 9, used here for
-  // its speed; std::to_chars gives the same digits at three times the cost).
-  const auto decimal = fmt::detail::dragonbox::to_decimal(std::fabs(value));
-  s.significand = decimal.significand;
-  s.digits = 1;
-  while (s.digits < 20 && s.significand >= kPow10[static_cast<std::size_t>(s.digits)]) ++s.digits;
-  s.exponent = decimal.exponent + s.digits - 1;
-  s.negative = std::signbit(value);
-  return true;
-}
-
-bool round_shortest(const Shortest& s, int keep, RoundedDigits& out) {
-  if (keep < 1 || keep > 15) return false;
-  out.negative = s.negative;
-  out.exponent = s.exponent;
-  out.count = keep;
-  const auto k = static_cast<std::size_t>(keep);
-  std::uint64_t head = 0;
-  if (s.digits <= keep) {
-    head = s.significand * kPow10[k - static_cast<std::size_t>(s.digits)];
-  } else {
-    // What is dropped decides, unless it is exactly a half: then the shortest form cannot tell
-    // which way the exact value rounds (it lies within rounding of the half). Otherwise the exact
-    // value rounds as the shortest form does: no decimal of keep + 1 digits lies between them.
-    const std::uint64_t unit = kPow10[static_cast<std::size_t>(s.digits - keep)];
-    head = s.significand / unit;
-    const std::uint64_t rest = s.significand % unit;
-    if (rest * 2 == unit) return false;
-    if (rest * 2 > unit && ++head == kPow10[k]) {
-      head = kPow10[k - 1];  // 9.99..6 -> 10.0: one more digit before the point
-      ++out.exponent;
-    }
-  }
-  for (std::size_t i = k; i-- > 0; head /= 10) out.digits[i] = static_cast<char>('0' + head % 10);
-  return true;
-}
-
-}  // namespace
-
-namespace {
-
-constexpr std::array<double, 23> kPow10Exact = [] {  // 10^0 .. 10^22: every one a double
-  std::array<double, 23> p{};
-  p[0] = 1;
-  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
-  return p;
-}();
-
-// The keep digits of value read off value x 10^(keep - 1 - e), e its decimal exponent, rounded to
-// the nearest integer: one multiplication or division by an exact power of ten, no search. Its
-// rounding is monotonic and the half between two integers is a double, so the product lies on the
-// exact product's side of it or on it; on it (and at the edges of the decade, where the exponent
-// could be one off) this answers nothing and the shortest digits decide.
-bool round_directly(double value, int keep, RoundedDigits& out) {
-  const double a = std::fabs(value);
-  if (!(a >= std::numeric_limits<double>::min() && a < 1e300)) return false;
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &a, sizeof bits);
-  const int binary = static_cast<int>(bits >> 52) - 1023;
-  int e = (binary * 78913) >> 18;  // floor(binary x log10 2): the decimal exponent or one less
-  const double top = kPow10Exact[static_cast<std::size_t>(keep)];
-  // a x 10^(keep - 1 - e), by one operation with an exact power; false past the table.
-  double scaled = 0;
-  const auto scale = [&] {
-    const int shift = keep - 1 - e;
-    if (shift > 22 || shift < -22) return false;
-    scaled = shift >= 0 ? a * kPow10Exact[static_cast<std::size_t>(shift)]
-                        : a / kPow10Exact[static_cast<std::size_t>(-shift)];
-    return true;
-  };
-  if (!scale()) return false;
-  if (scaled >= top) {  // the decimal exponent was one more than the estimate
-    ++e;
-    if (!scale()) return false;
-  }
-  const double nearest = std::nearbyint(scaled);
-  if (!(scaled > top / 10 && nearest < top) || std::fabs(scaled - nearest) >= 0.5) return false;
-  auto n = static_cast<std::uint64_t>(nearest);
-  for (int i = keep - 1; i >= 0; --i, n /= 10) out.digits[i] = static_cast<char>('0' + n % 10);
-  out.count = keep;
-  out.exponent = e;
-  out.negative = std::signbit(value);
-  return true;
-}
-
-}  // namespace
-
-bool round_digits(double value, int keep, RoundedDigits& out) {
-  if (keep >= 1 && keep <= 15 && round_directly(value, keep, out)) return true;
-  Shortest s;
-  return shortest(value, s) && round_shortest(s, keep, out);
-}
-
-namespace {
-
-// The texts this thread wrote last, by the value's bits and the format (a number to four digits,
-// or fixed to so many decimals): sweeps write the same figures row after row (a fix's throughput
-// at one batch size, the utilization now in every fix's sentence), and a repeated value is copied
-// rather than rounded and written again. A slot holds one text; another value with the same hash
-// takes its place; texts longer than a slot are not kept.
-class TextCache {
- public:
-  template <class Write>
-  void append(std::string& out, double value, std::uint32_t format, Write&& write) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    Slot& slot = slots_[((bits ^ (format * 0xD6E8FEB86659FD93ull)) * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
-    if (slot.size != 0 && slot.bits == bits && slot.format == format) {
-      out.append(slot.text, slot.size);
-      return;
-    }
-    const std::size_t at = out.size();
-    write();
-    const std::size_t size = out.size() - at;
-    if (size == 0 || size > sizeof slot.text) return;
-    slot.bits = bits;
-    slot.format = format;
-    slot.size = static_cast<std::uint8_t>(size);
-    std::memcpy(slot.text, out.data() + at, size);
-  }
-
- private:
-  struct Slot {
-    std::uint64_t bits = 0;
-    std::uint32_t format = 0;
-    std::uint8_t size = 0;  // 0: empty
-    char text[19] = {};
-  };
-  static constexpr unsigned kBits = 7;
-  Slot slots_[1u << kBits];
-};
-
-constinit thread_local TextCache text_cache;  // constant-initialized: no guard on each use
-
-void write_fixed(std::string& out, double value, int decimals) {
-  if (decimals >= 0 && plain_integer(value)) {
-    char text[24];
-    const char* end = fmt::format_to(text, FMT_COMPILE("{}"), static_cast<long long>(value));
-    out.append(text, static_cast<std::size_t>(end - text));
-    if (decimals > 0) out.append(1, '.').append(static_cast<std::size_t>(decimals), '0');
-    return;
-  }
-  // Most fixed figures (percentages, milliseconds) are small and away from a half at their last
-  // decimal. There the value times 10^decimals, rounded to the nearest integer, is the figure
-  // rounded as printf rounds the exact value: rounding the product is monotonic and the half
-  // between two integers is a double (below 2^52), so the product lies on the exact product's
-  // side of it or on it, and on it goes the exact way below. Its digits go out directly.
-  if (decimals >= 1 && decimals <= 3 && value > 0 && value < 1e9) {
-    const double scaled = value * kPow10Exact[static_cast<std::size_t>(decimals)];
-    const double nearest = std::nearbyint(scaled);
-    if (std::fabs(scaled - nearest) < 0.5) {
-      auto n = static_cast<std::uint64_t>(nearest);
-      char text[24];
-      char* p = text + sizeof text;
-      for (int i = 0; i < decimals; ++i, n /= 10) *--p = static_cast<char>('0' + n % 10);
-      *--p = '.';
-      do *--p = static_cast<char>('0' + n % 10);
-      while ((n /= 10) != 0);
-      out.append(p, static_cast<std::size_t>(text + sizeof text - p));
-      return;
-    }
-  }
-  Shortest s;
-  RoundedDigits r;
-  if (decimals < 0 || !shortest(value, s) || !round_shortest(s, s.exponent + 1 + decimals, r)) {
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.{}f}"), value, decimals);
-    return;
-  }
-  // Digit by decimal place, from the units (or the highest) down to the last decimal: at most
-  // 15 digits, a sign and a point.
-  char text[24];
-  char* p = text;
-  if (r.negative) *p++ = '-';
-  for (int place = std::max(r.exponent, 0); place >= -decimals; --place) {
-    if (place == -1) *p++ = '.';
-    const int i = r.exponent - place;
-    *p++ = i >= 0 && i < r.count ? r.digits[i] : '0';
-  }
-  out.append(text, static_cast<std::size_t>(p - text));
-}
-
-}  // namespace
-
 void append_fixed(std::string& out, double value, int decimals) {
-  if (decimals < 0) return write_fixed(out, value, decimals);  // fmt's own error, never a cached text
-  text_cache.append(out, value, static_cast<std::uint32_t>(decimals) + 1, [&] { write_fixed(out, value, decimals); });
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.{}f}"), value, decimals);
 }
 
 std::string format_fixed(double value, int decimals) {
@@ -637,9 +428,7 @@ std::string format_fixed(double value, int decimals) {
   return out;
 }
 
-namespace {
-
-void write_number(std::string& out, double value) {
+void append_number(std::string& out, double value) {
   if (!std::isfinite(value)) {
     out.append(value != value ? "nan" : (value > 0 ? "inf" : "-inf"));
     return;
@@ -648,38 +437,23 @@ void write_number(std::string& out, double value) {
     out.push_back('0');
     return;
   }
-  // Round to four significant digits first: the exponent of the rounded value decides the
-  // decimals, so 999.96 reads "1,000", not "1000.0". "{:.3e}" rounds correctly and gives the
-  // four digits and that exponent; the plain form is written from them (the same text as
-  // printing the rounded value, without parsing it back: sweeps print millions of these).
-  // The four digits come from the shortest form where that decides them (round_digits), else
-  // from fmt's exact "{:.3e}".
-  RoundedDigits r;
-  bool negative = false;
+  // Four significant digits, rounded first: the exponent of the rounded value decides the
+  // decimals, so 999.96 reads "1,000", not "1000.0". fmt's "{:.3e}" gives the digits and that
+  // exponent ("-1.235e+03"); the plain form is laid out from them.
+  char sci[32];
+  const char* end = fmt::format_to(sci, FMT_COMPILE("{:.3e}"), value);
+  const bool negative = sci[0] == '-';
+  const char* m = sci + (negative ? 1 : 0);
+  const char digits[4] = {m[0], m[2], m[3], m[4]};
   int exponent = 0;
-  char digits[4];
-  if (round_digits(value, 4, r)) {
-    negative = r.negative;
-    exponent = r.exponent;
-    std::copy_n(r.digits, 4, digits);
-  } else {
-    char e[32];
-    const char* end = fmt::format_to(e, FMT_COMPILE("{:.3e}"), value);  // at most 11 characters
-    const std::string_view sci(e, static_cast<std::size_t>(end - e));   // "-1.235e+03"
-    negative = sci[0] == '-';
-    const std::string_view m = sci.substr(negative ? 1 : 0);
-    const std::size_t at = m.find('e');
-    std::from_chars(m.data() + at + (m[at + 1] == '+' ? 2 : 1), m.data() + m.size(), exponent);
-    digits[0] = m[0], digits[1] = m[2], digits[2] = m[3], digits[3] = m[4];
-  }
+  std::from_chars(m + 6 + (m[6] == '+' ? 1 : 0), end, exponent);
   if (exponent >= 7 || exponent < -4) {
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}{}.{}e{}{:02}"), negative ? "-" : "", digits[0],
-                   std::string_view(digits + 1, 3), exponent < 0 ? '-' : '+', std::abs(exponent));
+    out.append(sci, static_cast<std::size_t>(end - sci));
     return;
   }
   if (negative) out.push_back('-');
   if (exponent >= 3) {  // four digits and up to three zeros, grouped
-    char whole[8] = {digits[0], digits[1], digits[2], digits[3], '0', '0', '0', '0'};
+    const char whole[8] = {digits[0], digits[1], digits[2], digits[3], '0', '0', '0', '0'};
     append_grouped(out, std::string_view(whole, static_cast<std::size_t>(exponent + 1)));
     return;
   }
@@ -690,12 +464,6 @@ void write_number(std::string& out, double value) {
     return;
   }
   out.append("0.").append(static_cast<std::size_t>(-exponent - 1), '0').append(digits, 4);
-}
-
-}  // namespace
-
-void append_number(std::string& out, double value) {
-  text_cache.append(out, value, 0, [&] { write_number(out, value); });
 }
 
 std::string format_number(double value) {

@@ -78,26 +78,13 @@ void append_number(std::string& out, double value);
 // "1281167" -> "1,281,167"; "-12345.5" -> "-12,345.5". Digits only, as fmt prints them.
 std::string group_thousands(std::string_view digits);
 void append_grouped(std::string& out, std::string_view digits);
-// A value rounded to `keep` significant digits (1-15), as printf rounds it (the exact binary value,
-// halves to even): |value| = 0.d1...dkeep x 10^(exponent + 1). Found from the shortest digits
-// that read back as the value, which decide the rounding unless what they drop is exactly the
-// digit 5; then, and for 0, subnormals, inf and NaN, it returns false and the caller formats the
-// exact way.
-struct RoundedDigits {
-  char digits[16];
-  int count = 0;
-  int exponent = 0;  // of the first digit
-  bool negative = false;
-};
-bool round_digits(double value, int keep, RoundedDigits& out);
 // Whether v is a whole number below 1e15 in magnitude, and not -0: then it prints as its
 // integer (as a long long), with none of the search or rounding a fraction needs.
 inline bool plain_integer(double v) {
   // The range is checked first: converting a double past 2^63 to long long is undefined.
   return v < 1e15 && v > -1e15 && v == static_cast<double>(static_cast<long long>(v)) && (v != 0 || !std::signbit(v));
 }
-// fmt's "{:.Nf}" (N = decimals): a plain_integer from its integer, else rounded from the
-// shortest digits where they decide it.
+// fmt's "{:.Nf}" (N = decimals).
 std::string format_fixed(double value, int decimals);
 void append_fixed(std::string& out, double value, int decimals);
 // As format_human but trims trailing zeros: "500 KB", "2 GB/s", "0.015 ms".
