@@ -13,6 +13,7 @@
 #include "core/base/units.hpp"
 #include "core/sim/steplog.hpp"
 #include "report/attribution.hpp"
+#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -81,9 +82,7 @@ std::string observed(const AttributeOptions& o) {
   const Solution sol = located("--observed " + echo(o.observed), [&] {
     return with_origins(loaded, [&] { return solve_observed(loaded.scenario, unknown, seen); });
   });
-  return o.format == Format::Json   ? solution_json(loaded, sol, seen)
-         : o.format == Format::Toml ? solution_toml(loaded, sol, seen)
-                                    : solution_table(loaded, sol, seen);
+  return text_writers(o.format).solution(loaded, sol, seen);
 }
 
 // --log: what a per-step log says.
@@ -100,7 +99,7 @@ std::string step_log(const AttributeOptions& o) {
   const StepLogSummary s = located(o.log, [&] {
     return summarise_step_log(log.records, o.skip, o.batch > 0 ? std::optional<double>(o.batch) : std::nullopt);
   });
-  return o.format == Format::Json ? step_log_json(o.log, log, s) : step_log_table(o.log, log, s);
+  return text_writers(o.format).step_log(o.log, log, s);
 }
 
 }  // namespace
@@ -208,9 +207,7 @@ void setup_attribute(CLI::App& app) {
     e.sample_bytes = size_option(o->sample_size, "--sample-size");
     e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");
     const Attribution a = attribute(e);
-    emit(*o, o->format == Format::Json   ? attribution_json(a)
-             : o->format == Format::Toml ? attribution_toml(a)
-                                         : attribution_table(a));
+    emit(*o, text_writers(o->format).attribution(a));
   });
 }
 

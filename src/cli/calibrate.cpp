@@ -18,6 +18,7 @@
 #include "measure/memory.hpp"
 #include "measure/storage.hpp"
 #include "report/calibration.hpp"
+#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -127,7 +128,7 @@ void setup_calibrate(CLI::App& app) {
     o.seconds = dec->seconds;
     o.threads = dec->thread_counts;
     const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
-    emit(*dec, dec->format == Format::Json ? decode_json(c) : decode_toml(c));
+    emit(*dec, text_writers(dec->format).decode(c));
   });
 
   auto sto = std::make_shared<CalibrateOptions>();
@@ -155,7 +156,7 @@ void setup_calibrate(CLI::App& app) {
     o.concurrency = sto->concurrency;
     o.max_files = sto->files;
     const StorageCalibration c = calibrate_storage(sto->folder, o, storage_progress);
-    emit(*sto, sto->format == Format::Json ? storage_json(c) : storage_toml(c));
+    emit(*sto, text_writers(sto->format).storage(c));
   });
 
   auto mem = std::make_shared<CalibrateOptions>();
@@ -174,7 +175,7 @@ void setup_calibrate(CLI::App& app) {
     o.seconds = mem->seconds;
     o.threads = mem->threads;
     const MemoryCalibration c = calibrate_memory(o);
-    emit(*mem, mem->format == Format::Json ? memory_json(c) : memory_toml(c));
+    emit(*mem, text_writers(mem->format).memory(c));
   });
 }
 

@@ -12,6 +12,7 @@
 #include "core/stages/model.hpp"
 #include "report/presets.hpp"
 #include "report/schema.hpp"
+#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -65,8 +66,7 @@ void setup_presets(CLI::App& app) {
   cmd->callback([opts] {
     if (opts->schema && (opts->keys || !opts->name.empty()))
       throw Error("--schema describes every key: it takes no NAME and no --keys");
-    const bool md = opts->format == Format::Markdown;
-    const bool json = opts->format == Format::Json;
+    const TextWriters& write = text_writers(opts->format);
     std::string text;
     {
       Out o(text);
@@ -80,17 +80,11 @@ void setup_presets(CLI::App& app) {
           for (const auto& f : fields) keys.push_back(f.key);
           throw Error(fmt::format("no key contains '{}'{}", echo(opts->name), did_you_mean(opts->name, keys)));
         }
-        if (json)
-          json_keys(o, opts->name);
-        else
-          text_keys(o, md, opts->name);
+        write.keys(o, opts->name);
       } else if (opts->name.empty()) {
         std::vector<PresetEntry> entries;
         for (const auto& p : embedded_presets()) entries.push_back(entry(p));
-        if (json)
-          json_presets(o, entries);
-        else
-          text_presets(o, entries, md);
+        write.preset_list(o, entries);
       } else {
         const auto* p = find_preset(opts->name);
         if (!p) {
@@ -100,10 +94,7 @@ void setup_presets(CLI::App& app) {
           throw Error(fmt::format("no preset named '{}'{}", echo(opts->name),
                                   hint.empty() ? std::string(" (`pipesim presets` lists them)") : hint));
         }
-        if (json)
-          json_preset(o, entry(*p), load_scenario(p->name), p->text);
-        else
-          o.write(p->text);
+        write.preset(o, entry(*p), load_scenario(p->name), p->text);
       }
     }
     write_stdout(text);

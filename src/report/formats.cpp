@@ -1,12 +1,14 @@
-// The one place that names output formats and picks their renderers. Adding a format: an
-// enumerator in format.hpp, a file that defines its renderer class and `<name>_renderers()`
-// (renderers_of<Class>()), and a row in kFormats. Table and markdown share text_report.cpp.
+// The one place that names output formats and picks their renderers and writers. Adding a
+// format: an enumerator in format.hpp, a file that defines its renderer class and
+// `<name>_renderers()` (renderers_of<Class>()), and a row in kFormats with its writers of whole
+// outputs (writers.hpp), if it has any. Table and markdown share text_report.cpp.
 #include <fmt/format.h>
 #include <array>
 
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
 #include "report/renderer.hpp"
+#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -19,18 +21,69 @@ FormatRenderers github_renderers();
 
 namespace {
 
+// The writers of whole outputs, by format.
+constexpr TextWriters kTableWriters = {
+    .attribution = attribution_table,
+    .solution = solution_table,
+    .step_log = step_log_table,
+    .decode = nullptr,
+    .storage = nullptr,
+    .memory = nullptr,
+    .preset_list = [](Out& o, const std::vector<PresetEntry>& presets) { text_presets(o, presets, false); },
+    .keys = [](Out& o, std::string_view filter) { text_keys(o, false, filter); },
+    .preset = [](Out& o, const PresetEntry&, const LoadedScenario&, std::string_view toml) { o.write(toml); },
+};
+constexpr TextWriters kMarkdownWriters = {
+    .attribution = nullptr,
+    .solution = nullptr,
+    .step_log = nullptr,
+    .decode = nullptr,
+    .storage = nullptr,
+    .memory = nullptr,
+    .preset_list = [](Out& o, const std::vector<PresetEntry>& presets) { text_presets(o, presets, true); },
+    .keys = [](Out& o, std::string_view filter) { text_keys(o, true, filter); },
+    .preset = [](Out& o, const PresetEntry&, const LoadedScenario&, std::string_view toml) { o.write(toml); },
+};
+constexpr TextWriters kJsonWriters = {
+    .attribution = attribution_json,
+    .solution = solution_json,
+    .step_log = step_log_json,
+    .decode = decode_json,
+    .storage = storage_json,
+    .memory = memory_json,
+    .preset_list = json_presets,
+    .keys = json_keys,
+    .preset = json_preset,
+};
+constexpr TextWriters kTomlWriters = {
+    .attribution = attribution_toml,
+    .solution = solution_toml,
+    .step_log = nullptr,
+    .decode = decode_toml,
+    .storage = storage_toml,
+    .memory = memory_toml,
+    .preset_list = nullptr,
+    .keys = nullptr,
+    .preset = nullptr,
+};
+constexpr TextWriters kNoWriters = {};
+
 struct FormatEntry {
   Format format;
   std::string_view name;
-  FormatRenderers (*renderers)();  // null: no renderer (toml: attribute's and calibrate's own)
+  FormatRenderers (*renderers)();  // null: no renderer (toml writes only whole outputs)
+  const TextWriters* writers;
 };
 
 // In the order help lists them.
 constexpr std::array kFormats = {
-    FormatEntry{Format::Table, "table", table_renderers}, FormatEntry{Format::Json, "json", json_renderers},
-    FormatEntry{Format::Csv, "csv", csv_renderers},       FormatEntry{Format::Markdown, "markdown", markdown_renderers},
-    FormatEntry{Format::Junit, "junit", junit_renderers}, FormatEntry{Format::Github, "github", github_renderers},
-    FormatEntry{Format::Toml, "toml", nullptr},
+    FormatEntry{Format::Table, "table", table_renderers, &kTableWriters},
+    FormatEntry{Format::Toml, "toml", nullptr, &kTomlWriters},
+    FormatEntry{Format::Json, "json", json_renderers, &kJsonWriters},
+    FormatEntry{Format::Csv, "csv", csv_renderers, &kNoWriters},
+    FormatEntry{Format::Markdown, "markdown", markdown_renderers, &kMarkdownWriters},
+    FormatEntry{Format::Junit, "junit", junit_renderers, &kNoWriters},
+    FormatEntry{Format::Github, "github", github_renderers, &kNoWriters},
 };
 constexpr std::string_view kMarkdownAlias = "md";
 
@@ -45,8 +98,10 @@ FormatRenderers renderers(Format f) {
   return e.renderers == nullptr ? FormatRenderers{} : e.renderers();
 }
 
-// Whether format f writes `what` through a renderer.
-bool renders(const FormatRenderers& r, Output what) {
+// Whether format f writes `what`: through a renderer, or with a writer of the whole output.
+bool writes(Format f, Output what) {
+  const FormatRenderers r = renderers(f);
+  const TextWriters& w = *entry(f).writers;
   switch (what) {
     case Output::Diagnosis:
       return r.diagnosis != nullptr;
@@ -58,9 +113,14 @@ bool renders(const FormatRenderers& r, Output what) {
       return r.compare != nullptr;
     case Output::Simulation:
       return r.simulation != nullptr;
-    default:
-      return false;
+    case Output::Attribution:
+      return w.attribution != nullptr;
+    case Output::Calibration:
+      return w.decode != nullptr;
+    case Output::PresetList:
+      return w.preset_list != nullptr;
   }
+  return false;
 }
 
 // A maker the caller's format must have: parse_format let it through only if it has.
@@ -73,21 +133,13 @@ Maker need(Maker make, Format f) {
 }  // namespace
 
 std::vector<Format> formats_of(Output what) {
-  switch (what) {
-    case Output::Attribution:
-      return {Format::Table, Format::Toml, Format::Json};
-    case Output::Calibration:
-      return {Format::Toml, Format::Json};
-    case Output::PresetList:
-      return {Format::Table, Format::Markdown, Format::Json};
-    default:
-      break;
-  }
   std::vector<Format> out;
   for (const auto& e : kFormats)
-    if (renders(renderers(e.format), what)) out.push_back(e.format);
+    if (writes(e.format, what)) out.push_back(e.format);
   return out;
 }
+
+const TextWriters& text_writers(Format f) { return *entry(f).writers; }
 
 std::string format_names(Output what) {
   const std::vector<Format> formats = formats_of(what);

@@ -2,12 +2,19 @@
 
 #include "core/base/error.hpp"
 #include "report/renderer.hpp"
+#include "report/writers.hpp"
 
 using namespace pipesim;
 
 namespace {
 
 constexpr Output kRendered[] = {Output::Diagnosis, Output::Sweep, Output::Check, Output::Compare, Output::Simulation};
+
+// Whether a writer is there (doctest cannot print a function pointer).
+template <class Writer>
+bool has(Writer w) {
+  return w != nullptr;
+}
 
 std::string parse_error(std::string_view name, Output what, std::string_view command) {
   try {
@@ -26,7 +33,7 @@ TEST_CASE("each command's formats, in help's order") {
   CHECK(format_names(Output::Check) == "table, json, csv, markdown, junit or github");
   CHECK(format_names(Output::Attribution) == "table, toml or json");
   CHECK(format_names(Output::Calibration) == "toml or json");
-  CHECK(format_names(Output::PresetList) == "table, markdown or json");
+  CHECK(format_names(Output::PresetList) == "table, json or markdown");
 }
 
 TEST_CASE("a name parses to its format once, against what the command writes") {
@@ -53,4 +60,26 @@ TEST_CASE("every format a command accepts has the renderer it needs") {
   // JUnit and GitHub write a check alone.
   CHECK_THROWS_AS((void)diagnosis_renderer(Format::Junit), Error);
   CHECK_THROWS_AS((void)sweep_renderer(Format::Github), Error);
+}
+
+TEST_CASE("every format attribute, calibrate and presets accept has the writers it needs") {
+  for (Format f : formats_of(Output::Attribution)) {
+    CAPTURE(format_name(f));
+    CHECK(has(text_writers(f).attribution));
+    CHECK(has(text_writers(f).solution));
+    CHECK(has(text_writers(f).step_log) == (f != Format::Toml));  // a log gives figures, not keys
+  }
+  for (Format f : formats_of(Output::Calibration)) {
+    CAPTURE(format_name(f));
+    CHECK(has(text_writers(f).decode));
+    CHECK(has(text_writers(f).storage));
+    CHECK(has(text_writers(f).memory));
+  }
+  for (Format f : formats_of(Output::PresetList)) {
+    CAPTURE(format_name(f));
+    CHECK(has(text_writers(f).preset_list));
+    CHECK(has(text_writers(f).keys));
+    CHECK(has(text_writers(f).preset));
+  }
+  CHECK_FALSE(has(text_writers(Format::Csv).attribution));
 }
