@@ -455,56 +455,198 @@ void check_sweep_svg(const std::vector<Axis>& axes) {
   check_panels(grid_size(axes) / axes.back().range.size());
 }
 
+namespace {
+
+// The figures' extent over the drawn points: the most throughput, the longest and shortest stage
+// time above zero, and whether a modelled stage takes no time somewhere.
+struct Extent {
+  double tmax = 0, smax = 0, smin = 0;
+  bool zero_stage = false;
+};
+Extent extent(const std::vector<Curve>& curves) {
+  Extent e;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points) {
+      if (!p.drawn()) continue;
+      e.tmax = std::max({e.tmax, p.throughput, p.simulated_throughput.value_or(0)});
+      for (Stage st : kStages) {
+        const double v = p.stage_s[static_cast<std::size_t>(st)];
+        if (!(p.modelled & stage_bit(st))) continue;
+        if (!(v > 0)) {
+          e.zero_stage = true;
+          continue;
+        }
+        e.smax = std::max(e.smax, v);
+        e.smin = e.smin > 0 ? std::min(e.smin, v) : v;
+      }
+    }
+  return e;
+}
+
+// Where each curve's legend entry goes, (x, y), in rows that fit the width (6.5 px per character
+// at 11 px is a generous width for DejaVu Sans).
+std::vector<std::pair<double, double>> legend_layout(const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
+  std::vector<std::pair<double, double>> at;
+  double lx = kLeft, ly = 68;
+  for (const Curve& c : curves) {
+    const double w = 40 + 6.5 * static_cast<double>(outer_label(axes, c).size());
+    if (lx > kLeft && lx + w > kWidth - kRight) lx = kLeft, ly += 18;
+    at.emplace_back(lx, ly);
+    lx += w;
+  }
+  return at;
+}
+
+// One colour per curve; with simulated figures, the line that tells them from the closed forms.
+void draw_legend(Svg& svg, const std::vector<Axis>& axes, const std::vector<Curve>& curves,
+                 const std::vector<std::pair<double, double>>& at, bool sim, double legend_bottom) {
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    const auto [lx, ly] = at[c];
+    svg.line(lx, ly, lx + 22, ly, kPalette[c], 3);
+    svg.text(lx + 27, ly + 4, outer_label(axes, curves[c]), Anchor::Start, 11);
+  }
+  if (!sim) return;
+  svg.line(kLeft, legend_bottom, kLeft + 22, legend_bottom, "#444444", 1.5, "4 3");
+  svg.ring(kLeft + 11, legend_bottom, 5, "#444444");
+  svg.text(kLeft + 27, legend_bottom + 4,
+           "dashed, rings: simulated (--simulate); solid, dots: the model's closed forms", Anchor::Start, 11);
+}
+
+// The x axis under a panel: ticks, the axis's title and a note wrapped inside the figure's width
+// on the lines under it.
+struct XAxis {
+  const Axis& inner;
+  const Scale& xs;
+  std::vector<double> ticks;
+  bool log = false;
+};
+void draw_x_axis(Svg& svg, const XAxis& x, double panel_top, const std::string& note) {
+  const double base = panel_top + kPanelHeight;
+  for (double t : x.ticks) {
+    svg.line(x.xs(t), base, x.xs(t), base + 4, "#444444");
+    svg.text(x.xs(t), base + 16, format_compact(t, x.inner.range.dim()), Anchor::Middle, 11);
+  }
+  svg.text((kLeft + kWidth - kRight) / 2, base + 34,
+           fmt::format("{}{}", axis_title(x.inner.field), x.log ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
+  const std::string wrapped = wrap(note, kNoteChars);
+  std::size_t line = 0;
+  for (std::string_view rest = wrapped; !rest.empty() && line < kNoteLines; ++line) {
+    const std::size_t end = std::min(rest.find('\n'), rest.size());
+    svg.text(kLeft, base + 50 + 12 * static_cast<double>(line), rest.substr(0, end), Anchor::Start, 10, "#777777");
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+}
+
+// One dash pattern per stage. Dashed ("4 3") means simulated in this figure, so no stage is
+// plainly dashed: storage is dash-dot-dot, transform solid, transfer dotted, compute dash-dot.
+constexpr std::string_view kStageDash[] = {"10 3 2 3 2 3", "", "2 3", "10 3 2 3"};
+std::string_view stage_dash(Stage st) { return kStageDash[static_cast<std::size_t>(st)]; }
+
+// The dash legend of the stage panel, right-aligned on its title line: the stages some point
+// models.
+void draw_stage_dashes(Svg& svg, const std::vector<Curve>& curves, double panel_top) {
+  unsigned modelled = 0;
+  for (const Curve& c : curves)
+    for (const CurvePoint& p : c.points)
+      if (p.drawn()) modelled |= p.modelled;
+  double sx = kWidth - kRight;
+  for (Stage st : kStages)
+    if (modelled & stage_bit(st)) sx -= 40 + 7.0 * static_cast<double>(stage_key(st).size());
+  for (Stage st : kStages) {
+    if (!(modelled & stage_bit(st))) continue;
+    svg.line(sx, panel_top - 12, sx + 22, panel_top - 12, "#444444", 2, stage_dash(st));
+    svg.text(sx + 26, panel_top - 8, stage_key(st), Anchor::Start, 11);
+    sx += 40 + 7.0 * static_cast<double>(stage_key(st).size());
+  }
+}
+
+// Curve c in the three panels (utilization, throughput, time per batch by stage, whose scales
+// are ys and tops): its lines, each point with its figures as a tooltip, and its crossovers.
+void draw_curve(Svg& svg, const Axis& inner, const std::vector<Curve>& curves, std::size_t c, const Scale& xs,
+                const Scale (&ys)[3], const double (&tops)[3]) {
+  const auto utilization = closed_form([](const CurvePoint& p) { return p.utilization; });
+  const auto throughput = closed_form([](const CurvePoint& p) { return p.throughput; });
+  const auto sim_utilization = [](const CurvePoint& p) { return p.simulated_utilization; };
+  const auto sim_throughput = [](const CurvePoint& p) { return p.simulated_throughput; };
+  const std::string_view colour = kPalette[c];
+  const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
+    draw_runs(svg, curves[c], xs, ys[panel], value, colour, width, dash);
+  };
+  // A curve that later ones lie on exactly is drawn wider, by 2.5 px for each of them, so that
+  // coinciding curves show as stripes of their colours rather than the last one alone.
+  const auto width = [&](auto value) {
+    double w = 2;
+    for (std::size_t d = c + 1; d < curves.size(); ++d)
+      if (same_line(curves[c], curves[d], value)) w += 2.5;
+    return w;
+  };
+  draw(0, utilization, "", width(utilization));
+  draw(1, throughput, "", width(throughput));
+  draw(0, sim_utilization, "4 3", 1.5);
+  draw(1, sim_throughput, "4 3", 1.5);
+  // A stage the same on an earlier curve (compute, when only the workers vary) is drawn once.
+  for (Stage st : kStages) {
+    bool drawn_before = false;
+    for (std::size_t d = 0; d < c && !drawn_before; ++d) drawn_before = same_line(curves[d], curves[c], stage_time(st));
+    if (!drawn_before) draw(2, stage_time(st), stage_dash(st));
+  }
+  for (const CurvePoint& p : curves[c].points) {
+    if (!p.drawn()) continue;
+    svg.raw(fmt::format("<g><title>{}</title>", xml_escape(point_figures(inner, p))));
+    if (p.simulated_utilization) svg.ring(xs(p.x), ys[0](*p.simulated_utilization), 5, colour);
+    svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
+    svg.raw("</g>\n");
+    if (p.simulated_throughput) svg.ring(xs(p.x), ys[1](*p.simulated_throughput), 5, colour);
+    if (p.crossed_from) {
+      const double px = xs(p.crossed_at);
+      svg.line(px, tops[0], px, tops[0] + kPanelHeight, colour, 1, "2 2");
+    }
+  }
+}
+
+// How many lines a note takes under its axis.
+std::size_t note_lines(const std::string& note) {
+  if (note.empty()) return 0;
+  const std::string wrapped = wrap(note, kNoteChars);
+  return std::min(kNoteLines, static_cast<std::size_t>(std::count(wrapped.begin(), wrapped.end(), '\n')) + 1);
+}
+
+}  // namespace
+
 std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axes, const std::vector<Curve>& curves) {
   check_panels(curves.size());
   if (curves.size() > kMaxPlotCurves) return sweep_grid_svg(loaded, axes, curves);
   const Axis& inner = axes.back();
   const XExtent e = x_extent(inner, curves);
-  const bool log_x = e.log;
   const bool sim = simulated(curves);
-  double tmax = 0, smax = 0, smin = 0;  // smin: the shortest stage time above zero
-  bool zero_stage = false;              // a modelled stage takes no time at some point
-  for (const Curve& c : curves)
-    for (const CurvePoint& p : c.points) {
-      if (!p.drawn()) continue;
-      tmax = std::max({tmax, p.throughput, p.simulated_throughput.value_or(0)});
-      for (Stage st : kStages) {
-        const double v = p.stage_s[static_cast<std::size_t>(st)];
-        if (!(p.modelled & stage_bit(st))) continue;
-        if (!(v > 0)) {
-          zero_stage = true;
-          continue;
-        }
-        smax = std::max(smax, v);
-        smin = smin > 0 ? std::min(smin, v) : v;
-      }
-    }
+  const Extent f = extent(curves);
   // Stage times 30 times apart or more go on a log axis: on a linear one the short stages lie
   // flat on zero. A stage at zero (cached, say) is drawn on the axis's floor.
-  const bool log_stages = smin > 0 && smax / smin >= 30;
-  // The legend's entries in rows that fit the width (6.5 px per character at 11 px is a
-  // generous width for DejaVu Sans); the panels start below its last row, and below the line
-  // that tells simulated from closed-form figures when there are simulated ones.
-  std::vector<std::pair<double, double>> entry_at;  // (x, y) of each curve's entry
-  {
-    double lx = kLeft, ly = 68;
-    for (const Curve& c : curves) {
-      const double w = 40 + 6.5 * static_cast<double>(outer_label(axes, c).size());
-      if (lx > kLeft && lx + w > kWidth - kRight) lx = kLeft, ly += 18;
-      entry_at.emplace_back(lx, ly);
-      lx += w;
-    }
-  }
+  const bool log_stages = f.smin > 0 && f.smax / f.smin >= 30;
+  // The panels start below the legend's last row, and below the line that tells simulated from
+  // closed-form figures when there are simulated ones.
+  const std::vector<std::pair<double, double>> entry_at = legend_layout(axes, curves);
   const double legend_bottom = (entry_at.empty() ? 68 : entry_at.back().second) + (sim ? 18 : 0);
-  const Scale xs{e.low, e.high, kLeft + 10, kWidth - kRight - 10, log_x};
-  // Each panel's curves, and which curves hide others in the utilization panel (its note).
+  const Scale xs{e.low, e.high, kLeft + 10, kWidth - kRight - 10, e.log};
+  // Each panel's curves, and which curves hide others in it (its note).
   const auto utilization = closed_form([](const CurvePoint& p) { return p.utilization; });
   const auto throughput = closed_form([](const CurvePoint& p) { return p.throughput; });
   const auto sim_utilization = [](const CurvePoint& p) { return p.simulated_utilization; };
   const auto sim_throughput = [](const CurvePoint& p) { return p.simulated_throughput; };
-  const std::string utilization_note = coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
-    return same_line(a, b, utilization) && same_line(a, b, sim_utilization);
-  });
+  const std::string notes[3] = {coinciding_note(axes, curves,
+                                                [&](const Curve& a, const Curve& b) {
+                                                  return same_line(a, b, utilization) &&
+                                                         same_line(a, b, sim_utilization);
+                                                }),
+                                coinciding_note(axes, curves,
+                                                [&](const Curve& a, const Curve& b) {
+                                                  return same_line(a, b, throughput) && same_line(a, b, sim_throughput);
+                                                }),
+                                coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
+                                  for (Stage st : kStages)
+                                    if (!same_line(a, b, stage_time(st))) return false;
+                                  return true;
+                                })};
   // The crossovers: numbered badges in a strip over the utilization panel, their key under its
   // axis and note (the panels below move down to make room).
   std::vector<Crossing> crossings;
@@ -514,15 +656,9 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
         crossings.push_back({xs(p.crossed_at), c, p.crossed_at, *p.crossed_from, p.binding});
   const std::vector<CrossoverEntry> entries = crossover_entries(axes, curves, crossings);
   const double strip = entries.empty() ? 0 : 18;
-  const auto note_lines = [](const std::string& note) {
-    const std::string wrapped = wrap(note, kNoteChars);
-    return note.empty()
-               ? std::size_t{0}
-               : std::min(kNoteLines, static_cast<std::size_t>(std::count(wrapped.begin(), wrapped.end(), '\n')) + 1);
-  };
   const double top = 110 + legend_bottom - 68 + strip;
   const double gap = 92;  // the x axis, its title and a note of two lines, clear of the next title
-  const double key_top = top + kPanelHeight + 50 + 12 * static_cast<double>(note_lines(utilization_note)) + 6;
+  const double key_top = top + kPanelHeight + 50 + 12 * static_cast<double>(note_lines(notes[0])) + 6;
   const double key_bottom = key_top + kKeyRow * static_cast<double>(key_rows(entries, kWidth - kLeft - kRight));
   // The next panel's title sits 8 px over it, 13 px tall: the key ends clear of it.
   const double key_extra = entries.empty() ? 0 : std::max(0.0, key_bottom + 28 - (top + kPanelHeight + gap));
@@ -531,52 +667,18 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
   heading(svg, loaded.name);
   svg.text(kWidth / 2, 46, fmt::format("pipesim sweep over {}", axis_title(inner.field)), Anchor::Middle, 12,
            "#444444");
-
-  // Legend: one colour per curve, one dash pattern per stage.
-  // Dashed ("4 3") means simulated in this figure, so no stage is plainly dashed: storage is
-  // dash-dot-dot, transform solid, transfer dotted, compute dash-dot.
-  constexpr std::string_view kDash[] = {"10 3 2 3 2 3", "", "2 3", "10 3 2 3"};
-  for (std::size_t c = 0; c < curves.size(); ++c) {
-    const auto [lx, ly] = entry_at[c];
-    svg.line(lx, ly, lx + 22, ly, kPalette[c], 3);
-    svg.text(lx + 27, ly + 4, outer_label(axes, curves[c]), Anchor::Start, 11);
-  }
-  if (sim) {
-    svg.line(kLeft, legend_bottom, kLeft + 22, legend_bottom, "#444444", 1.5, "4 3");
-    svg.ring(kLeft + 11, legend_bottom, 5, "#444444");
-    svg.text(kLeft + 27, legend_bottom + 4,
-             "dashed, rings: simulated (--simulate); solid, dots: the model's closed forms", Anchor::Start, 11);
-  }
-
-  const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap) + (i > 0 ? key_extra : 0); };
-  const std::vector<double> xticks = x_ticks(inner, e, 12);
-  const auto x_axis = [&](double ptop, const std::string& note) {
-    const double base = ptop + kPanelHeight;
-    for (double t : xticks) {
-      svg.line(xs(t), base, xs(t), base + 4, "#444444");
-      svg.text(xs(t), base + 16, format_compact(t, inner.range.dim()), Anchor::Middle, 11);
-    }
-    svg.text((kLeft + kWidth - kRight) / 2, base + 34,
-             fmt::format("{}{}", axis_title(inner.field), log_x ? " (log scale)" : ""), Anchor::Middle, 11, "#444444");
-    // The note wrapped inside the figure's width, on the lines under the axis's title.
-    const std::string wrapped = wrap(note, kNoteChars);
-    std::size_t line = 0;
-    for (std::string_view rest = wrapped; !rest.empty() && line < kNoteLines; ++line) {
-      const std::size_t end = std::min(rest.find('\n'), rest.size());
-      svg.text(kLeft, base + 50 + 12 * static_cast<double>(line), rest.substr(0, end), Anchor::Start, 10, "#777777");
-      rest.remove_prefix(std::min(end + 1, rest.size()));
-    }
-  };
+  draw_legend(svg, axes, curves, entry_at, sim, legend_bottom);
 
   // Panel 1: utilization. Panel 2: throughput. Panel 3: time per batch by stage.
+  const auto panel_top = [&](int i) { return top + i * (kPanelHeight + gap) + (i > 0 ? key_extra : 0); };
   const Unit pct{0.01, "utilization (%)"};
-  const Unit rate = rate_unit(tmax);
-  const Unit dur = duration_unit(log_stages ? std::sqrt(smin * smax) : smax);
+  const Unit rate = rate_unit(f.tmax);
+  const Unit dur = duration_unit(log_stages ? std::sqrt(f.smin * f.smax) : f.smax);
   const double tops[3] = {panel_top(0), panel_top(1), panel_top(2)};
   const Scale ys[3] = {{0, 1, tops[0] + kPanelHeight, tops[0]},
-                       {0, tmax > 0 ? tmax * 1.1 : 1, tops[1] + kPanelHeight, tops[1]},
-                       log_stages ? Scale{smin / 1.2, smax * 1.2, tops[2] + kPanelHeight, tops[2], true}
-                                  : Scale{0, smax > 0 ? smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
+                       {0, f.tmax > 0 ? f.tmax * 1.1 : 1, tops[1] + kPanelHeight, tops[1]},
+                       log_stages ? Scale{f.smin / 1.2, f.smax * 1.2, tops[2] + kPanelHeight, tops[2], true}
+                                  : Scale{0, f.smax > 0 ? f.smax * 1.1 : 1, tops[2] + kPanelHeight, tops[2]}};
   y_axis(svg, tops[0], kPanelHeight, ys[0], nice_ticks(0, 1, 5), pct, "Accelerator utilization", 8 + strip);
   // Throughput is every accelerator's together: said where there are several.
   const double accelerators =
@@ -588,72 +690,13 @@ std::string sweep_svg(const LoadedScenario& loaded, const std::vector<Axis>& axe
          log_stages ? log_ticks(ys[2].low, ys[2].high) : nice_ticks(0, ys[2].high, 5),
          {dur.divide, "time per batch (" + dur.name + ")"},
          log_stages ? "Time per batch by stage (log)" : "Time per batch by stage");
-  if (log_stages && zero_stage)
+  if (log_stages && f.zero_stage)
     svg.text(kWidth - kRight, tops[2] + kPanelHeight - 6, "a stage that takes no time (cached) lies on the floor",
              Anchor::End, 10, "#777777");
-  // Each panel's axis, and which curves hide others in it.
-  x_axis(tops[0], utilization_note);
-  x_axis(tops[1], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
-           return same_line(a, b, throughput) && same_line(a, b, sim_throughput);
-         }));
-  x_axis(tops[2], coinciding_note(axes, curves, [&](const Curve& a, const Curve& b) {
-           for (Stage st : kStages)
-             if (!same_line(a, b, stage_time(st))) return false;
-           return true;
-         }));
-  // The dash legend, right-aligned on the panel's title line: the stages some point models.
-  unsigned modelled = 0;
-  for (const Curve& c : curves)
-    for (const CurvePoint& p : c.points)
-      if (p.drawn()) modelled |= p.modelled;
-  double sx = kWidth - kRight;
-  for (Stage st : kStages)
-    if (modelled & stage_bit(st)) sx -= 40 + 7.0 * static_cast<double>(stage_key(st).size());
-  for (Stage st : kStages) {
-    if (!(modelled & stage_bit(st))) continue;
-    svg.line(sx, tops[2] - 12, sx + 22, tops[2] - 12, "#444444", 2, kDash[static_cast<std::size_t>(st)]);
-    svg.text(sx + 26, tops[2] - 8, stage_key(st), Anchor::Start, 11);
-    sx += 40 + 7.0 * static_cast<double>(stage_key(st).size());
-  }
-
-  for (std::size_t c = 0; c < curves.size(); ++c) {
-    const std::string_view colour = kPalette[c];
-    const auto draw = [&](int panel, auto value, std::string_view dash, double width = 2) {
-      draw_runs(svg, curves[c], xs, ys[panel], value, colour, width, dash);
-    };
-    // A curve that later ones lie on exactly is drawn wider, by 2.5 px for each of them, so that
-    // coinciding curves show as stripes of their colours rather than the last one alone.
-    const auto width = [&](auto value) {
-      double w = 2;
-      for (std::size_t d = c + 1; d < curves.size(); ++d)
-        if (same_line(curves[c], curves[d], value)) w += 2.5;
-      return w;
-    };
-    draw(0, utilization, "", width(utilization));
-    draw(1, throughput, "", width(throughput));
-    draw(0, sim_utilization, "4 3", 1.5);
-    draw(1, sim_throughput, "4 3", 1.5);
-    // A stage the same on an earlier curve (compute, when only the workers vary) is drawn once.
-    for (Stage st : kStages) {
-      bool drawn_before = false;
-      for (std::size_t d = 0; d < c && !drawn_before; ++d)
-        drawn_before = same_line(curves[d], curves[c], stage_time(st));
-      if (!drawn_before) draw(2, stage_time(st), kDash[static_cast<std::size_t>(st)]);
-    }
-    // Each point, with its figures as text (a tooltip in a browser), and the crossovers.
-    for (const CurvePoint& p : curves[c].points) {
-      if (!p.drawn()) continue;
-      svg.raw(fmt::format("<g><title>{}</title>", xml_escape(point_figures(inner, p))));
-      if (p.simulated_utilization) svg.ring(xs(p.x), ys[0](*p.simulated_utilization), 5, colour);
-      svg.circle(xs(p.x), ys[0](p.utilization), 3, colour);
-      svg.raw("</g>\n");
-      if (p.simulated_throughput) svg.ring(xs(p.x), ys[1](*p.simulated_throughput), 5, colour);
-      if (p.crossed_from) {
-        const double px = xs(p.crossed_at);
-        svg.line(px, tops[0], px, tops[0] + kPanelHeight, colour, 1, "2 2");
-      }
-    }
-  }
+  const XAxis x{inner, xs, x_ticks(inner, e, 12), e.log};
+  for (int i = 0; i < 3; ++i) draw_x_axis(svg, x, tops[i], notes[i]);
+  draw_stage_dashes(svg, curves, tops[2]);
+  for (std::size_t c = 0; c < curves.size(); ++c) draw_curve(svg, inner, curves, c, xs, ys, tops);
   draw_crossovers(svg, entries, tops[0] - 10, tops[0], key_top, kLeft, kWidth - kRight);
   gaps_note(svg, height - 10, curves);
   return svg.finish();
