@@ -145,12 +145,10 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
 
 }  // namespace
 
-void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool md, std::size_t columns) {
-  if (md) columns = 0;
-  const Inputs& in = d.inputs;
-  const Result& r = d.result;
-  const std::string title = fmt::format("{}{}\n", md ? "## " : "", printable(loaded.name));
-  o.write(columns > 0 ? wrap(title, columns) : title);
+namespace {
+
+// The line under the title: batch, workers, sample size, accelerators and the CPUs for workers.
+std::string inputs_line(const Inputs& in) {
   std::string inputs = fmt::format(
       "batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
       format_significant(in.sample_bytes, Dim::Size, 4), plural(in.accelerators, "accelerator", "accelerators"));
@@ -164,8 +162,11 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
             ? fmt::format(": {} threads per core", format_compact(in.transform.threads_per_core, Dim::Number))
             : std::string(),
         format_compact(in.transform.reserved_cores, Dim::Number));
-  o.print("{}\n\n", columns > 0 ? wrap(inputs, columns) : inputs);
+  return inputs;
+}
 
+// Each stage's time per batch, rate and share of the step, and which binds.
+void stage_table(Out& o, const Result& r, bool md) {
   TextTable stages({{"stage", false, 23},
                     {"time/batch", true, 12},
                     {"samples/s", true, 11},
@@ -185,6 +186,88 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                 sr.binding ? "binding" : ""});
   }
   stages.render(o);
+}
+
+std::string throughput_text(const Inputs& in, const Result& r) {
+  if (in.nodes > 1)
+    return fmt::format(
+        "{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
+        "accelerator",
+        samples(r.throughput), count(in.nodes), plural(in.accelerators, "accelerator", "accelerators"), count(in.batch),
+        samples(r.throughput_per_node), samples(r.throughput_per_accelerator));
+  if (in.accelerators > 1)
+    return fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator", samples(r.throughput),
+                       count(in.accelerators), count(in.batch), samples(r.throughput_per_accelerator));
+  return fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch));
+}
+
+// How much of the dataset the page cache holds, over epochs, and the cold first epoch.
+std::string page_cache_text(const Inputs& in, const Result& r) {
+  const bool own_shard = in.nodes > 1 && in.storage.shards <= 1;
+  std::string cache =
+      fmt::format("{} of {} {} fits in {} of page cache per node: {} read {} from cache", percent(r.cache_hit),
+                  format_human(own_shard ? in.dataset_bytes / in.nodes : in.dataset_bytes, Dim::Size),
+                  own_shard ? "shard (each node reads the same one every epoch, cluster.reshuffle = false)" : "dataset",
+                  format_human(in.storage.page_cache_bytes, Dim::Size), r.warmup ? "once warm, epochs" : "later epochs",
+                  percent(r.cache_hit));
+  if (r.warmup)
+    cache += fmt::format(
+        "; each of the {} nodes reads a different random share every epoch (cluster.reshuffle), so its cache "
+        "warms over epochs: epoch 2 reads {} from cache, epoch 3 {}, epoch 5 {}, epoch 10 {}, within 1% of "
+        "{} from epoch {}",
+        count(r.warmup->shards), percent(r.warmup->hits[0]), percent(r.warmup->hits[1]), percent(r.warmup->hits[2]),
+        percent(r.warmup->hits[3]), percent(r.cache_hit), count(r.warmup->near_epoch));
+  if (r.cold)
+    cache += fmt::format(
+        "; the first epoch reads everything from storage: storage {}, step {}, utilization "
+        "{}, {} binding{}",
+        dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization), walls_text(r.cold->binding),
+        r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
+  else
+    cache += " (none of it: every epoch reads from storage)";
+  return cache;
+}
+
+std::string memory_text(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  std::string mem =
+      fmt::format("batch {} needs {} of {} ({}{})", count(in.batch), format_human(*r.memory_needed, Dim::Size),
+                  format_human(*in.compute.memory_capacity, Dim::Size),
+                  !in.compute.weights_counted ? "activations; weights not given"
+                  : in.compute.training       ? "weights, gradients and optimizer state"
+                                              : "weights",
+                  !in.compute.weights_counted   ? ""
+                  : in.compute.activation_bytes ? " and activations"
+                                                : "; activations not given");
+  if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
+  if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
+  return mem;
+}
+
+std::string cost_text(const Result& r) {
+  std::string cost = fmt::format("{} for the node, {} samples per USD", format_human(*r.price_per_hour, Dim::MoneyRate),
+                                 format_number(*r.samples_per_usd));
+  if (r.cost_per_epoch)
+    cost += fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
+                        format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
+  else
+    cost += " (set workload.dataset_samples for the cost per epoch)";
+  return cost;
+}
+
+}  // namespace
+
+void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bool md, std::size_t columns) {
+  if (md) columns = 0;
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  const std::string title = fmt::format("{}{}\n", md ? "## " : "", printable(loaded.name));
+  o.write(columns > 0 ? wrap(title, columns) : title);
+  const std::string inputs = inputs_line(in);
+  o.print("{}\n\n", columns > 0 ? wrap(inputs, columns) : inputs);
+
+  stage_table(o, r, md);
   o.write("\n");
   const auto kv = [&](std::string_view k, const std::string& v) { key_value(o, md, k, v, columns); };
   kv("binding wall", wall_sentence(d));
@@ -195,72 +278,14 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   kv("utilization",
      fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(r.idle_fraction)));
   kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
-  if (in.nodes > 1)
-    kv("throughput",
-       fmt::format("{} for the cluster ({} nodes x {} x batch {} / step); {} per node, {} per "
-                   "accelerator",
-                   samples(r.throughput), count(in.nodes), plural(in.accelerators, "accelerator", "accelerators"),
-                   count(in.batch), samples(r.throughput_per_node), samples(r.throughput_per_accelerator)));
-  else if (in.accelerators > 1)
-    kv("throughput",
-       fmt::format("{} for the node ({} accelerators x batch {} / step); {} per accelerator", samples(r.throughput),
-                   count(in.accelerators), count(in.batch), samples(r.throughput_per_accelerator)));
-  else
-    kv("throughput", fmt::format("{} (1 accelerator x batch {} / step)", samples(r.throughput), count(in.batch)));
+  kv("throughput", throughput_text(in, r));
   std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
   if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));
   if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
   kv("data demand", demand);
-  if (in.storage.cache_from_page_cache) {
-    const bool own_shard = in.nodes > 1 && in.storage.shards <= 1;
-    std::string cache = fmt::format(
-        "{} of {} {} fits in {} of page cache per node: {} read {} from cache", percent(r.cache_hit),
-        format_human(own_shard ? in.dataset_bytes / in.nodes : in.dataset_bytes, Dim::Size),
-        own_shard ? "shard (each node reads the same one every epoch, cluster.reshuffle = false)" : "dataset",
-        format_human(in.storage.page_cache_bytes, Dim::Size), r.warmup ? "once warm, epochs" : "later epochs",
-        percent(r.cache_hit));
-    if (r.warmup)
-      cache += fmt::format(
-          "; each of the {} nodes reads a different random share every epoch (cluster.reshuffle), so its cache "
-          "warms over epochs: epoch 2 reads {} from cache, epoch 3 {}, epoch 5 {}, epoch 10 {}, within 1% of "
-          "{} from epoch {}",
-          count(r.warmup->shards), percent(r.warmup->hits[0]), percent(r.warmup->hits[1]), percent(r.warmup->hits[2]),
-          percent(r.warmup->hits[3]), percent(r.cache_hit), count(r.warmup->near_epoch));
-    if (r.cold)
-      cache += fmt::format(
-          "; the first epoch reads everything from storage: storage {}, step {}, utilization "
-          "{}, {} binding{}",
-          dur(r.cold->storage_s), dur(r.cold->step_s), percent(r.cold->utilization), walls_text(r.cold->binding),
-          r.cold->epoch_s ? fmt::format(", epoch {}", dur(*r.cold->epoch_s)) : std::string());
-    else
-      cache += " (none of it: every epoch reads from storage)";
-    kv("page cache", cache);
-  }
-  if (r.memory_needed) {
-    std::string mem =
-        fmt::format("batch {} needs {} of {} ({}{})", count(in.batch), format_human(*r.memory_needed, Dim::Size),
-                    format_human(*in.compute.memory_capacity, Dim::Size),
-                    !in.compute.weights_counted ? "activations; weights not given"
-                    : in.compute.training       ? "weights, gradients and optimizer state"
-                                                : "weights",
-                    !in.compute.weights_counted   ? ""
-                    : in.compute.activation_bytes ? " and activations"
-                                                  : "; activations not given");
-    if (!r.fits) mem = "DOES NOT FIT: " + mem + "; the figures above cannot run";
-    if (d.max_batch) mem += fmt::format("; the largest batch that fits is {}", count(*d.max_batch));
-    kv("memory", mem);
-  }
-  if (r.samples_per_usd) {
-    std::string cost = fmt::format("{} for the node, {} samples per USD",
-                                   format_human(*r.price_per_hour, Dim::MoneyRate), format_number(*r.samples_per_usd));
-    if (r.cost_per_epoch)
-      cost +=
-          fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
-                      format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
-    else
-      cost += " (set workload.dataset_samples for the cost per epoch)";
-    kv("cost", cost);
-  }
+  if (in.storage.cache_from_page_cache) kv("page cache", page_cache_text(in, r));
+  if (r.memory_needed) kv("memory", memory_text(d));
+  if (r.samples_per_usd) kv("cost", cost_text(r));
   if (r.epoch_s)
     kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
                             count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));
