@@ -62,6 +62,52 @@ std::string_view batch_word(Track t) { return t == Track::Loop || t == Track::Ac
 
 }  // namespace
 
+namespace {
+
+// A percentile's line on the wait histogram and its label, one row each, beside the line; the
+// line starts under its own label.
+struct PercentileMark {
+  double x = 0;
+  std::string label;
+  double y = 0;      // the label's baseline
+  bool left = true;  // the label ends at the line (else starts at it)
+};
+
+// Rows and sides for the labels so that none crosses another mark's line or leaves the figure:
+// the first that works of the labels in order or reversed (the rightmost on top), each on its
+// side of the figure's middle or, where that crosses, on the other. 6.2 px per character at
+// 10 px is a generous width for DejaVu Sans.
+void place_marks(std::vector<PercentileMark>& marks, double top, double middle) {
+  const std::size_t n = marks.size();
+  const auto span = [&](const PercentileMark& m) {
+    const double w = 6.2 * static_cast<double>(m.label.size()) + 4;
+    return m.left ? std::pair{m.x - w, m.x} : std::pair{m.x, m.x + w};
+  };
+  const auto clear = [&] {
+    for (const PercentileMark& m : marks) {
+      const auto [a, b] = span(m);
+      if (a < 2 || b > kWidth - 2) return false;
+      for (const PercentileMark& other : marks)  // a line runs from under its label down
+        if (&other != &m && other.y < m.y && other.x > a - 2 && other.x < b + 2) return false;
+    }
+    return true;
+  };
+  for (const bool reversed : {false, true})
+    for (unsigned flips = 0; flips < (1u << n); ++flips) {
+      for (std::size_t k = 0; k < n; ++k) {
+        marks[k].y = top + 13 * static_cast<double>(reversed ? n - 1 - k : k);
+        marks[k].left = (marks[k].x > middle) != (((flips >> k) & 1u) != 0);
+      }
+      if (clear()) return;
+    }
+  for (std::size_t k = 0; k < n; ++k) {  // none works: each on its own row, on its side
+    marks[k].y = top + 13 * static_cast<double>(k);
+    marks[k].left = marks[k].x > middle;
+  }
+}
+
+}  // namespace
+
 std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, std::size_t steps) {
   steps = std::min(steps, kMaxTimelineSteps);
   // The spans drawn: accelerator 0's, of the first `steps` steps (batch i is step i's).
@@ -218,7 +264,7 @@ std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, st
     // The percentiles the table prints, one label for those that coincide.
     const std::array<std::pair<std::string_view, double>, 4> marks = {
         {{"p50", s.wait.p50}, {"p95", s.wait.p95}, {"p99", s.wait.p99}, {"max", s.wait.max}}};
-    double label_y = hist_top + 12;
+    std::vector<PercentileMark> percentiles;
     for (std::size_t i = 0; i < marks.size();) {
       std::size_t j = i;
       std::string names(marks[i].first);
@@ -226,12 +272,12 @@ std::string simulation_svg(const LoadedScenario& loaded, const Simulation& s, st
         names += " = " + std::string(marks[++j].first);
       const double v = marks[i].second;
       i = j + 1;
-      if (!(v > 0)) continue;
-      svg.line(hx(v), hist_top, hx(v), hy.from, "#222222", 1, "4 3");
-      svg.text(hx(v) + (hx(v) > (hx.from + hx.to) / 2 ? -4 : 4), label_y,
-               fmt::format("{} {}", names, format_human(v, Dim::Duration)),
-               hx(v) > (hx.from + hx.to) / 2 ? Anchor::End : Anchor::Start, 10, "#222222");
-      label_y += 13;
+      if (v > 0) percentiles.push_back({hx(v), fmt::format("{} {}", names, format_human(v, Dim::Duration)), 0, true});
+    }
+    place_marks(percentiles, hist_top + 12, (hx.from + hx.to) / 2);
+    for (const PercentileMark& m : percentiles) {
+      svg.line(m.x, m.y + 3, m.x, hy.from, "#222222", 1, "4 3");
+      svg.text(m.x + (m.left ? -4 : 4), m.y, m.label, m.left ? Anchor::End : Anchor::Start, 10, "#222222");
     }
   }
   svg.text((hx.from + hx.to) / 2, hy.from + 32, fmt::format("wait ({})", wu.name), Anchor::Middle, 11, "#444444");
