@@ -358,6 +358,18 @@ std::string cores_text(const Diagnosis& d) {
       percent(in.target_utilization));
   if (in.transform.node_cores)
     out += fmt::format("; the node has {}", format_compact(*in.transform.node_cores, Dim::Number));
+  // Beside the training process on shared CPUs: the most workers that keep clear of the loader's
+  // stalls measured on real nodes (the "Near the CPUs" bullet says what they are).
+  if (c.workers_beside_training)
+    out += c.workers_with_spare >= 1
+               ? fmt::format(
+                     "; up to {} per accelerator leave a CPU to spare beside the training process's {:.2f} busy CPUs, "
+                     "the most to run here: past them a worker shares its CPU and the loader's rounds can stall",
+                     plural(c.workers_with_spare, "worker", "workers"), c.training_cpus)
+               : fmt::format(
+                     "; no count of workers leaves a CPU to spare beside the training process's {:.2f} busy CPUs: "
+                     "a worker shares its CPU and the loader's rounds can stall",
+                     c.training_cpus);
   return out;
 }
 

@@ -221,7 +221,10 @@ class JsonRenderer final : public DiagnosisRenderer,
       j.kv_bool("workers_reachable", d.cores->reachable).kv("workers_knee", d.cores->knee_workers);
       if (d.cores->peak_workers > 0) j.kv("workers_peak", d.cores->peak_workers);
       j.kv_bool("workers_knee_fits_cores", d.cores->knee_fits_cores);
-      if (d.cores->workers_beside_training) j.kv("workers_beside_training_process", *d.cores->workers_beside_training);
+      if (d.cores->workers_beside_training)
+        j.kv("workers_beside_training_process", *d.cores->workers_beside_training)
+            .kv("workers_with_cpu_to_spare", d.cores->workers_with_spare)
+            .kv("cpus_to_spare", d.cores->spare_cpus);
     }
     j.kv("storage_read_bandwidth_bytes_per_s", d.storage_bandwidth_needed)
         .kv("storage_read_bandwidth_per_accelerator_bytes_per_s", d.storage_bandwidth_needed_per_accelerator);
