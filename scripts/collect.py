@@ -1,9 +1,9 @@
-"""Collecting a run of a GPU node: `scripts/validate --collect OUT_DIR`.
+"""Collecting a run of a GPU node: `scripts/validate collect OUT_DIR`.
 
 Trains a real torchvision model from a real DataLoader over a grid of batch sizes and worker
 counts on this machine, measures what a user can measure without pipesim (the calibration
 records) and what each grid point reached, timed from inside the loader, and writes them as
-`OUT_DIR/results.jsonl` in the format `scripts/validate --replay` reads (docs/validation.md,
+`OUT_DIR/results.jsonl` in the format `scripts/validate replay` reads (docs/validation.md,
 "Replaying runs of a GPU node"); then runs scripts/pipesim-probe.py on the same machine (`probe.toml`,
 `probe.txt`). Nothing here comes from pipesim. Beside the calibration records the replay reads, a
 `contention` record per batch size times the step beside processes that only spin, for the CPU
@@ -397,7 +397,7 @@ def point(dataset, step, device, batch, workers, compute_s, seconds):
 
 
 USER_MODULE = '''
-# The dataset and model of a run of scripts/validate --collect, for scripts/pipesim-probe.py.
+# The dataset and model of a run of scripts/validate collect, for scripts/pipesim-probe.py.
 import os, sys
 sys.path.insert(0, {here!r})
 import torchvision

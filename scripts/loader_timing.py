@@ -1,5 +1,5 @@
 """Timing a DataLoader from the inside (shared by scripts/pipesim-probe.py and scripts/validate
---collect): each worker times its samples and its collate, per batch, and the batch carries the
+collect): each worker times its samples and its collate, per batch, and the batch carries the
 figures to the training process.
 
 A worker calls dataset[i] for each index of its batch, then the collate function, in one process:

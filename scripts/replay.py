@@ -1,9 +1,9 @@
-"""Replaying measured runs of a GPU node: `scripts/validate --replay RUN_DIR`.
+"""Replaying measured runs of a GPU node: `scripts/validate replay RUN_DIR`.
 
 A run folder holds `results.jsonl` (one JSON object per line, `kind` says which: the run's
 calibration records `env`, `dataset`, `per_sample`, `scaling`, `memcpy`, `compute`, `h2d`, and
 one `point` per grid point) and, when the probe ran there, `probe.toml` and `probe.txt`. The
-format is the one `scripts/validate --collect` writes (docs/validation.md, "Replaying runs of a GPU node").
+format is the one `scripts/validate collect` writes (docs/validation.md, "Replaying runs of a GPU node").
 
 Every point's utilization is predicted from the calibration records alone, as a careful user
 would describe the run to pipesim: never from a point's own measured fields. Standard library
@@ -573,9 +573,9 @@ def _mean(xs):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="validate --replay", description=__doc__,
+    ap = argparse.ArgumentParser(prog="validate replay", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--replay", metavar="RUN_DIR", required=True, nargs="+",
+    ap.add_argument("replay", metavar="RUN_DIR", nargs="+",
                     help="a run folder: results.jsonl (and the probe's files); several with --leave-one-out")
     ap.add_argument("--leave-one-out", action="store_true",
                     help="one line per run: its error with the preset's pipeline.crowded_loop_time and with the "
@@ -611,7 +611,7 @@ def main(argv=None):
             print(f"validate: {e}", file=sys.stderr)
             return 2
     if len(args.replay) > 1:
-        print("validate: one RUN_DIR to --replay (several with --leave-one-out)", file=sys.stderr)
+        print("validate: one RUN_DIR to replay (several with --leave-one-out)", file=sys.stderr)
         return 2
     args.replay = args.replay[0]
     if any(os.path.realpath(d) == os.path.realpath(args.replay) for d in args.crowded_from):

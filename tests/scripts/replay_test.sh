@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/validate --replay on the measured runs the repository holds, and on bad input; with
-# COLLECT=1 also a dry run of --collect on this machine's CPU (a tiny model, two points and the
+# scripts/validate replay on the measured runs the repository holds, and on bad input; with
+# COLLECT=1 also a dry run of collect on this machine's CPU (a tiny model, two points and the
 # probe) replayed in turn: the format it writes is the one the replay reads.
 # Usage: replay_test.sh REPO PIPESIM
 set -euo pipefail
@@ -21,7 +21,7 @@ for dir in "$repo"/validation/*/*/; do
   run=${dir#"$repo/validation/"}
   points=$(grep -c '"kind": "point"' "$dir/results.jsonl")
   set +e
-  "$validate" --replay "$dir" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+  "$validate" replay "$dir" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   set -e
   [ "$rc" -le 1 ] || fail "$run: exit $rc: $(cat "$tmp/err")"
@@ -32,7 +32,7 @@ for dir in "$repo"/validation/*/*/; do
   if [ "$rc" -eq 0 ]; then grep -q "(within the target" "$tmp/out" || fail "$run: exit 0 outside the target"; fi
   if [ "$rc" -eq 1 ]; then grep -q "(OUTSIDE the target" "$tmp/out" || fail "$run: exit 1 within the target"; fi
   set +e
-  "$validate" --replay "$dir" --json --pipesim "$pipesim" >"$tmp/json" 2>"$tmp/err"
+  "$validate" replay "$dir" --json --pipesim "$pipesim" >"$tmp/json" 2>"$tmp/err"
   jrc=$?
   set -e
   [ "$jrc" -eq "$rc" ] || fail "$run: --json exits $jrc, the table $rc"
@@ -65,7 +65,7 @@ grep -q "(the scaling record's forked processes, 2 to 16 at once (least squares)
   "$tmp/out.h100-node_resnet50" || fail "h100-node/resnet50: a worker's time not from the scaling record's line"
 grep -q "^  contention 0.0116 (the scaling record's line); the loop's loss with every CPU busy 11.70 ms (the preset's)" \
   "$tmp/out.h100-node_resnet50" || fail "h100-node/resnet50: contention or the loop's loss not said"
-"$validate" --replay "$repo/validation/h100-node/resnet50" --crowded-from "$repo/validation/h200-contention/resnet50" \
+"$validate" replay "$repo/validation/h100-node/resnet50" --crowded-from "$repo/validation/h200-contention/resnet50" \
   --pipesim "$pipesim" >"$tmp/out" 2>&1 || true
 grep -qE "^  contention .*; the loop's loss with every CPU busy [0-9.]+ ms \(fitted on 1 other run\)" "$tmp/out" ||
   fail "--crowded-from: the fitted figure not used: $(sed -n 4p "$tmp/out")"
@@ -77,7 +77,7 @@ grep -q "; against the steady state (after the first round) 0\.[0-9]\{3\}, max" 
   fail "h200-node/resnet50: the summary gives no error against the steady state"
 # Leave-one-out: a line per run and one for all, each run's figure fitted without it.
 set +e
-"$validate" --replay "$repo"/validation/*/*/ --leave-one-out --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+"$validate" replay "$repo"/validation/*/*/ --leave-one-out --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 set -e
 [ "$rc" -eq 0 ] || fail "--leave-one-out: exit $rc: $(cat "$tmp/err")"
@@ -88,7 +88,7 @@ grep -qE '^all runs +[0-9]+ ' "$tmp/out" || fail "--leave-one-out: no line for a
 # The lock share fitted on one run and judged on the other (two small runs): a line per run, one
 # for all, and the share fitted on all runs.
 set +e
-"$validate" --replay "$repo"/validation/h100-node/resnet18/ "$repo"/validation/h200-contention/resnet18/ --fit-lock \
+"$validate" replay "$repo"/validation/h100-node/resnet18/ "$repo"/validation/h200-contention/resnet18/ --fit-lock \
   --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 set -e
@@ -103,7 +103,7 @@ expect_bad() {
   local what=$1 pattern=$2
   shift 2
   set +e
-  "$validate" --replay "$@" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
+  "$validate" replay "$@" --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
   local rc=$?
   set -e
   [ "$rc" -eq 2 ] || fail "$what: exit $rc, not 2"
@@ -129,7 +129,7 @@ expect_bad "two runs without --leave-one-out" "several with --leave-one-out" \
 
 if [ "${COLLECT:-0}" = 1 ]; then
   set +e
-  "$validate" --collect "$tmp/run" --model tiny --batches 8 --workers 1,2 --seconds 0.5 --files 16 --device cpu \
+  "$validate" collect "$tmp/run" --model tiny --batches 8 --workers 1,2 --seconds 0.5 --files 16 --device cpu \
     --probe 8,1 --pipesim "$pipesim" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   set -e
