@@ -186,98 +186,115 @@ std::string thread_share_text(const Result& r) {
 
 }  // namespace
 
-std::string wall_sentence(const Diagnosis& d) {
+namespace {
+
+// The storage fetch as the binding wall: what limits it, what it delivers and what compute wants.
+std::string storage_wall(const Result& r) {
+  const StageResult& st = r.stage(Stage::Storage);
+  const char* limit = st.limit == Limit::Iops            ? "IOPS"
+                      : st.limit == Limit::Latency       ? "latency x queue depth"
+                      : st.limit == Limit::Network       ? "the node's network bandwidth"
+                      : st.limit == Limit::NodeBandwidth ? "the per-node client bandwidth"
+                                                         : "bandwidth";
+  return fmt::format("storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}", limit,
+                     rate(st.bytes_per_s), rate(st.demand_bytes_per_s));
+}
+
+// The transform as the binding wall, by what limits it.
+std::string transform_wall(const Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   const StageResult& compute = r.stage(Stage::Compute);
+  const StageResult& st = r.stage(Stage::Transform);
+  if (st.limit == Limit::Decoder)
+    return fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
+                       samples(st.samples_per_s), samples(compute.samples_per_s));
+  if (st.limit == Limit::Variance)
+    return fmt::format(
+        "{}, limited by variance: one worker's batch varies by {} (transform.cv), and with {} delivering {} with "
+        "prefetch {} the loop receives a batch every {} where it would every {} with none; more prefetch{} or "
+        "more workers recover part (pipesim simulate shows the waits)",
+        stage_name(Stage::Transform, r.transform_at), percent(r.batch_cv), workers_text(in.workers),
+        in.in_order ? "in order" : "out of order", format_compact(in.prefetch_factor, Dim::Number), dur(st.time_s),
+        dur(r.step_without_variance_s), in.in_order ? ", pipeline.in_order = false" : "");
+  if (st.limit == Limit::SharedCores)
+    return fmt::format(
+        "{}, limited by the CPUs it shares with the training process: {} of CPU per step (workers, training "
+        "process{}) on {} per accelerator",
+        stage_name(Stage::Transform, r.transform_at), dur(r.shared_cpu_s),
+        in.transfer.modelled && in.transfer.pinned && in.transform.memcpy_bandwidth ? ", pin thread" : "",
+        plural(r.shared_cores, "CPU", "CPUs"));
+  return fmt::format(
+      "{}: {} x {} = {} per accelerator, compute would consume {}{}", stage_name(Stage::Transform, r.transform_at),
+      r.serial ? std::string("the main process") : workers_text(r.effective_workers),
+      format_human(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand),
+      r.worker_slicing > 1
+          ? fmt::format(" ({} take turns on {}: time slicing costs their work {} more CPU, "
+                        "cpu.oversubscription_cost)",
+                        workers_text(in.workers), plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"),
+                        percent(r.worker_slicing - 1))
+          : std::string());
+}
+
+// The host-to-device transfer as the binding wall, by what limits it.
+std::string transfer_wall(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  const StageResult& st = r.stage(Stage::Transfer);
+  if (r.transfer_serialised)
+    return fmt::format("host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it",
+                       dur(st.time_s));
+  if (st.limit == Limit::PinThread)
+    return fmt::format(
+        "host-to-device transfer, limited by the training process's pin thread: it takes "
+        "{} per batch of {} at {}{}",
+        dur(st.time_s), format_human(st.bytes_per_batch, Dim::Size), rate(*in.transform.pin_bandwidth),
+        thread_share_text(r));
+  if (st.limit == Limit::InterpreterLock)
+    return fmt::format(
+        "host-to-device transfer, limited by the training process: its loop launches the step's work for {} and "
+        "its pin thread holds the interpreter lock for {} of each batch, in turn, {} per step{}",
+        dur(in.launch_time), dur(r.lock_s - in.launch_time), dur(st.time_s), thread_share_text(r));
+  return fmt::format(
+      "host-to-device transfer: {} per accelerator carries {} per sample, "
+      "compute would take {}",
+      rate(in.transfer.bandwidth), format_significant(in.transfer.device_bytes, Dim::Size, 4),
+      rate(st.demand_bytes_per_s));
+}
+
+// Compute as the binding wall, with what the training process loses beside busy workers.
+std::string compute_wall(const Diagnosis& d) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  if (r.serial) return "accelerator compute (the largest part of a serial step)";
+  std::string out = r.upper_bound()
+                        ? "accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)"
+                        : "accelerator compute: the input pipeline keeps up";
+  if (r.shared_wait_s > 0) {
+    const std::string crowded =
+        r.crowded_s > 0 ? fmt::format(", {} of it waiting for a CPU (pipeline.crowded_loop_time)", dur(r.crowded_s))
+                        : "";
+    out += fmt::format(
+        " (the training process takes {} longer per step{}: its own time runs beside {} busy workers as it "
+        "receives{}, on {})",
+        dur(r.shared_wait_s), crowded, format_number(r.receive_busy_workers),
+        in.loop_cpu_share && *in.loop_cpu_share > 0
+            ? fmt::format(", its CPU share beside {} on average", format_number(r.busy_workers))
+            : "",
+        plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string wall_sentence(const Diagnosis& d) {
+  const Result& r = d.result;
   std::vector<std::string> parts;
-  if (r.binds(Stage::Storage)) {
-    const StageResult& st = r.stage(Stage::Storage);
-    const char* limit = st.limit == Limit::Iops            ? "IOPS"
-                        : st.limit == Limit::Latency       ? "latency x queue depth"
-                        : st.limit == Limit::Network       ? "the node's network bandwidth"
-                        : st.limit == Limit::NodeBandwidth ? "the per-node client bandwidth"
-                                                           : "bandwidth";
-    parts.push_back(
-        fmt::format("storage fetch, limited by {}: it delivers {} per accelerator, compute would consume {}", limit,
-                    rate(st.bytes_per_s), rate(st.demand_bytes_per_s)));
-  }
-  if (r.binds(Stage::Transform)) {
-    const StageResult& st = r.stage(Stage::Transform);
-    if (st.limit == Limit::Decoder)
-      parts.push_back(fmt::format("hardware decode: the decoder delivers {} per accelerator, compute would take {}",
-                                  samples(st.samples_per_s), samples(compute.samples_per_s)));
-    else if (st.limit == Limit::Variance)
-      parts.push_back(fmt::format(
-          "{}, limited by variance: one worker's batch varies by {} (transform.cv), and with {} delivering {} with "
-          "prefetch {} the loop receives a batch every {} where it would every {} with none; more prefetch{} or "
-          "more workers recover part (pipesim simulate shows the waits)",
-          stage_name(Stage::Transform, r.transform_at), percent(r.batch_cv), workers_text(in.workers),
-          in.in_order ? "in order" : "out of order", format_compact(in.prefetch_factor, Dim::Number), dur(st.time_s),
-          dur(r.step_without_variance_s), in.in_order ? ", pipeline.in_order = false" : ""));
-    else if (st.limit == Limit::SharedCores)
-      parts.push_back(fmt::format(
-          "{}, limited by the CPUs it shares with the training process: {} of CPU per step (workers, training "
-          "process{}) on {} per accelerator",
-          stage_name(Stage::Transform, r.transform_at), dur(r.shared_cpu_s),
-          in.transfer.modelled && in.transfer.pinned && in.transform.memcpy_bandwidth ? ", pin thread" : "",
-          plural(r.shared_cores, "CPU", "CPUs")));
-    else
-      parts.push_back(fmt::format(
-          "{}: {} x {} = {} per accelerator, compute would consume {}{}", stage_name(Stage::Transform, r.transform_at),
-          r.serial ? std::string("the main process") : workers_text(r.effective_workers),
-          format_human(r.worker_bytes_per_s, Dim::Rate), rate(st.bytes_per_s), rate(r.data_demand),
-          r.worker_slicing > 1
-              ? fmt::format(" ({} take turns on {}: time slicing costs their work {} more CPU, "
-                            "cpu.oversubscription_cost)",
-                            workers_text(in.workers), plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"),
-                            percent(r.worker_slicing - 1))
-              : std::string()));
-  }
-  if (r.binds(Stage::Transfer)) {
-    const StageResult& st = r.stage(Stage::Transfer);
-    if (r.transfer_serialised)
-      parts.push_back(fmt::format(
-          "host-to-device transfer: pageable copies ({} per batch) wait for compute and add to it", dur(st.time_s)));
-    else if (st.limit == Limit::PinThread)
-      parts.push_back(
-          fmt::format("host-to-device transfer, limited by the training process's pin thread: it takes "
-                      "{} per batch of {} at {}{}",
-                      dur(st.time_s), format_human(st.bytes_per_batch, Dim::Size), rate(*in.transform.pin_bandwidth),
-                      thread_share_text(r)));
-    else if (st.limit == Limit::InterpreterLock)
-      parts.push_back(fmt::format(
-          "host-to-device transfer, limited by the training process: its loop launches the step's work for {} and "
-          "its pin thread holds the interpreter lock for {} of each batch, in turn, {} per step{}",
-          dur(in.launch_time), dur(r.lock_s - in.launch_time), dur(st.time_s), thread_share_text(r)));
-    else
-      parts.push_back(
-          fmt::format("host-to-device transfer: {} per accelerator carries {} per sample, "
-                      "compute would take {}",
-                      rate(in.transfer.bandwidth), format_significant(in.transfer.device_bytes, Dim::Size, 4),
-                      rate(st.demand_bytes_per_s)));
-  }
-  if (r.binds(Stage::Compute)) {
-    if (r.serial)
-      parts.push_back("accelerator compute (the largest part of a serial step)");
-    else if (r.upper_bound())
-      parts.push_back("accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)");
-    else
-      parts.push_back("accelerator compute: the input pipeline keeps up");
-    if (r.shared_wait_s > 0 && !r.serial) {
-      const std::string crowded =
-          r.crowded_s > 0 ? fmt::format(", {} of it waiting for a CPU (pipeline.crowded_loop_time)", dur(r.crowded_s))
-                          : "";
-      parts.back() += fmt::format(
-          " (the training process takes {} longer per step{}: its own time runs beside {} busy workers as it "
-          "receives{}, on {})",
-          dur(r.shared_wait_s), crowded, format_number(r.receive_busy_workers),
-          in.loop_cpu_share && *in.loop_cpu_share > 0
-              ? fmt::format(", its CPU share beside {} on average", format_number(r.busy_workers))
-              : "",
-          plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"));
-    }
-  }
+  if (r.binds(Stage::Storage)) parts.push_back(storage_wall(r));
+  if (r.binds(Stage::Transform)) parts.push_back(transform_wall(d));
+  if (r.binds(Stage::Transfer)) parts.push_back(transfer_wall(d));
+  if (r.binds(Stage::Compute)) parts.push_back(compute_wall(d));
   std::string out;
   for (const auto& p : parts) {
     if (!out.empty()) out += "; and ";
