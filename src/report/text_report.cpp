@@ -53,11 +53,10 @@ std::string stage_cell(const Result& r, Stage s) {
 namespace {
 
 // What moves the wall, the capacity answers and the assumptions: headings and bullets.
-void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
+// When there is no fix: why (nothing fits in memory, or the accelerator binds).
+void nothing_to_fix(Out& o, const Diagnosis& d, std::string_view bullet) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
-  o.print("\n{}What moves the wall\n", md ? "### " : "");
-  const std::string bullet = md ? "- " : "  - ";
   if (d.fixes.empty() && !r.fits && in.compute.memory_static > *in.compute.memory_capacity)
     o.print(
         "{}Nothing runs: the model's weights and state alone need {} of {} of accelerator memory; shard "
@@ -75,11 +74,12 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   else if (d.fixes.empty())
     o.print("{}Nothing to fix: the accelerator is the binding wall (utilization {}).\n", bullet,
             percent(r.utilization));
-  if (r.upper_bound()) o.print("{}{}\n", bullet, upper_bound_sentence(r));
-  for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
-  if (!d.losses.empty()) o.print("{}{}\n", bullet, losses_sentence(d));
+}
 
-  // Figures for the stages that are not binding or not modelled.
+// Figures for the stages that are not binding or not modelled: the workers, the knee, the CPUs
+// beside the training process, storage and the link.
+void other_stages(Out& o, const Diagnosis& d, std::string_view bullet) {
+  const Inputs& in = d.inputs;
   if (d.cores && !d.cores->reachable)
     o.print(
         "{}Workers: no number keeps the transform at or under compute: the scaling law (cpu.scaling_*) "
@@ -115,6 +115,12 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   else if (!has_fix(d, FixKind::LinkBandwidth))
     o.print("{}Link: {} host-to-device bandwidth is needed to keep up (have {}{}).\n", bullet,
             rate(*d.link_bandwidth_needed), rate(in.transfer.copy_bandwidth), in.transfer.pinned ? "" : ", pageable");
+}
+
+// Where the binding wall changes with the batch size.
+void crossover_lines(Out& o, const Diagnosis& d, std::string_view bullet) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
   for (const auto& cx : d.crossovers) {
     const std::string wall(stage_name(cx.input_stage, r.transform_at));
     const std::string at = group_thousands(fmt::format("{:.1f}", cx.batch));
@@ -127,6 +133,20 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   }
   if (d.crossovers.empty() && !r.serial && (in.transform.modelled || in.storage.modelled || in.transfer.modelled))
     o.print("{}Crossover: none; the same wall binds at every batch size.\n", bullet);
+}
+
+void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
+  const Inputs& in = d.inputs;
+  const Result& r = d.result;
+  o.print("\n{}What moves the wall\n", md ? "### " : "");
+  const std::string bullet = md ? "- " : "  - ";
+  nothing_to_fix(o, d, bullet);
+  if (r.upper_bound()) o.print("{}{}\n", bullet, upper_bound_sentence(r));
+  for (const auto& f : d.fixes) o.print("{}{}\n", bullet, describe_fix(d, f));
+  if (!d.losses.empty()) o.print("{}{}\n", bullet, losses_sentence(d));
+
+  other_stages(o, d, bullet);
+  crossover_lines(o, d, bullet);
 
   if (d.storage_capacity || d.cores) {
     o.print("\n{}Capacity at {} utilization\n", md ? "### " : "", percent(in.target_utilization));
