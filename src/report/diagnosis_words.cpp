@@ -158,10 +158,7 @@ std::string beside_training_sentence(const Diagnosis& d) {
   if (!d.cores || !d.cores->workers_beside_training) return "";
   const CoreNeeds& c = *d.cores;
   const TransformInputs& t = d.inputs.transform;
-  const double cpus = *t.cores_per_accelerator;
-  const double spare = c.spare_cpus;
-  if (spare >= 1) return "";
-  const double with_spare = c.workers_with_spare;
+  if (c.spare_cpus >= 1) return "";
   return fmt::format(
       "Near the CPUs: {} per accelerator and the training process's {:.2f} busy CPUs {} {} for workers; "
       "{}. The loader hands batches over in order, so each round waits for its "
@@ -169,9 +166,10 @@ std::string beside_training_sentence(const Diagnosis& d) {
       "16-CPU nodes at a quarter of such counts, never with a CPU to spare); the figures above share the "
       "CPUs evenly.",
       plural(d.inputs.workers, "worker", "workers"), c.training_cpus,
-      spare < 0 ? std::string("outnumber the") : fmt::format("leave {:.2f} of the", spare), plural(cpus, "CPU", "CPUs"),
-      with_spare >= 1 ? fmt::format("{} leave a CPU to spare", count(with_spare))
-                      : std::string("no count of workers leaves a CPU to spare"));
+      c.spare_cpus < 0 ? std::string("outnumber the") : fmt::format("leave {:.2f} of the", c.spare_cpus),
+      plural(*t.cores_per_accelerator, "CPU", "CPUs"),
+      c.workers_with_spare >= 1 ? fmt::format("{} leave a CPU to spare", count(c.workers_with_spare))
+                                : std::string("no count of workers leaves a CPU to spare"));
 }
 
 namespace {

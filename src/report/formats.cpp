@@ -21,6 +21,9 @@ FormatRenderers github_renderers();
 
 namespace {
 
+// One preset in table or markdown: its TOML as it is.
+void preset_toml(Out& o, const PresetEntry&, const LoadedScenario&, std::string_view toml) { o.write(toml); }
+
 // The writers of whole outputs, by format.
 constexpr TextWriters kTableWriters = {
     .attribution = attribution_table,
@@ -31,7 +34,7 @@ constexpr TextWriters kTableWriters = {
     .memory = nullptr,
     .preset_list = [](Out& o, const std::vector<PresetEntry>& presets) { text_presets(o, presets, false); },
     .keys = [](Out& o, std::string_view filter) { text_keys(o, false, filter); },
-    .preset = [](Out& o, const PresetEntry&, const LoadedScenario&, std::string_view toml) { o.write(toml); },
+    .preset = preset_toml,
 };
 constexpr TextWriters kMarkdownWriters = {
     .attribution = nullptr,
@@ -42,7 +45,7 @@ constexpr TextWriters kMarkdownWriters = {
     .memory = nullptr,
     .preset_list = [](Out& o, const std::vector<PresetEntry>& presets) { text_presets(o, presets, true); },
     .keys = [](Out& o, std::string_view filter) { text_keys(o, true, filter); },
-    .preset = [](Out& o, const PresetEntry&, const LoadedScenario&, std::string_view toml) { o.write(toml); },
+    .preset = preset_toml,
 };
 constexpr TextWriters kJsonWriters = {
     .attribution = attribution_json,

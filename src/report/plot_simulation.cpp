@@ -60,10 +60,6 @@ constexpr std::array kPhases = {Phase::Read, Phase::Build,   Phase::Decode, Phas
 // What a batch index means on a track: the step on the loop and the accelerator.
 std::string_view batch_word(Track t) { return t == Track::Loop || t == Track::Accelerator ? "step" : "batch"; }
 
-}  // namespace
-
-namespace {
-
 // A percentile's line on the wait histogram and its label, one row each, beside the line; the
 // line starts under its own label.
 struct PercentileMark {
@@ -92,18 +88,19 @@ void place_marks(std::vector<PercentileMark>& marks, double top, double middle) 
     }
     return true;
   };
+  // Label k on row k (or n - 1 - k), on its side unless bit k of `flips` moves it.
+  const auto place = [&](bool reversed, unsigned flips) {
+    for (std::size_t k = 0; k < n; ++k) {
+      marks[k].y = top + 13 * static_cast<double>(reversed ? n - 1 - k : k);
+      marks[k].left = (marks[k].x > middle) != (((flips >> k) & 1u) != 0);
+    }
+  };
   for (const bool reversed : {false, true})
     for (unsigned flips = 0; flips < (1u << n); ++flips) {
-      for (std::size_t k = 0; k < n; ++k) {
-        marks[k].y = top + 13 * static_cast<double>(reversed ? n - 1 - k : k);
-        marks[k].left = (marks[k].x > middle) != (((flips >> k) & 1u) != 0);
-      }
+      place(reversed, flips);
       if (clear()) return;
     }
-  for (std::size_t k = 0; k < n; ++k) {  // none works: each on its own row, on its side
-    marks[k].y = top + 13 * static_cast<double>(k);
-    marks[k].left = marks[k].x > middle;
-  }
+  place(false, 0);  // none works: each on its own row, on its side
 }
 
 }  // namespace
