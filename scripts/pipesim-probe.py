@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure your own PyTorch input pipeline for pipesim (docs/measuring.md, "Measuring your machine").
+"""Measure your own PyTorch input pipeline for pipesim (docs/manual/measuring.md, "The probe").
 
     scripts/pipesim-probe.py --dataset my_data.py:make_dataset --model my_model.py:make_model \\
         --batch-size 64 --num-workers 4 --pin-memory

@@ -1,5 +1,5 @@
-// `pipesim attribute`: stage costs from the caching experiments the user ran (docs/measuring.md, "Measuring your
-// machine").
+// `pipesim attribute`: stage costs from the caching experiments the user ran (the tutorial
+// docs/tutorials/gpu-at-40-percent.md).
 #include <cmath>
 #include <memory>
 

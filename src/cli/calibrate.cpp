@@ -1,5 +1,5 @@
 // `pipesim calibrate decode|storage|memory`: measures this machine and prints a TOML fragment (or
-// JSON) that a scenario can `use` (docs/measuring.md, "Measuring your machine").
+// JSON) that a scenario can `use` (docs/manual/measuring.md, "Measuring your machine").
 #include <unistd.h>
 
 #include <algorithm>

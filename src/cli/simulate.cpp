@@ -81,7 +81,7 @@ void setup_simulate(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_flag("--draw-samples", opts->draw_samples,
                 "Draw every sample's time and size rather than a batch's at once (slower; the two agree within "
-                "the simulation's standard error: docs/commands.md, Simulation)");
+                "the simulation's standard error: docs/manual/commands.md, Simulation)");
   cmd->callback([opts] {
     const auto renderer = simulation_renderer(opts->format);
     LoadedScenario loaded = load_with_sets(*opts);

@@ -1,6 +1,6 @@
 // `pipesim calibrate decode`: JPEG decode rates with libjpeg-turbo (TurboJPEG 2.x API) on 1,
 // 2, 4 ... threads at once, and the scaling law fitted to them (docs/model.md, "What real loaders do", and
-// docs/measuring.md, "Measuring your machine").
+// docs/manual/measuring.md, "Measuring your machine").
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// What a calibration says about where and when it was measured (docs/measuring.md, "Measuring your machine"): the
-// CPU model, the logical CPUs this process may run on, the kernel and the time.
+// What a calibration says about where and when it was measured (docs/manual/measuring.md, "Measuring your machine"):
+// the CPU model, the logical CPUs this process may run on, the kernel and the time.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // `pipesim calibrate storage DIR`: reads a dataset's files the way a loader does (whole files,
 // shuffled, one request per file per reader), cold (pages dropped with posix_fadvise, no root
 // needed) and warm, at concurrency 1, 2, 4 ... 64; fits storage.latency, storage.iops and
-// storage.read_bandwidth (docs/measuring.md, "Measuring your machine"). Never writes to DIR.
+// storage.read_bandwidth (docs/manual/measuring.md, "Measuring your machine"). Never writes to DIR.
 #pragma once
 
 #include <cstdint>

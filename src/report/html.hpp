@@ -1,4 +1,4 @@
-// The one-file HTML report of docs/commands.md, "Pictures" (--plot FILE.html): the diagnosis in words,
+// The one-file HTML report of docs/manual/commands.md, "Pictures" (--plot FILE.html): the diagnosis in words,
 // the figure as inline SVG, the scenario with where each input came from, and the assumptions.
 // Self-contained: inline CSS, no scripts, nothing fetched. Computes nothing.
 #pragma once

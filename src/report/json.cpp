@@ -1,4 +1,4 @@
-// JSON: for programs. SI base units, full precision, stable keys (docs/output.md).
+// JSON: for programs. SI base units, full precision, stable keys (docs/manual/output.md).
 #include <algorithm>
 
 #include "report/check_words.hpp"

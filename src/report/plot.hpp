@@ -1,4 +1,4 @@
-// pipesim's figures as SVG (docs/commands.md, "Pictures"): a diagnosis as bars (time per batch by stage,
+// pipesim's figures as SVG (docs/manual/commands.md, "Pictures"): a diagnosis as bars (time per batch by stage,
 // the binding wall highlighted, and what each fix buys), a sweep as curves (utilization,
 // throughput and stage times along the innermost axis, one curve per combination of the outer
 // axes, crossovers marked), a comparison as bars, and a simulation as a timeline and the

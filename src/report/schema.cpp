@@ -159,7 +159,7 @@ void json_schema(Out& o) {
       .key("properties")
       .object(true);
   for (const auto key : requirement_keys()) {
-    j.key(key).object().kv_str("description", fmt::format("requirement {} (docs/plans.md)", key));
+    j.key(key).object().kv_str("description", fmt::format("requirement {} (docs/manual/plans.md)", key));
     j.key("anyOf").array().object().kv_str("type", "number").end().object().kv_str("type", "string").end();
     j.object().kv_str("type", "boolean").end();
     j.object().kv_str("type", "array").end().end().end();

@@ -1,4 +1,4 @@
-// A small SVG writer for pipesim's figures (docs/commands.md, "Pictures"): shapes and text as text, one
+// A small SVG writer for pipesim's figures (docs/manual/commands.md, "Pictures"): shapes and text as text, one
 // document at a time, with axes whose ticks are round numbers and whose labels carry units.
 // SVG is a text format like JSON; this is the whole of what pipesim's plots need of it.
 #pragma once

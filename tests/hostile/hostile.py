@@ -3,7 +3,7 @@
 
     hostile.py PIPESIM CLASS [--seed N] [--scale K]
 
-CLASS is 1..8 (the classes of docs/output.md, "Errors and exit codes"; 8: the measurement
+CLASS is 1..8 (the classes of docs/manual/output.md, "Errors and exit codes"; 8: the measurement
 commands and values at the model's extremes). Each class builds
 its inputs from a seeded generator (sizes, fan-out, encodings, output targets, numbers at
 their limits) and runs the real binary on them. Every run is held to the contract:

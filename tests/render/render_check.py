@@ -43,7 +43,7 @@ FIGURES = {
     # Four of five curves the same in the throughput panel: stripes, named in one note of two lines.
     "sweep-coinciding": (["sweep", "--batch", "32..512", "--workers", "2..16:+2", "--x", "workers"],
                          ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9"]),
-    # The figures of the manual (docs/commands.md, "Pictures") not above.
+    # The figures of the manual (docs/manual/commands.md, "Pictures") not above.
     "compare-three": (["compare", "p4d-resnet50-nvme", "p4d-resnet50-nfs", "8xa100-small-cpu"],
                       ["#0072B2", "#E69F00", "#009E73"]),
     "simulate-docs": (["simulate", "--set", "pipeline.batch_size=16", "--set", "pipeline.workers=6", "--set",

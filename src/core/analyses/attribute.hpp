@@ -1,4 +1,4 @@
-// Stage costs from the caching experiments of docs/measuring.md, "Measuring your machine", for `pipesim attribute`.
+// Stage costs from the caching experiments of docs/tutorials/gpu-at-40-percent.md, for `pipesim attribute`.
 //
 // The user times the training loop five ways, each adding one stage to the one below it:
 //   device_cached  one batch kept on the accelerator: compute alone

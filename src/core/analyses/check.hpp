@@ -47,7 +47,7 @@ struct Plan {
   Origin batch_sizes_origin;
   // Stages the plan accepts not modelled (require.unmodelled, bit per Stage): a requirement
   // that such a stage could break passes on the model's upper bound, and the output says so.
-  // Any other unmodelled stage leaves those requirements unverified (docs/plans.md).
+  // Any other unmodelled stage leaves those requirements unverified (docs/manual/plans.md).
   unsigned accept_unmodelled = 0;
   // require.measured_elsewhere = true: the plan accepts a compute step measured on another
   // accelerator than its own, used as measured; otherwise a requirement resting on one is

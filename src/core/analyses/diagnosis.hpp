@@ -63,7 +63,7 @@ struct Crossover {
   bool input_binds_above;  // true: input binds for larger batches
 };
 
-// A default that decides the answer (docs/commands.md, "diagnose"): the field that would replace it,
+// A default that decides the answer (docs/manual/commands.md, "diagnose"): the field that would replace it,
 // and what it assumes, in words.
 struct Assumption {
   Field field;

@@ -11,7 +11,7 @@
 
 namespace pipesim {
 
-// Exit codes, as docs/output.md, "Errors and exit codes", documents them.
+// Exit codes, as docs/manual/output.md, "Errors and exit codes", documents them.
 constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;  // `check`: a requirement failed
 constexpr int kExitUsage = 2;        // bad usage or bad input (one line on stderr)

@@ -48,7 +48,7 @@ constexpr std::array<std::string_view, 15> kAccelerators = {"a100-40gb-pcie",
                                                             "other"};
 static_assert(kAccelerators[static_cast<std::size_t>(kOtherAccelerator)] == "other");
 
-// Order here is the order of the key table (docs/scenarios.md) and of JSON "inputs".
+// Order here is the order of the key table (docs/manual/scenarios.md) and of JSON "inputs".
 constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::BatchSize, "pipeline.batch_size", kNum, C::Positive, true, "", "samples per batch on one accelerator (B)",
      "256"},

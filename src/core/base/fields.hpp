@@ -1,5 +1,5 @@
 // Every scenario field has a dotted key ("pipeline.batch_size"), a kind and a constraint.
-// The registry drives TOML loading, --set, --vary, JSON "inputs" and the key table in docs/scenarios.md.
+// The registry drives TOML loading, --set, --vary, JSON "inputs" and the key table in docs/manual/scenarios.md.
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// `pipesim simulate` (docs/commands.md, "Simulation"): the scenario run event by event with the PyTorch
+// `pipesim simulate` (docs/manual/commands.md, "Simulation"): the scenario run event by event with the PyTorch
 // DataLoader's rules. Batch i goes to a worker in turn (in order: i mod W; out of order: the
 // next worker in turn with room), priming dispatches prefetch_factor x W batches, and every batch
 // the loop takes dispatches one more; a worker builds its batches in order and whole; the loop

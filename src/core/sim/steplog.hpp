@@ -1,5 +1,5 @@
-// What a per-step log of data_time and time says about the input pipeline (docs/measuring.md,
-// "Measuring your machine"): how much of each step the loop waited for data, the distribution
+// What a per-step log of data_time and time says about the input pipeline (docs/tutorials/gpu-at-40-percent.md,
+// "3. A per-step log"): how much of each step the loop waited for data, the distribution
 // of those waits, the loop's own step and the rate the loader delivered at. Pure: the log is read by config/steplog.
 #pragma once
 

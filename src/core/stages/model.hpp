@@ -64,7 +64,7 @@ struct Result {
   double data_demand_per_cluster = 0;
   unsigned binding = 0;  // bit per Stage
   // Stages before compute that are not modelled (bit per Stage): each could bound the step, so
-  // utilization and throughput are upper bounds (docs/commands.md, "diagnose"). unmodelled_key names
+  // utilization and throughput are upper bounds (docs/manual/commands.md, "diagnose"). unmodelled_key names
   // the field that models one.
   unsigned unmodelled = 0;
   bool serial = false;                          // workers == 0: stages run in turn

@@ -34,7 +34,7 @@ struct Workload {
   double worker_start_time = 0;     // starting one worker at an epoch's start (s); W in turn
   double worker_warmup_time = 0;    // a new worker's first batch over its later ones (s); together
   double epoch_overhead = 0;        // fixed per epoch without persistent workers (s)
-  // What only the simulation uses so far (docs/commands.md, "Simulation"): the DataLoader's per-worker
+  // What only the simulation uses so far (docs/manual/commands.md, "Simulation"): the DataLoader's per-worker
   // window and delivery order, and the variation of transform time, stored size and step time.
   double prefetch_factor = 2;
   bool in_order = true;

@@ -74,7 +74,7 @@ TEST_CASE("the JSON diagnosis holds what moves the wall, the needs and the capac
 }
 
 TEST_CASE("the training process's figures the wall sentence shows are in the JSON diagnosis") {
-  // docs/commands.md's GPU node at batch 256 with 12 workers: the loop's launch and the pin thread take
+  // docs/manual/commands.md's GPU node at batch 256 with 12 workers: the loop's launch and the pin thread take
   // turns on the interpreter lock; on cores shared by time each thread's share of a CPU.
   LoadedScenario s = load_scenario("pytorch-dataloader-gpu-node");
   for (const char* a :

@@ -66,7 +66,7 @@ TEST_CASE("a plan passes at one batch size and fails at another") {
   apply_requirement(s, "allowed_walls=compute");
   apply_assignment(s, "pipeline.batch_size=16");
   // Storage and transfer are not modelled in the reference: either could break both
-  // requirements, so nothing passes until the plan accepts them (docs/commands.md, "diagnose").
+  // requirements, so nothing passes until the plan accepts them (docs/manual/commands.md, "diagnose").
   PlanOutcome at16 = check_plan(s.scenario, s.plan);
   CHECK_FALSE(at16.pass);
   CHECK(at16.outcomes[0].unmodelled == (stage_bit(Stage::Storage) | stage_bit(Stage::Transfer)));

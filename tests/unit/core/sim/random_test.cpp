@@ -67,7 +67,7 @@ TEST_CASE("a sum of one is the lognormal itself; no variance is the mean; past t
 TEST_CASE("batch draws against per-sample draws: distribution within the stated error") {
   // At and well inside the bound: cv 1 with 19 and 256 samples, cv 1.5 with 103 (kurtosis
   // 206 / 103 = 2), cv 0.5 with 8. KS distance at most 0.011 and p50, p95, p99 within 0.6% of the
-  // mean (docs/commands.md, "Simulation"), with room for 100,000 draws' own noise (KS about 0.006).
+  // mean (docs/manual/commands.md, "Simulation"), with room for 100,000 draws' own noise (KS about 0.006).
   struct Case {
     double cv;
     std::size_t n;

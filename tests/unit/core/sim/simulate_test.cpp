@@ -1,4 +1,4 @@
-// The simulation (docs/commands.md, "Simulation"): with no variance it reproduces the closed forms exactly,
+// The simulation (docs/manual/commands.md, "Simulation"): with no variance it reproduces the closed forms exactly,
 // and its mechanisms (bursts of W, in-order stalls, prefetch, data-parallel steps) give the
 // figures worked by hand in the comments.
 #include <doctest/doctest.h>
