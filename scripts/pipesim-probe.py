@@ -53,7 +53,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "lib"))
 from debian_python import ensure  # noqa: E402
 
 ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-torchvision", "python3-pil"])

@@ -7,10 +7,10 @@ set -uo pipefail
 repo="$1"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/scripts"
+mkdir -p "$tmp/scripts/dev"
 cp "$repo/scripts/pipesim" "$tmp/scripts/pipesim"
-printf '#!/bin/sh\nexit 0\n' > "$tmp/scripts/setup-deps"  # nothing to install here
-chmod +x "$tmp/scripts/pipesim" "$tmp/scripts/setup-deps"
+printf '#!/bin/sh\nexit 0\n' > "$tmp/scripts/dev/setup-deps"  # nothing to install here
+chmod +x "$tmp/scripts/pipesim" "$tmp/scripts/dev/setup-deps"
 cat > "$tmp/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.20)
 project(fake CXX)

@@ -26,7 +26,7 @@ double delivered_rate(const VarianceInputs& in);
 // within 0.03 of the exact value); 0 for n = 1.
 double expected_max_normal(double n);
 
-// The fitted constants, with where they come from (scripts/fit-variance).
+// The fitted constants, with where they come from (scripts/validation/fit-variance).
 struct VarianceFit {
   double sync_in_order;   // in order: the loop waits for the slowest of W, per z_W x batch cv
   double sync_any;        // either order: a worker idles with its batches done until one is taken

@@ -1,5 +1,5 @@
 // The variance closed form (core/stages/variance.hpp), fitted against `pipesim simulate` by
-// scripts/fit-variance: its limits worked by hand, and agreement with the simulation.
+// scripts/validation/fit-variance: its limits worked by hand, and agreement with the simulation.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Targets of the replay: with the probe's files the mean absolute error; without them
 # the mean and the largest.
 TARGET_MEAN_PROBE = 0.03

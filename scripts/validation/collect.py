@@ -421,7 +421,7 @@ def run_probe(out, images, model, batch, workers, pipesim, device):
     user = os.path.join(out, "probe_user.py")
     with open(user, "w") as f:
         f.write(USER_MODULE.format(here=HERE, images=images, model=model))
-    cmd = [sys.executable, os.path.join(HERE, "pipesim-probe.py"), "--dataset", f"{user}:make_dataset", "--model",
+    cmd = [sys.executable, os.path.join(os.path.dirname(HERE), "pipesim-probe.py"), "--dataset", f"{user}:make_dataset", "--model",
            f"{user}:make_model", "--batch-size", str(batch), "--num-workers", str(workers),
            "--steps", "30" if device.type == "cuda" else "6", "--warmup", "5" if device.type == "cuda" else "2",
            "--toml", os.path.join(out, "probe.toml"), "--device", device.type]
