@@ -54,15 +54,15 @@ int which_word(std::string_view text, const Origin& where, std::string_view key,
               fmt::format("require.{}: expected {} or {}, got \"{}\"", key, words[0].second, words[1].second, echo(v)));
 }
 
-}  // namespace
-
-void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
+// The [require] keys that set how the plan is judged rather than a requirement: false for any
+// other key.
+bool set_plan_option(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
   if (key == "unmodelled") {
     plan.accept_unmodelled =
         parse_stages(text, stage_bit(Stage::Storage) | stage_bit(Stage::Transform) | stage_bit(Stage::Transfer),
                      "stage", "storage, transform or transfer",
                      [&](const std::string& why) { return Error(where, fmt::format("require.unmodelled: {}", why)); });
-    return;
+    return true;
   }
   if (key == "measured_elsewhere") {
     // Whether the plan accepts a compute step measured on another accelerator than its own.
@@ -70,7 +70,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
         which_word(text, where, key,
                    {{{"true", "true (the plan accepts a compute step measured on another accelerator)"},
                      {"false", "false"}}}) == 0;
-    return;
+    return true;
   }
   if (key == "epochs") {
     // Which epochs the plan's requirements hold in: "every" (the first, cold, and the steady
@@ -78,7 +78,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     plan.steady_only = which_word(text, where, key,
                                   {{{"every", "\"every\" (the first epoch and the steady state)"},
                                     {"steady", "\"steady\" (every epoch after the first)"}}}) == 1;
-    return;
+    return true;
   }
   if (key == "batch_sizes") {
     try {
@@ -92,8 +92,41 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
                                      "runs larger grids)",
                                      plan.batch_sizes->size(), kMaxPlanBatchSizes));
     plan.batch_sizes_origin = where;
-    return;
+    return true;
   }
+  return false;
+}
+
+// A requirement's threshold as typed: in the metric's units, greater than zero, a utilization
+// at most 1.
+void set_threshold(Requirement& req, std::string_view key, std::string_view text) {
+  const auto fail = [&](const std::string& why) { return Error(req.origin, fmt::format("require.{}: {}", key, why)); };
+  DimSet accepted = dims(Dim::Number);
+  if (req.metric == Metric::Throughput) accepted = Dim::SampleRate | Dim::StepRate;
+  if (req.metric == Metric::EpochTime) accepted = dims(Dim::Duration);
+  if (req.metric == Metric::CostPerEpoch) accepted = Dim::Money | Dim::Number;
+  Quantity q;
+  try {
+    q = parse_quantity_as(text, accepted);
+  } catch (const Error& e) {
+    throw fail(e.what());
+  }
+  if (!(q.value > 0)) throw fail("the threshold must be greater than zero");
+  if ((req.metric == Metric::Utilization || req.metric == Metric::FirstEpochUtilization ||
+       req.metric == Metric::RunUtilization) &&
+      q.value > 1)
+    throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
+  req.threshold = q.value;
+  req.per_step = q.dim == Dim::StepRate;
+  // Echoed as typed: a threshold shown rounded could read equal to a value it is not.
+  const auto first = text.find_first_not_of(" \t");
+  req.typed = std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
+}
+
+}  // namespace
+
+void set_requirement(Plan& plan, std::string_view key, std::string_view text, const Origin& where) {
+  if (set_plan_option(plan, key, text, where)) return;
   Metric metric{};
   if (!find_requirement(key, &metric)) {
     const auto keys = requirement_keys();
@@ -111,26 +144,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     for (Stage st : kStages) all |= stage_bit(st);
     req.walls = parse_stages(text, all, "wall", "storage, transform, transfer or compute", fail);
   } else {
-    DimSet accepted = dims(Dim::Number);
-    if (metric == Metric::Throughput) accepted = Dim::SampleRate | Dim::StepRate;
-    if (metric == Metric::EpochTime) accepted = dims(Dim::Duration);
-    if (metric == Metric::CostPerEpoch) accepted = Dim::Money | Dim::Number;
-    Quantity q;
-    try {
-      q = parse_quantity_as(text, accepted);
-    } catch (const Error& e) {
-      throw fail(e.what());
-    }
-    if (!(q.value > 0)) throw fail("the threshold must be greater than zero");
-    if ((metric == Metric::Utilization || metric == Metric::FirstEpochUtilization ||
-         metric == Metric::RunUtilization) &&
-        q.value > 1)
-      throw fail(fmt::format("utilization is at most 1 (100%), got {}", format_compact(q.value, Dim::Number)));
-    req.threshold = q.value;
-    req.per_step = q.dim == Dim::StepRate;
-    // Echoed as typed: a threshold shown rounded could read equal to a value it is not.
-    const auto first = text.find_first_not_of(" \t");
-    req.typed = std::string(text.substr(first, text.find_last_not_of(" \t") - first + 1));
+    set_threshold(req, key, text);
   }
   for (auto& r : plan.requirements)
     if (r.metric == metric) {

@@ -543,6 +543,62 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
 
 namespace pipesim {
 
+namespace {
+
+// What held the loop up, cause by cause, with the share of steps and of the wait.
+std::string held_up_by(const Simulation& s) {
+  std::string held;
+  for (std::size_t c = 0; c < kCauseCount; ++c) {
+    if (c == 0 || s.cause_steps[c] <= 0) continue;
+    held += fmt::format("{}{} {} of steps ({} of the wait)", held.empty() ? "" : "; ",
+                        cause_words(static_cast<Cause>(c)), percent(s.cause_steps[c]), percent(s.cause_wait[c]));
+  }
+  held +=
+      fmt::format("{}{} {} of steps", held.empty() ? "" : "; ", cause_words(Cause::None), percent(s.cause_steps[0]));
+  return held;
+}
+
+// How busy each resource was over the run.
+std::string busy_line(const Simulation& s) {
+  std::string busy = fmt::format("accelerator {}", percent(s.busy.accelerator));
+  if (s.inputs.workers >= 1) busy += fmt::format(", workers {}", percent(s.busy.workers));
+  if (s.busy.cores) busy += fmt::format(", cores {}", percent(*s.busy.cores));
+  if (s.busy.storage) busy += fmt::format(", storage {}", percent(*s.busy.storage));
+  if (s.busy.decoder) busy += fmt::format(", decoder {}", percent(*s.busy.decoder));
+  if (s.busy.pin_thread) busy += fmt::format(", pin thread {}", percent(*s.busy.pin_thread));
+  if (s.busy.interpreter_lock) busy += fmt::format(", interpreter lock {}", percent(*s.busy.interpreter_lock));
+  if (s.busy.link) busy += fmt::format(", link {}", percent(*s.busy.link));
+  return busy;
+}
+
+// The epochs simulated, or why none were.
+std::string epochs_line(const Simulation& s) {
+  switch (s.epoch_skip) {
+    case EpochSkip::None: {
+      std::string times, firsts;
+      for (std::size_t e = 0; e < s.epoch_s.size(); ++e) {
+        times += fmt::format("{}{}", e ? ", " : "", dur(s.epoch_s[e]));
+        firsts += fmt::format("{}{}", e ? ", " : "", dur(s.first_batch_s[e]));
+      }
+      return fmt::format("{} of {} steps: {} each; first step done after {}{}", count(static_cast<double>(s.epochs)),
+                         count(static_cast<double>(s.steps_per_epoch)), times, firsts,
+                         s.epochs > 1 ? " (epoch utilization: the epochs after the first)" : "");
+    }
+    case EpochSkip::NoDataset:
+      return "not simulated (set workload.dataset_samples)";
+    case EpochSkip::TooFewSamples:
+      return "not simulated: the dataset is smaller than one step of the cluster";
+    case EpochSkip::TooLong:
+      return fmt::format(
+          "not simulated: {} steps per epoch is too many to simulate (use --epochs 1 or a smaller "
+          "workload.dataset_samples)",
+          count(static_cast<double>(s.steps_per_epoch)));
+  }
+  return {};  // every EpochSkip is handled above
+}
+
+}  // namespace
+
 void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool md) {
   const Result& a = s.analytic;
   const Inputs& in = s.inputs;
@@ -578,48 +634,9 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
   kv("wait per step",
      fmt::format("mean {}, p50 {}, p95 {}, p99 {}, max {} (the loop waiting for its batch)", dur(s.wait.mean),
                  dur(s.wait.p50), dur(s.wait.p95), dur(s.wait.p99), dur(s.wait.max)));
-  std::string held;
-  for (std::size_t c = 0; c < kCauseCount; ++c) {
-    if (c == 0 || s.cause_steps[c] <= 0) continue;
-    held += fmt::format("{}{} {} of steps ({} of the wait)", held.empty() ? "" : "; ",
-                        cause_words(static_cast<Cause>(c)), percent(s.cause_steps[c]), percent(s.cause_wait[c]));
-  }
-  held +=
-      fmt::format("{}{} {} of steps", held.empty() ? "" : "; ", cause_words(Cause::None), percent(s.cause_steps[0]));
-  kv("held up by", held);
-  std::string busy = fmt::format("accelerator {}", percent(s.busy.accelerator));
-  if (in.workers >= 1) busy += fmt::format(", workers {}", percent(s.busy.workers));
-  if (s.busy.cores) busy += fmt::format(", cores {}", percent(*s.busy.cores));
-  if (s.busy.storage) busy += fmt::format(", storage {}", percent(*s.busy.storage));
-  if (s.busy.decoder) busy += fmt::format(", decoder {}", percent(*s.busy.decoder));
-  if (s.busy.pin_thread) busy += fmt::format(", pin thread {}", percent(*s.busy.pin_thread));
-  if (s.busy.interpreter_lock) busy += fmt::format(", interpreter lock {}", percent(*s.busy.interpreter_lock));
-  if (s.busy.link) busy += fmt::format(", link {}", percent(*s.busy.link));
-  kv("busy", busy + " of the run");
-  switch (s.epoch_skip) {
-    case EpochSkip::None: {
-      std::string times, firsts;
-      for (std::size_t e = 0; e < s.epoch_s.size(); ++e) {
-        times += fmt::format("{}{}", e ? ", " : "", dur(s.epoch_s[e]));
-        firsts += fmt::format("{}{}", e ? ", " : "", dur(s.first_batch_s[e]));
-      }
-      kv("epochs", fmt::format("{} of {} steps: {} each; first step done after {}{}",
-                               count(static_cast<double>(s.epochs)), count(static_cast<double>(s.steps_per_epoch)),
-                               times, firsts, s.epochs > 1 ? " (epoch utilization: the epochs after the first)" : ""));
-      break;
-    }
-    case EpochSkip::NoDataset:
-      kv("epochs", "not simulated (set workload.dataset_samples)");
-      break;
-    case EpochSkip::TooFewSamples:
-      kv("epochs", "not simulated: the dataset is smaller than one step of the cluster");
-      break;
-    case EpochSkip::TooLong:
-      kv("epochs", fmt::format("not simulated: {} steps per epoch is too many to simulate (use --epochs 1 or a smaller "
-                               "workload.dataset_samples)",
-                               count(static_cast<double>(s.steps_per_epoch))));
-      break;
-  }
+  kv("held up by", held_up_by(s));
+  kv("busy", busy_line(s) + " of the run");
+  kv("epochs", epochs_line(s));
   if (a.upper_bound())
     kv("upper bound", fmt::format("both columns are upper bounds: {} not modelled, and each could bind (pipesim "
                                   "diagnose names the key that models it)",

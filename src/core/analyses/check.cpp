@@ -139,6 +139,61 @@ std::vector<std::string_view> requirement_keys() {
   return keys;
 }
 
+namespace {
+
+// Folds one operating point's result into a requirement's outcome: the worst value over the
+// points (and over the first epoch unless the plan judges the steady state only), the walls
+// that bind, and the unmodelled stages it rests on.
+void fold(Outcome& o, const Result& r, double batch, const Plan& plan, bool first) {
+  const Requirement& req = *o.requirement;
+  // An unmodelled stage could break every requirement but the memory one.
+  if (req.metric != Metric::Memory) {
+    o.unmodelled |= r.unmodelled & ~plan.accept_unmodelled;
+    o.accepted |= r.unmodelled & plan.accept_unmodelled;
+  }
+  if (req.metric == Metric::Walls) {
+    // The first epoch's walls too (storage, say, before the page cache holds the dataset).
+    const unsigned cold = r.cold ? r.cold->binding & ~r.binding : 0;
+    o.first_epoch_walls |= cold;
+    const unsigned bound = r.binding | (plan.steady_only ? 0 : cold);
+    o.walls |= bound;
+    if ((bound & ~req.walls) != 0 && o.pass) {
+      o.pass = false;
+      o.at_batch = batch;
+    }
+    return;
+  }
+  const bool minimum = info(req.metric).bound == Bound::AtLeast;
+  const double steady = value_of(req, r);
+  const std::optional<double> cold = first_epoch_value(req, r, steady);
+  double v = steady;
+  if (cold && !plan.steady_only) v = minimum ? std::min(v, *cold) : std::max(v, *cold);
+  if (first || (minimum ? v < o.value : v > o.value)) {
+    o.value = v;
+    o.steady = steady;
+    o.at_batch = batch;
+    // Equal but for rounding (the same step, a cost scaled by a ratio of equal times): no difference.
+    o.first_epoch = cold && std::abs(*cold - steady) > 1e-9 * std::abs(steady) ? cold : std::nullopt;
+  }
+}
+
+// The outcome's verdict once every point is folded in.
+Verdict judge(const Outcome& o) {
+  const Requirement& req = *o.requirement;
+  const bool holds = req.metric == Metric::Walls                ? o.pass
+                     : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
+                                                                : o.value <= req.threshold;
+  // A step measured elsewhere leaves a figure unverified whichever side it falls: another
+  // accelerator's step could be faster or slower. An unmodelled stage's bound only one way.
+  const bool foreign = o.elsewhere && !o.elsewhere_accepted;
+  return foreign             ? Verdict::Unverified
+         : !holds            ? Verdict::Fail
+         : o.unmodelled != 0 ? Verdict::Unverified
+                             : Verdict::Pass;
+}
+
+}  // namespace
+
 PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   PlanOutcome out;
   const auto outcome = [&](const Requirement* req) {
@@ -162,39 +217,7 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
 
   const auto visit = [&](const Scenario& point, bool first) {
     const Result r = evaluate(resolve(point));
-    const double batch = point.get(Field::BatchSize);
-    for (auto& o : out.outcomes) {
-      const Requirement& req = *o.requirement;
-      // An unmodelled stage could break every requirement but the memory one.
-      if (req.metric != Metric::Memory) {
-        o.unmodelled |= r.unmodelled & ~plan.accept_unmodelled;
-        o.accepted |= r.unmodelled & plan.accept_unmodelled;
-      }
-      if (req.metric == Metric::Walls) {
-        // The first epoch's walls too (storage, say, before the page cache holds the dataset).
-        const unsigned cold = r.cold ? r.cold->binding & ~r.binding : 0;
-        o.first_epoch_walls |= cold;
-        const unsigned bound = r.binding | (plan.steady_only ? 0 : cold);
-        o.walls |= bound;
-        if ((bound & ~req.walls) != 0 && o.pass) {
-          o.pass = false;
-          o.at_batch = batch;
-        }
-        continue;
-      }
-      const bool minimum = info(req.metric).bound == Bound::AtLeast;
-      const double steady = value_of(req, r);
-      const std::optional<double> cold = first_epoch_value(req, r, steady);
-      double v = steady;
-      if (cold && !plan.steady_only) v = minimum ? std::min(v, *cold) : std::max(v, *cold);
-      if (first || (minimum ? v < o.value : v > o.value)) {
-        o.value = v;
-        o.steady = steady;
-        o.at_batch = batch;
-        // Equal but for rounding (the same step, a cost scaled by a ratio of equal times): no difference.
-        o.first_epoch = cold && std::abs(*cold - steady) > 1e-9 * std::abs(steady) ? cold : std::nullopt;
-      }
-    }
+    for (auto& o : out.outcomes) fold(o, r, point.get(Field::BatchSize), plan, first);
   };
   if (plan.batch_sizes) {
     Scenario point = s;
@@ -206,17 +229,7 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     visit(s, true);
   }
   for (auto& o : out.outcomes) {
-    const Requirement& req = *o.requirement;
-    const bool holds = req.metric == Metric::Walls                ? o.pass
-                       : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
-                                                                  : o.value <= req.threshold;
-    // A step measured elsewhere leaves a figure unverified whichever side it falls: another
-    // accelerator's step could be faster or slower. An unmodelled stage's bound only one way.
-    const bool foreign = o.elsewhere && !o.elsewhere_accepted;
-    o.verdict = foreign             ? Verdict::Unverified
-                : !holds            ? Verdict::Fail
-                : o.unmodelled != 0 ? Verdict::Unverified
-                                    : Verdict::Pass;
+    o.verdict = judge(o);
     o.pass = o.verdict == Verdict::Pass;
     if (o.verdict == Verdict::Fail) ++out.failures;
     if (o.verdict == Verdict::Unverified) ++out.unverified;

@@ -343,8 +343,11 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
   return out;
 }
 
-std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
-  std::vector<Assumption> a;
+namespace {
+
+// The defaults on the CPU side that decide an answer: how workers scale and share the cores,
+// batch assembly, the training loop's own time, variance.
+void worker_assumptions(const Scenario& s, const Inputs& in, std::vector<Assumption>& a) {
   const bool workers = in.workers >= 1 && in.transform.cpu_work;
   if (workers && in.workers >= 2 && !s.has(Field::ScalingContention) && !s.has(Field::ScalingCoherency))
     a.push_back({Field::ScalingContention,
@@ -395,25 +398,35 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
     a.push_back({Field::TransformCv,
                  "every sample takes the same time: no loss to variance (transform.cv; pipesim simulate shows "
                  "the waits)"});
-  // A measured compute time belongs to the accelerator it was measured on.
-  if (in.compute.measured) {
-    const FieldSpec& names = spec(Field::MeasuredOn);
-    const auto on = s.opt(Field::MeasuredOn);
-    const auto here = s.opt(Field::AcceleratorType);
-    if (const auto& e = in.compute.elsewhere)
-      a.push_back(
-          {Field::MeasuredOn, fmt::format("the compute time was measured on {}, not on this scenario's {}: "
-                                          "it is used as measured, not scaled (model.measured_on)",
-                                          choice_name(names, e->measured_on), choice_name(names, e->accelerator))});
-    else if (on && !here)
-      a.push_back({Field::MeasuredOn, fmt::format("the compute time measured on {} is taken as this scenario's "
-                                                  "accelerator's (accelerator.type names it)",
-                                                  choice_name(names, *on))});
-    else if (!on && here && *here != kOtherAccelerator)
-      a.push_back({Field::MeasuredOn, fmt::format("the compute time is taken as measured on this scenario's {} "
-                                                  "(model.measured_on names where it was)",
-                                                  choice_name(names, *here))});
-  }
+}
+
+// A measured compute time belongs to the accelerator it was measured on.
+void measured_on_assumption(const Scenario& s, const Inputs& in, std::vector<Assumption>& a) {
+  if (!in.compute.measured) return;
+  const FieldSpec& names = spec(Field::MeasuredOn);
+  const auto on = s.opt(Field::MeasuredOn);
+  const auto here = s.opt(Field::AcceleratorType);
+  if (const auto& e = in.compute.elsewhere)
+    a.push_back(
+        {Field::MeasuredOn, fmt::format("the compute time was measured on {}, not on this scenario's {}: "
+                                        "it is used as measured, not scaled (model.measured_on)",
+                                        choice_name(names, e->measured_on), choice_name(names, e->accelerator))});
+  else if (on && !here)
+    a.push_back({Field::MeasuredOn, fmt::format("the compute time measured on {} is taken as this scenario's "
+                                                "accelerator's (accelerator.type names it)",
+                                                choice_name(names, *on))});
+  else if (!on && here && *here != kOtherAccelerator)
+    a.push_back({Field::MeasuredOn, fmt::format("the compute time is taken as measured on this scenario's {} "
+                                                "(model.measured_on names where it was)",
+                                                choice_name(names, *here))});
+}
+
+}  // namespace
+
+std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
+  std::vector<Assumption> a;
+  worker_assumptions(s, in, a);
+  measured_on_assumption(s, in, a);
   if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
     a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
   // Storage read every epoch: no page cache is known to hold the dataset.

@@ -24,71 +24,76 @@ struct Said {
   bool operator==(const Said&) const = default;
 };
 
+// Appends v to out, an absent figure as a value no figure takes.
+void append_figure(std::vector<double>& out, std::optional<double> v) { out.push_back(v.value_or(-1e300)); }
+
+// Every figure of a result that an output prints: a figure left out here would let a key that
+// moves it be called unused.
+void add_result(std::vector<double>& out, const Result& r) {
+  const auto add = [&](std::optional<double> v) { append_figure(out, v); };
+  add(r.step_s);
+  add(r.utilization);
+  add(r.throughput);
+  add(r.throughput_per_node);
+  add(r.data_demand);
+  add(r.data_demand_per_cluster);
+  for (const StageResult& st : r.stages) {
+    add(st.modelled ? st.time_s : -1);
+    add(static_cast<double>(st.limit));
+    add(st.bytes_per_batch);
+    add(st.demand_bytes_per_s);
+  }
+  add(static_cast<double>(r.binding));
+  add(r.effective_workers);
+  add(r.worker_slicing);
+  add(r.worker_bytes_per_s);
+  add(r.memory_needed);
+  add(r.epoch_s);
+  add(r.idle_per_epoch_s);
+  add(r.epoch_start_s);
+  add(r.first_batch_s);
+  add(r.workers_start_s);
+  add(r.epoch_utilization);
+  add(r.run_s);
+  add(r.run_utilization);
+  add(r.loop_overhead_s);
+  add(r.shared_cpu_s);
+  add(r.shared_cores);
+  add(r.shared_wait_s);
+  add(r.busy_workers);
+  add(r.lock_s);
+  add(r.thread_rate);
+  add(r.receive_busy_workers);
+  add(r.crowded_s);
+  // One worker's batch variance is printed where it limits the binding transform.
+  if (r.binds(Stage::Transform) && r.stage(Stage::Transform).limit == Limit::Variance) {
+    add(r.batch_cv);
+    add(r.step_without_variance_s);
+  }
+  add(r.price_per_hour);
+  add(r.cost_per_epoch);
+  add(r.idle_cost_per_epoch);
+  add(r.samples_per_usd);
+  if (r.cold) {
+    add(r.cold->cache_hit);
+    add(r.cold->storage_s);
+    add(r.cold->step_s);
+    add(r.cold->utilization);
+    add(static_cast<double>(r.cold->binding));
+    add(r.cold->epoch_s);
+  }
+  if (r.warmup) {
+    add(r.warmup->shards);
+    for (double h : r.warmup->hits) add(h);
+  }
+  add(r.cache_hit);
+}
+
 Said said(const Diagnosis& d) {
   Said out_said;
   std::vector<double>& out = out_said.figures;
-  const auto add = [&](std::optional<double> v) { out.push_back(v.value_or(-1e300)); };
-  // Every figure of a result that an output prints: a figure left out here would let a key that
-  // moves it be called unused.
-  const auto result = [&](const Result& r) {
-    add(r.step_s);
-    add(r.utilization);
-    add(r.throughput);
-    add(r.throughput_per_node);
-    add(r.data_demand);
-    add(r.data_demand_per_cluster);
-    for (const StageResult& st : r.stages) {
-      add(st.modelled ? st.time_s : -1);
-      add(static_cast<double>(st.limit));
-      add(st.bytes_per_batch);
-      add(st.demand_bytes_per_s);
-    }
-    add(static_cast<double>(r.binding));
-    add(r.effective_workers);
-    add(r.worker_slicing);
-    add(r.worker_bytes_per_s);
-    add(r.memory_needed);
-    add(r.epoch_s);
-    add(r.idle_per_epoch_s);
-    add(r.epoch_start_s);
-    add(r.first_batch_s);
-    add(r.workers_start_s);
-    add(r.epoch_utilization);
-    add(r.run_s);
-    add(r.run_utilization);
-    add(r.loop_overhead_s);
-    add(r.shared_cpu_s);
-    add(r.shared_cores);
-    add(r.shared_wait_s);
-    add(r.busy_workers);
-    add(r.lock_s);
-    add(r.thread_rate);
-    add(r.receive_busy_workers);
-    add(r.crowded_s);
-    // One worker's batch variance is printed where it limits the binding transform.
-    if (r.binds(Stage::Transform) && r.stage(Stage::Transform).limit == Limit::Variance) {
-      add(r.batch_cv);
-      add(r.step_without_variance_s);
-    }
-    add(r.price_per_hour);
-    add(r.cost_per_epoch);
-    add(r.idle_cost_per_epoch);
-    add(r.samples_per_usd);
-    if (r.cold) {
-      add(r.cold->cache_hit);
-      add(r.cold->storage_s);
-      add(r.cold->step_s);
-      add(r.cold->utilization);
-      add(static_cast<double>(r.cold->binding));
-      add(r.cold->epoch_s);
-    }
-    if (r.warmup) {
-      add(r.warmup->shards);
-      for (double h : r.warmup->hits) add(h);
-    }
-    add(r.cache_hit);
-  };
-  result(d.result);
+  const auto add = [&](std::optional<double> v) { append_figure(out, v); };
+  add_result(out, d.result);
   add(d.workers_needed);
   add(d.storage_bandwidth_needed);
   add(d.first_epoch_storage_bandwidth_needed);
