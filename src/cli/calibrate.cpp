@@ -88,15 +88,11 @@ void check_output(const CalibrateOptions& o, const std::string& measured, const 
                                    echo(o.output), echo(saved)));
 }
 
-}  // namespace
-
-void setup_calibrate(CLI::App& app) {
-  auto* cmd = app.add_subcommand("calibrate", "Measure this machine and print the scenario keys it gives (TOML)");
-  cmd->require_subcommand(1);
-
+// calibrate decode: libjpeg-turbo's rate on a folder of JPEGs or a synthetic set.
+void setup_decode(CLI::App& calibrate) {
   auto dec = std::make_shared<CalibrateOptions>();
   dec->seconds = 1.0;
-  auto* decode = cmd->add_subcommand(
+  auto* decode = calibrate.add_subcommand(
       "decode", "JPEG decode rate per thread with libjpeg-turbo on 1, 2, 4 ... threads, and the scaling law fitted");
   decode
       ->add_option("folder", dec->folder,
@@ -130,10 +126,13 @@ void setup_calibrate(CLI::App& app) {
     const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
     emit(*dec, text_writers(dec->format).decode(c));
   });
+}
 
+// calibrate storage: a dataset folder read as a loader reads it.
+void setup_storage(CLI::App& calibrate) {
   auto sto = std::make_shared<CalibrateOptions>();
   sto->seconds = 1.0;
-  auto* storage = cmd->add_subcommand(
+  auto* storage = calibrate.add_subcommand(
       "storage", "Read a dataset folder's files as a loader does, cold and warm, at 1 to 64 readers; never writes");
   storage->add_option("folder", sto->folder, "The folder of dataset files (searched below)")
       ->type_name("DIR")
@@ -158,9 +157,12 @@ void setup_calibrate(CLI::App& app) {
     const StorageCalibration c = calibrate_storage(sto->folder, o, storage_progress);
     emit(*sto, text_writers(sto->format).storage(c));
   });
+}
 
+// calibrate memory: the copy rates behind cpu.memcpy_bandwidth.
+void setup_memory(CLI::App& calibrate) {
   auto mem = std::make_shared<CalibrateOptions>();
-  auto* memory = cmd->add_subcommand(
+  auto* memory = calibrate.add_subcommand(
       "memory", "One thread's and every thread's copy rate, into fresh shared memory (cpu.memcpy_bandwidth) and warm");
   add_output_options(*memory, *mem);
   memory->add_option("--time", mem->seconds, "Seconds per figure (four figures)")
@@ -177,6 +179,16 @@ void setup_calibrate(CLI::App& app) {
     const MemoryCalibration c = calibrate_memory(o);
     emit(*mem, text_writers(mem->format).memory(c));
   });
+}
+
+}  // namespace
+
+void setup_calibrate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("calibrate", "Measure this machine and print the scenario keys it gives (TOML)");
+  cmd->require_subcommand(1);
+  setup_decode(*cmd);
+  setup_storage(*cmd);
+  setup_memory(*cmd);
 }
 
 }  // namespace pipesim

@@ -125,12 +125,9 @@ std::vector<UnusedKey> first_unused(const LoadedScenario& loaded, const std::vec
   }
 }
 
-void run_sweep(const SweepOptions& o) {
-  const auto renderer = sweep_renderer(o.format);
-  LoadedScenario loaded = load_with_sets(o);
-  check_plot(o.plot, loaded.files);
-
-  // Outer to inner: --vary in the order given, then sample size, workers, batch.
+// The grid's axes from the options, outer to inner: --vary in the order given, then sample
+// size, workers, batch.
+std::vector<Axis> sweep_axes(const SweepOptions& o) {
   std::vector<Axis> axes;
   const auto add_axis = [&](const std::string& option, std::string_view key, std::string_view text) {
     try {
@@ -150,7 +147,11 @@ void run_sweep(const SweepOptions& o) {
   if (o.workers_opt->count() > 0) add_axis("--workers " + o.workers, "pipeline.workers", o.workers);
   if (o.batch_opt->count() > 0) add_axis("--batch " + o.batch, "pipeline.batch_size", o.batch);
   if (axes.empty()) throw Error("sweep needs something to vary: --batch, --workers, --sample-size or --vary KEY=RANGE");
-  const std::size_t points = grid_size(axes);
+  return axes;
+}
+
+// A grid too large to run without --force (a simulated one sooner: each point is a whole simulation).
+void check_grid_size(const SweepOptions& o, std::size_t points) {
   if (o.simulate && static_cast<double>(points) > kLargeSimulatedSweep && !o.force)
     throw Error(
         fmt::format("the sweep has {} points, more than {:.0f} to simulate (each is a whole simulation): "
@@ -161,6 +162,16 @@ void run_sweep(const SweepOptions& o) {
         "the sweep has {} points, more than {:.0f}: at about 1 us per point it would take {:.0f} s or more; "
         "narrow a range, or pass --force to run it",
         points, kLargeSweepPoints, static_cast<double>(points) * 1e-6));
+}
+
+void run_sweep(const SweepOptions& o) {
+  const auto renderer = sweep_renderer(o.format);
+  LoadedScenario loaded = load_with_sets(o);
+  check_plot(o.plot, loaded.files);
+
+  const std::vector<Axis> axes = sweep_axes(o);
+  const std::size_t points = grid_size(axes);
+  check_grid_size(o, points);
 
   // Before anything is written: some point must be valid (otherwise the first point's error,
   // located where its field was set), and the columns must fit every point of the grid.
