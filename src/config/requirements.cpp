@@ -98,9 +98,9 @@ bool set_plan_option(Plan& plan, std::string_view key, std::string_view text, co
 }
 
 // A requirement's threshold as typed: in the metric's units, greater than zero, a utilization
-// at most 1.
-void set_threshold(Requirement& req, std::string_view key, std::string_view text) {
-  const auto fail = [&](const std::string& why) { return Error(req.origin, fmt::format("require.{}: {}", key, why)); };
+// at most 1; throws `fail` saying why not.
+template <class Fail>
+void set_threshold(Requirement& req, std::string_view text, const Fail& fail) {
   DimSet accepted = dims(Dim::Number);
   if (req.metric == Metric::Throughput) accepted = Dim::SampleRate | Dim::StepRate;
   if (req.metric == Metric::EpochTime) accepted = dims(Dim::Duration);
@@ -144,7 +144,7 @@ void set_requirement(Plan& plan, std::string_view key, std::string_view text, co
     for (Stage st : kStages) all |= stage_bit(st);
     req.walls = parse_stages(text, all, "wall", "storage, transform, transfer or compute", fail);
   } else {
-    set_threshold(req, key, text);
+    set_threshold(req, text, fail);
   }
   for (auto& r : plan.requirements)
     if (r.metric == metric) {

@@ -24,13 +24,9 @@ struct Said {
   bool operator==(const Said&) const = default;
 };
 
-// Appends v to out, an absent figure as a value no figure takes.
-void append_figure(std::vector<double>& out, std::optional<double> v) { out.push_back(v.value_or(-1e300)); }
-
 // Every figure of a result that an output prints: a figure left out here would let a key that
 // moves it be called unused.
-void add_result(std::vector<double>& out, const Result& r) {
-  const auto add = [&](std::optional<double> v) { append_figure(out, v); };
+void add_result(const Result& r, const auto& add) {
   add(r.step_s);
   add(r.utilization);
   add(r.throughput);
@@ -92,8 +88,9 @@ void add_result(std::vector<double>& out, const Result& r) {
 Said said(const Diagnosis& d) {
   Said out_said;
   std::vector<double>& out = out_said.figures;
-  const auto add = [&](std::optional<double> v) { append_figure(out, v); };
-  add_result(out, d.result);
+  // An absent figure as a value no figure takes.
+  const auto add = [&](std::optional<double> v) { out.push_back(v.value_or(-1e300)); };
+  add_result(d.result, add);
   add(d.workers_needed);
   add(d.storage_bandwidth_needed);
   add(d.first_epoch_storage_bandwidth_needed);
