@@ -6,6 +6,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -418,7 +420,57 @@ std::string group_thousands(std::string_view digits) {
   return out;
 }
 
+namespace {
+
+// 10^0 .. 10^22, each exact in a double.
+constexpr std::array<double, 23> kPowersOfTen = [] {
+  std::array<double, 23> p{};
+  double v = 1;
+  for (double& x : p) {
+    x = v;
+    v *= 10;
+  }
+  return p;
+}();
+
+// A non-negative value times an exact power of ten, computed with one rounding, rounded to the
+// nearest integer as the exact product rounds: nullopt when it lies so near a half that the one
+// rounding may have carried it across (a tie of the exact product among them), and from 2^52 up.
+// Then fmt, which works from the exact binary value, decides.
+std::optional<std::uint64_t> round_scaled(double scaled) {
+  if (!(scaled >= 0 && scaled < 0x1p52)) return std::nullopt;
+  const double whole = std::floor(scaled);
+  const double off = scaled - whole - 0.5;  // exact: the fraction is exact and 0.5 is near it
+  // The rounding moved the product by at most scaled * 2^-53; twice that leaves no doubt.
+  if (std::fabs(off) <= scaled * 0x1p-52) return std::nullopt;
+  return static_cast<std::uint64_t>(whole) + (off > 0 ? 1 : 0);
+}
+
+// n's digits with a decimal point before the last `decimals`, zeros leading where n is shorter:
+// 52 at 1 is "5.2", 5 at 2 "0.05".
+void append_scaled(std::string& out, std::uint64_t n, int decimals) {
+  char text[48];
+  char* p = text + sizeof text;
+  int written = 0;
+  do {
+    *--p = static_cast<char>('0' + n % 10);
+    n /= 10;
+    if (++written == decimals) *--p = '.';
+  } while (n > 0 || written <= decimals);
+  out.append(p, static_cast<std::size_t>(text + sizeof text - p));
+}
+
+}  // namespace
+
 void append_fixed(std::string& out, double value, int decimals) {
+  // Most of what people read (percentages, durations, rates at four digits) takes a few
+  // decimals of a modest value: the nearest integer to value * 10^decimals gives its digits,
+  // written directly, unless it is too near a half to be sure how fmt rounds.
+  if (decimals >= 0 && decimals <= 15 && !std::signbit(value))
+    if (const auto n = round_scaled(value * kPowersOfTen[static_cast<std::size_t>(decimals)])) {
+      append_scaled(out, *n, decimals);
+      return;
+    }
   fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.{}f}"), value, decimals);
 }
 
@@ -427,6 +479,37 @@ std::string format_fixed(double value, int decimals) {
   append_fixed(out, value, decimals);
   return out;
 }
+
+namespace {
+
+struct FourDigits {
+  std::uint64_t digits;  // 1000..9999
+  int exponent;          // of the rounded value: digits / 1000 * 10^exponent
+};
+
+// a (positive) rounded to four significant digits as "{:.3e}" rounds it, when the rounded
+// value's exponent is one the plain form shows (-4..6) and doubles decide the rounding.
+std::optional<FourDigits> four_digits(double a) {
+  if (!(a >= 1e-4 && a < 1e7)) return std::nullopt;
+  int e = -4;  // a first guess from thresholds near the powers of ten
+  while (e < 6 && a >= kPowersOfTen[static_cast<std::size_t>(e + 5)] / 1e4) ++e;
+  // a in units of 10^(e-3), one rounding; 1000 and 10000 are exact and rounding is monotonic,
+  // so comparing with them finds the exponent exactly.
+  const auto scaled_at = [&](int x) {
+    return x <= 3 ? a * kPowersOfTen[static_cast<std::size_t>(3 - x)]
+                  : a / kPowersOfTen[static_cast<std::size_t>(x - 3)];
+  };
+  double scaled = scaled_at(e);
+  while (scaled < 1000 && e > -5) scaled = scaled_at(--e);
+  while (scaled >= 10000 && e < 7) scaled = scaled_at(++e);
+  const auto n = round_scaled(scaled);
+  if (!n || *n < 1000) return std::nullopt;
+  FourDigits r = *n == 10000 ? FourDigits{1000, e + 1} : FourDigits{*n, e};
+  if (r.exponent < -4 || r.exponent > 6) return std::nullopt;
+  return r;
+}
+
+}  // namespace
 
 void append_number(std::string& out, double value) {
   if (!std::isfinite(value)) {
@@ -438,18 +521,25 @@ void append_number(std::string& out, double value) {
     return;
   }
   // Four significant digits, rounded first: the exponent of the rounded value decides the
-  // decimals, so 999.96 reads "1,000", not "1000.0". fmt's "{:.3e}" gives the digits and that
-  // exponent ("-1.235e+03"); the plain form is laid out from them.
-  char sci[32];
-  const char* end = fmt::format_to(sci, FMT_COMPILE("{:.3e}"), value);
-  const bool negative = sci[0] == '-';
-  const char* m = sci + (negative ? 1 : 0);
-  const char digits[4] = {m[0], m[2], m[3], m[4]};
+  // decimals, so 999.96 reads "1,000", not "1000.0". The digits and that exponent are those of
+  // fmt's "{:.3e}" ("-1.235e+03"); the plain form is laid out from them.
+  const bool negative = std::signbit(value);
+  char digits[4];
   int exponent = 0;
-  std::from_chars(m + 6 + (m[6] == '+' ? 1 : 0), end, exponent);
-  if (exponent >= 7 || exponent < -4) {
-    out.append(sci, static_cast<std::size_t>(end - sci));
-    return;
+  if (const auto rounded = four_digits(std::fabs(value))) {
+    exponent = rounded->exponent;
+    for (std::size_t i = 4, n = rounded->digits; i-- > 0; n /= 10) digits[i] = static_cast<char>('0' + n % 10);
+  } else {
+    char sci[32];
+    const char* end = fmt::format_to(sci, FMT_COMPILE("{:.3e}"), value);
+    const char* m = sci + (negative ? 1 : 0);
+    digits[0] = m[0];
+    std::copy_n(m + 2, 3, digits + 1);
+    std::from_chars(m + 6 + (m[6] == '+' ? 1 : 0), end, exponent);
+    if (exponent >= 7 || exponent < -4) {
+      out.append(sci, static_cast<std::size_t>(end - sci));
+      return;
+    }
   }
   if (negative) out.push_back('-');
   if (exponent >= 3) {  // four digits and up to three zeros, grouped

@@ -167,6 +167,29 @@ TEST_CASE("fixed decimals round as printf rounds the exact value") {
   CHECK(format_fixed(99.96, 1) == "100.0");
   CHECK(format_fixed(-0.0, 1) == "-0.0");
   CHECK(format_fixed(1e15, 0) == "1000000000000000");
+  CHECK(format_fixed(0.05, 1) == "0.1");  // 0.05000000000000000277: above the half
+  CHECK(format_fixed(0.15, 1) == "0.1");  // 0.14999999999999999445: below it
+  CHECK(format_fixed(5, 2) == "5.00");
+  CHECK(format_fixed(0.004, 2) == "0.00");
+  CHECK(format_fixed(1234.5, 0) == "1234");  // exactly a half, to even
+}
+
+TEST_CASE("fixed decimals are fmt's \"{:.Nf}\" for any value") {
+  // append_fixed writes most values itself (the nearest integer to value * 10^N) and leaves to
+  // fmt those too near a half to be sure: values of every magnitude, and decimal ones (their
+  // halves are the hard cases), against fmt itself.
+  std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift
+    const int decimals = static_cast<int>(x % 7);
+    const double unit = static_cast<double>(x >> 11) / 9007199254740992.0;
+    double v = i % 2 ? std::pow(10.0, -8 + 24 * unit)
+                     : static_cast<double>(x % 2000000) / std::pow(10.0, static_cast<double>((x >> 59) % 8));
+    if (i % 5 == 0) v = -v;
+    CAPTURE(v);
+    CAPTURE(decimals);
+    REQUIRE(format_fixed(v, decimals) == fmt::format("{:.{}f}", v, decimals));
+  }
 }
 
 TEST_CASE("the append forms add the same text after what a string holds") {
@@ -209,6 +232,10 @@ TEST_CASE("format_number writes the rounded value's own digits, as printing it w
     const double v = (i % 2 ? -1 : 1) * std::pow(10.0, -6 + 15 * unit);
     CAPTURE(v);
     REQUIRE(format_number(v) == reference(v));
+    // A decimal value, whose fifth digit may be a 5: the rounding's hard case.
+    const double decimal = static_cast<double>(x % 2000000) / std::pow(10.0, static_cast<double>((x >> 59) % 12));
+    CAPTURE(decimal);
+    REQUIRE(format_number(decimal) == (decimal == 0 ? "0" : reference(decimal)));
   }
   for (double v : {1e-4, 1e-3, 0.01,   0.1,    1.0,    10.0,   100.0,   1e3,      1e4,       1e5,
                    1e6,  1e7,  9.9995, 99.995, 999.95, 9999.5, 99995.0, 999950.0, 9999500.0, 0.00099995})
