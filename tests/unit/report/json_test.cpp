@@ -274,8 +274,8 @@ TEST_CASE("a number's text is fmt's, over doubles of every magnitude and sign") 
 }
 
 TEST_CASE("a number's text is the same whether it was written before or not") {
-  // Out keeps the last texts of non-whole numbers per thread: a value written again, and two
-  // values that take turns in one slot, read exactly as fmt writes them.
+  // Out keeps nothing from one number to the next: a value written again, and values written in
+  // turn, read exactly as fmt writes them every time.
   std::vector<double> values;
   for (int i = 1; i <= 2000; ++i) values.push_back(1.0 / i + i * 1e-7);
   values.push_back(-0.0);
