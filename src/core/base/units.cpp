@@ -440,7 +440,9 @@ constexpr std::array<double, 23> kPowersOfTen = [] {
 std::optional<std::uint64_t> round_scaled(double scaled) {
   if (!(scaled >= 0 && scaled < 0x1p52)) return std::nullopt;
   const double whole = std::floor(scaled);
-  const double off = scaled - whole - 0.5;  // exact: the fraction is exact and 0.5 is near it
+  // Exact where it matters: the fraction always is, and so is its difference from 0.5 when it
+  // lies within a factor of two of it (Sterbenz).
+  const double off = scaled - whole - 0.5;
   // The rounding moved the product by at most scaled * 2^-53; twice that leaves no doubt.
   if (std::fabs(off) <= scaled * 0x1p-52) return std::nullopt;
   return static_cast<std::uint64_t>(whole) + (off > 0 ? 1 : 0);
