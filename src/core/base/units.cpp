@@ -493,19 +493,18 @@ struct FourDigits {
 // value's exponent is one the plain form shows (-4..6) and doubles decide the rounding.
 std::optional<FourDigits> four_digits(double a) {
   if (!(a >= 1e-4 && a < 1e7)) return std::nullopt;
-  int e = -4;  // a first guess from thresholds near the powers of ten
-  while (e < 6 && a >= kPowersOfTen[static_cast<std::size_t>(e + 5)] / 1e4) ++e;
   // a in units of 10^(e-3), one rounding; 1000 and 10000 are exact and rounding is monotonic,
-  // so comparing with them finds the exponent exactly.
+  // so comparing with them finds the exponent exactly (-4..6 in this range).
   const auto scaled_at = [&](int x) {
     return x <= 3 ? a * kPowersOfTen[static_cast<std::size_t>(3 - x)]
                   : a / kPowersOfTen[static_cast<std::size_t>(x - 3)];
   };
-  double scaled = scaled_at(e);
-  while (scaled < 1000 && e > -5) scaled = scaled_at(--e);
-  while (scaled >= 10000 && e < 7) scaled = scaled_at(++e);
+  int e = 3;
+  double scaled = a;
+  while (scaled < 1000) scaled = scaled_at(--e);
+  while (scaled >= 10000) scaled = scaled_at(++e);
   const auto n = round_scaled(scaled);
-  if (!n || *n < 1000) return std::nullopt;
+  if (!n) return std::nullopt;
   FourDigits r = *n == 10000 ? FourDigits{1000, e + 1} : FourDigits{*n, e};
   if (r.exponent < -4 || r.exponent > 6) return std::nullopt;
   return r;
