@@ -132,16 +132,17 @@ namespace {
 void check_steps(const Inputs& in, const SimOptions& o, std::size_t steps) {
   if (steps < min_batches(in))
     throw Error(
-        fmt::format("--batches {} is too few: with {} workers and prefetch factor {} the steady state "
+        fmt::format("--batches {} is too few: with {} worker{} and prefetch factor {} the steady state "
                     "needs at least {} steps",
-                    steps, workers_of(in), in.prefetch_factor, min_batches(in)));
+                    steps, workers_of(in), workers_of(in) == 1 ? "" : "s", in.prefetch_factor, min_batches(in)));
   if (static_cast<double>(steps) * in.accelerators > static_cast<double>(o.max_steps) ||
       work_per_step(in, o) * static_cast<double>(steps) > o.max_work)
     throw Error(
-        fmt::format("simulating {} steps (--batches) of {} accelerators per node with {} workers each and "
+        fmt::format("simulating {} steps (--batches) of {} accelerator{} per node with {} worker{} each and "
                     "batch {} would take too long: lower --batches (at least {}), the workers or the "
                     "accelerators",
-                    steps, in.accelerators, in.workers, in.batch, min_batches(in)));
+                    steps, in.accelerators, in.accelerators == 1 ? "" : "s", in.workers, in.workers == 1 ? "" : "s",
+                    in.batch, min_batches(in)));
 }
 
 // The steady run's figures over its window: step, utilization, throughput, waits and their
