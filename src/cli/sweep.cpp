@@ -19,6 +19,7 @@
 #include "core/stages/model.hpp"
 #include "report/html.hpp"
 #include "report/plot.hpp"
+#include "report/words.hpp"
 
 namespace pipesim {
 
@@ -62,9 +63,9 @@ void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axe
   const std::size_t need = min_batches(in);
   if (batches < need)
     throw Error(Origin::argument("--batches"),
-                fmt::format("{} is too few for any point of the sweep: with {} workers (its fewest) and prefetch "
+                fmt::format("{} is too few for any point of the sweep: with {} (its fewest) and prefetch "
                             "factor {} the steady state needs at least {} steps",
-                            batches, in.workers, in.prefetch_factor, need));
+                            batches, plural(in.workers, "worker", "workers"), in.prefetch_factor, need));
 }
 
 // The swept axis --x names: its key, or the option that sweeps it (batch, workers, sample-size).
@@ -232,8 +233,8 @@ void run_sweep(const SweepOptions& o) {
                "pipesim: note: {} changes nothing in this sweep: every row is the same at each of its values{}\n",
                spec(a.field).key, a.reason.empty() ? "" : ": " + a.reason);
   if (summary.invalid > 0)
-    fmt::print(stderr, "pipesim: warning: {} of {} points are invalid (rows that say why); the first, at {}: {}\n",
-               summary.invalid, points, summary.first_point, summary.first_reason);
+    fmt::print(stderr, "pipesim: warning: {} of {} points {} invalid (rows that say why); the first, at {}: {}\n",
+               summary.invalid, points, summary.invalid == 1 ? "is" : "are", summary.first_point, summary.first_reason);
 }
 
 }  // namespace

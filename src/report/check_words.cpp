@@ -153,8 +153,11 @@ std::string unverified_why(const PlanOutcome& p) {
     stage = stage || o.unmodelled != 0;
     step = step || (o.elsewhere && !o.elsewhere_accepted);
   }
-  if (stage && step) return "a stage they rest on is not modelled, and the step was measured on another accelerator";
-  return step ? "the step they rest on was measured on another accelerator" : "a stage they rest on is not modelled";
+  const std::string_view rest = p.unverified == 1 ? "it rests" : "they rest";
+  if (stage && step)
+    return fmt::format("a stage {} on is not modelled, and the step was measured on another accelerator", rest);
+  return step ? fmt::format("the step {} on was measured on another accelerator", rest)
+              : fmt::format("a stage {} on is not modelled", rest);
 }
 
 }  // namespace
@@ -164,14 +167,15 @@ std::string_view verdict_key(Verdict v) { return kVerdictWords[static_cast<std::
 
 std::string verdict(const PlanOutcome& o) {
   const std::size_t n = o.outcomes.size();
+  const std::string_view requirements = n == 1 ? "requirement" : "requirements";
   switch (o.verdict) {
     case Verdict::Pass:
-      return fmt::format("PASS ({} of {} requirements met)", n, n);
+      return fmt::format("PASS ({} of {} {} met)", n, n, requirements);
     case Verdict::Fail:
-      return fmt::format("FAIL ({} of {} requirements failed{})", o.failures, n,
+      return fmt::format("FAIL ({} of {} {} failed{})", o.failures, n, requirements,
                          o.unverified ? fmt::format(", {} not verified", o.unverified) : std::string());
     case Verdict::Unverified:
-      return fmt::format("UNVERIFIED ({} of {} requirements not verified: {})", o.unverified, n, unverified_why(o));
+      return fmt::format("UNVERIFIED ({} of {} {} not verified: {})", o.unverified, n, requirements, unverified_why(o));
   }
   return {};
 }

@@ -318,9 +318,9 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                                             : std::string(),
                    dur(*r.first_batch_s), percent(*r.epoch_utilization)));
   if (r.run_s)
-    kv("run",
-       fmt::format("{} epochs in {}: utilization {} over the whole run ({}every epoch's start)", count(*in.epochs),
-                   dur(*r.run_s), percent(*r.run_utilization), r.cold ? "the first epoch from storage, " : ""));
+    kv("run", fmt::format("{} in {}: utilization {} over the whole run ({}every epoch's start)",
+                          plural(*in.epochs, "epoch", "epochs"), dur(*r.run_s), percent(*r.run_utilization),
+                          r.cold ? "the first epoch from storage, " : ""));
 
   std::string prose;
   {

@@ -72,11 +72,15 @@ TEST_CASE("check words: an outcome's key, value, threshold and where; the verdic
   CHECK(verdict(plan) == "FAIL (1 of 2 requirements failed, 1 not verified)");
   plan.failures = 0;
   plan.verdict = Verdict::Unverified;
-  CHECK(verdict(plan) == "UNVERIFIED (1 of 2 requirements not verified: a stage they rest on is not modelled)");
+  CHECK(verdict(plan) == "UNVERIFIED (1 of 2 requirements not verified: a stage it rests on is not modelled)");
+  plan.unverified = 2;
+  CHECK(verdict(plan) == "UNVERIFIED (2 of 2 requirements not verified: a stage they rest on is not modelled)");
   plan.pass = true;
   plan.unverified = 0;
   plan.verdict = Verdict::Pass;
   CHECK(verdict(plan) == "PASS (2 of 2 requirements met)");
+  plan.outcomes.pop_back();
+  CHECK(verdict(plan) == "PASS (1 of 1 requirement met)");
   CHECK(verdict_word(Verdict::Unverified) == "UNVERIFIED");
   CHECK(verdict_key(Verdict::Unverified) == "unverified");
 }
