@@ -9,6 +9,7 @@
 #include "core/base/units.hpp"
 #include "report/json_writer.hpp"
 #include "report/out.hpp"
+#include "report/words.hpp"
 
 #ifndef PIPESIM_VERSION
 #define PIPESIM_VERSION "dev"
@@ -88,20 +89,21 @@ std::string calibration_json(std::string_view what, const Machine& m, Body body)
 std::string memory_toml(const MemoryCalibration& c) {
   const auto rate = [](double v) { return format_human(v, Dim::Rate); };
   std::string t = header(c.machine, "memory");
+  const std::string threads = plural(c.threads, "thread", "threads");
   t += fmt::format(
       "# Method: copies of {} MiB from a warm buffer, for {} s per figure (at least 3 copies)\n"
-      "# after a warm-up. One thread: its median copy; {} threads at once: the sum of each\n"
+      "# after a warm-up. One thread: its median copy; {} at once: the sum of each\n"
       "# thread's bytes over its time. Into fresh memory, each copy goes to a new shared-memory\n"
       "# segment mapped for it and returned after it (page faults included), as a DataLoader\n"
       "# worker's collate does; pipesim charges the pin thread's copy the same rate.\n",
-      c.options.copy_bytes >> 20, c.options.seconds, c.threads);
+      c.options.copy_bytes >> 20, c.options.seconds, threads);
   t += fmt::format("#   {:<30} {} ({} copies)  -> cpu.memcpy_bandwidth\n",
                    "one thread, into fresh memory:", rate(c.one_fresh.bytes_per_s), c.one_fresh.copies);
   t += fmt::format("#   {:<30} {} ({} copies)\n", "one thread, warm buffers:", rate(c.one_warm.bytes_per_s),
                    c.one_warm.copies);
-  t += fmt::format("#   {:<30} {} in all ({} copies)\n", fmt::format("{} threads, into fresh memory:", c.threads),
+  t += fmt::format("#   {:<30} {} in all ({} copies)\n", fmt::format("{}, into fresh memory:", threads),
                    rate(c.all_fresh.bytes_per_s), c.all_fresh.copies);
-  t += fmt::format("#   {:<30} {} in all ({} copies)\n", fmt::format("{} threads, warm buffers:", c.threads),
+  t += fmt::format("#   {:<30} {} in all ({} copies)\n", fmt::format("{}, warm buffers:", threads),
                    rate(c.all_warm.bytes_per_s), c.all_warm.copies);
   t += "\n[cpu]\n";
   t += fmt::format("memcpy_bandwidth = \"{}\"\n", measured_value(c.one_fresh.bytes_per_s, Dim::Rate));

@@ -19,3 +19,5 @@ d = json.load(sys.stdin)
 assert d["calibrate"] == "memory" and d["machine"]["logical_cpus"] >= 1
 assert d["one_thread_fresh"]["copies"] >= 3 and d["one_thread_fresh"]["bytes_per_s"] > 0
 assert d["scenario"]["cpu.memcpy_bandwidth"] == d["one_thread_fresh"]["bytes_per_s"]'
+# One thread is one thread.
+"$PIPESIM" calibrate memory --time 0.01 --threads 1 | grep -q '^#   1 thread, into fresh memory: '
