@@ -45,8 +45,8 @@ std::string_view scenario_member(JsonWriter& j, bool trusted) {
 std::string header(const Machine& m, std::string_view what) {
   return fmt::format(
       "# pipesim calibrate {}: measured {} by pipesim {}\n"
-      "# on {} ({} logical CPUs this process may use), {}.\n",
-      what, m.when, PIPESIM_VERSION, m.cpu_model, m.logical_cpus, m.kernel);
+      "# on {} ({} this process may use), {}.\n",
+      what, m.when, PIPESIM_VERSION, m.cpu_model, plural(m.logical_cpus, "logical CPU", "logical CPUs"), m.kernel);
 }
 
 // "1", "1 and 2", "1, 2 and 4".

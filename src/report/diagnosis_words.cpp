@@ -425,14 +425,13 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
     case FixKind::WorkersAndCores:
       fmt::format_to(
           to(),
-          FMT_COMPILE(
-              "CPU: the transform needs {} per accelerator{}, but the node has {} CPUs per accelerator for workers; "
-              "{} CPUs for the node ({} reserved for training processes) with {} workers per accelerator: "),
+          FMT_COMPILE("CPU: the transform needs {} per accelerator{}, but the node has {} per accelerator for workers; "
+                      "{} for the node ({} reserved for training processes) with {} workers per accelerator: "),
           plural(value(0), "worker", "workers"),
           in.transform.threads_per_core > 1 ? fmt::format(FMT_COMPILE(", a core ({} CPUs) each"),
                                                           format_compact(in.transform.threads_per_core, Dim::Number))
                                             : std::string(),
-          format_compact(*in.transform.cores_per_accelerator, Dim::Number), count(value(1)),
+          cpus(*in.transform.cores_per_accelerator), plural(value(1), "CPU", "CPUs"),
           format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)));
       break;
     case FixKind::DecodeOnDecoder:

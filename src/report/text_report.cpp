@@ -90,8 +90,8 @@ void other_stages(Out& o, const Diagnosis& d, std::string_view bullet) {
     o.print("{}Workers: {} per accelerator keep the transform at or under compute (now {}){}.\n", bullet,
             count(*d.workers_needed), count(in.workers),
             in.transform.cores_per_accelerator && *in.transform.cores_per_accelerator < *d.workers_needed
-                ? fmt::format(", but the node has only {} CPUs per accelerator for workers",
-                              format_compact(*in.transform.cores_per_accelerator, Dim::Number))
+                ? fmt::format(", but the node has only {} per accelerator for workers",
+                              cpus(*in.transform.cores_per_accelerator))
                 : std::string());
   if (d.cores) o.print("{}{}\n", bullet, knee_sentence(d));
   if (const std::string past = beside_training_sentence(d); !past.empty()) o.print("{}{}\n", bullet, past);
@@ -175,8 +175,7 @@ std::string inputs_line(const Inputs& in) {
   if (in.nodes > 1) inputs += fmt::format(" per node x {} nodes", count(in.nodes));
   if (in.transform.cores_per_accelerator)
     inputs += fmt::format(
-        " | {} CPUs per accelerator for workers ({} on the node{}, {} reserved)",
-        format_compact(*in.transform.cores_per_accelerator, Dim::Number),
+        " | {} per accelerator for workers ({} on the node{}, {} reserved)", cpus(*in.transform.cores_per_accelerator),
         format_compact(*in.transform.node_cores, Dim::Number),
         in.transform.threads_per_core > 1
             ? fmt::format(": {} threads per core", format_compact(in.transform.threads_per_core, Dim::Number))

@@ -81,6 +81,8 @@ std::string plural(double n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", count(n), n == 1 ? one : many);
 }
 
+std::string cpus(double n) { return fmt::format("{} {}", format_compact(n, Dim::Number), n == 1 ? "CPU" : "CPUs"); }
+
 std::string walls_text(unsigned binding, std::string_view separator) {
   return stage_list(binding, separator, stage_key);
 }

@@ -34,6 +34,7 @@ std::string ratio_text(double ratio);
 // "transform+compute", "$32.77/h"; a flag "yes" or "no", a limit by its key.
 std::string figure_text(FigureUnit unit, double v);
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
+std::string cpus(double n);                                                 // "1 CPU", "1.5 CPUs", "96 CPUs"
 
 // The stages of `bits` in stage order, each as name(stage), joined by `separator`.
 template <class Name>

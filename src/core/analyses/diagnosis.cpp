@@ -364,13 +364,13 @@ void worker_assumptions(const Scenario& s, const Inputs& in, std::vector<Assumpt
     const std::string cpus = format_compact(*in.transform.cores_per_accelerator, Dim::Number);
     if (tasks > *in.transform.cores_per_accelerator)
       a.push_back({Field::OversubscriptionCost,
-                   fmt::format("time slicing is free: {} {} taking turns on {} CPUs spend no more CPU per sample "
+                   fmt::format("time slicing is free: {} {} taking turns on {} CPU{} spend no more CPU per sample "
                                "than {} would (cpu.oversubscription_cost)",
                                format_compact(tasks, Dim::Number),
                                !in.loop_cpu_share ? "workers"
                                : pin              ? "tasks (workers, training process, pin thread)"
                                                   : "tasks (workers and training process)",
-                               cpus, cpus)});
+                               cpus, *in.transform.cores_per_accelerator == 1 ? "" : "s", cpus)});
   }
   // Batch assembly: the workers' collate, and the pin thread's work where the transfer is pinned.
   // Each has a rate of its own that falls back to the copy rate; only what has none is free.

@@ -15,6 +15,9 @@ TEST_CASE("words: figures for people, in the one number style") {
   CHECK(percent(0.183) == "18.3%");
   CHECK(plural(1, "worker", "workers") == "1 worker");
   CHECK(plural(8, "worker", "workers") == "8 workers");
+  CHECK(cpus(1) == "1 CPU");
+  CHECK(cpus(1.5) == "1.5 CPUs");
+  CHECK(cpus(96) == "96 CPUs");
   CHECK(ratio_text(0.2734) == "0.273x");
   CHECK(compare_value_text(CompareMetric::Utilization, 0.557) == "55.7%");
 }
