@@ -579,8 +579,8 @@ std::string epochs_line(const Simulation& s) {
         times += fmt::format("{}{}", e ? ", " : "", dur(s.epoch_s[e]));
         firsts += fmt::format("{}{}", e ? ", " : "", dur(s.first_batch_s[e]));
       }
-      return fmt::format("{} of {} steps: {} each; first step done after {}{}", count(static_cast<double>(s.epochs)),
-                         count(static_cast<double>(s.steps_per_epoch)), times, firsts,
+      return fmt::format("{} of {} steps: {}{}; first step done after {}{}", count(static_cast<double>(s.epochs)),
+                         count(static_cast<double>(s.steps_per_epoch)), times, s.epochs > 1 ? " each" : "", firsts,
                          s.epochs > 1 ? " (epoch utilization: the epochs after the first)" : "");
     }
     case EpochSkip::NoDataset:
