@@ -339,6 +339,20 @@ std::vector<Field> user_fields(const LoadedScenario& s) {
   return out;
 }
 
+std::vector<UnusedKey> with_unused_uses(const LoadedScenario& s, std::vector<UnusedKey> keys) {
+  std::vector<UnusedKey> out;
+  for (const ShadowedUse& u : s.shadowed) {
+    std::string by;
+    for (const std::string& name : u.by) by += fmt::format("{}{}", by.empty() ? ", by " : ", ", echo(name));
+    out.push_back(
+        {Field{},
+         fmt::format("{} sets nothing that stays: every key it sets is set again after it{}", echo(u.name), by), "use",
+         u.where});
+  }
+  out.insert(out.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
+  return out;
+}
+
 namespace {
 
 // A plan's label from its argument alone: its file stem, "stdin", or the preset's name.

@@ -107,6 +107,9 @@ std::string table_words(Format format, const std::string& text, Render render) {
 
 // The fields the user's own files, standard input and --set gave (not a preset's).
 std::vector<Field> user_fields(const LoadedScenario& s);
+// The scenario's own uses that change nothing (LoadedScenario::shadowed), as unused `use` keys,
+// ahead of `keys`.
+std::vector<UnusedKey> with_unused_uses(const LoadedScenario& s, std::vector<UnusedKey> keys);
 // The labels of the plans named on the command line, one each and all different: a label two
 // plans share (a/plan.toml, b/plan.toml) takes more of each path from its end until they differ
 // (a/plan, b/plan); one named twice is told apart by its place ("plan (2)").

@@ -18,7 +18,7 @@ void setup_diagnose(CLI::App& app) {
     const LoadedScenario loaded = load_with_sets(*opts);
     check_plot(*plot, loaded.files);
     Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
-    d.unused = unused_keys(loaded.scenario, d, user_fields(loaded));
+    d.unused = with_unused_uses(loaded, unused_keys(loaded.scenario, d, user_fields(loaded)));
     const std::string text = render_diagnosis(opts->format, loaded, d, output_columns());
     if (!plot->empty()) {
       const std::string svg = diagnosis_svg(loaded, d);

@@ -39,7 +39,7 @@ PlanReport plan_report(const LoadedScenario& s, std::string label) {
   const Inputs in = with_origins(s, [&] { return resolve(s.scenario); });
   r.result = with_origins(s, [&] { return evaluate(in); });
   r.assumptions = assumptions(s.scenario, in);
-  r.unused = unused_keys(s.scenario, user_fields(s));
+  r.unused = with_unused_uses(s, unused_keys(s.scenario, user_fields(s)));
   return r;
 }
 

@@ -120,9 +120,9 @@ std::vector<UnusedKey> first_unused(const LoadedScenario& loaded, const std::vec
   const std::vector<Field> swept = axis_fields(axes);
   std::erase_if(set, [&](Field f) { return std::find(swept.begin(), swept.end(), f) != swept.end(); });
   try {
-    return unused_keys(first, set);
+    return with_unused_uses(loaded, unused_keys(first, set));
   } catch (const Error&) {
-    return {};
+    return with_unused_uses(loaded, {});
   }
 }
 

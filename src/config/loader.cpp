@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "config/input_file.hpp"
@@ -135,8 +136,53 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag, bool named)
     if (std::find(out.files.begin(), out.files.end(), f) == out.files.end()) out.files.push_back(f);
 }
 
+// The same place in the same source.
+bool same_place(const Origin& a, const Origin& b) {
+  return a.same_source(b) && a.line == b.line && a.column == b.column;
+}
+
+// A source as a `use` would name it: a preset's name, else its label (a file's path).
+std::string source_name(const Origin& o) {
+  if (o.kind == SourceKind::Preset)
+    for (const auto& p : embedded_presets())
+      if (p.path == o.source) return std::string(p.name);
+  return o.label();
+}
+
+// Whether what `frag` set still stands in `out`: a field with its value from there, or a
+// requirement, a step table or a plan option (which a later layer adds to, not replaces).
+// Else the sources that set its fields again.
+std::optional<std::vector<std::string>> shadowed_by(const LoadedScenario& out, const LoadedScenario& frag) {
+  if (!frag.plan.requirements.empty() || frag.steps || frag.plan.batch_sizes || frag.plan.accept_unmodelled ||
+      frag.plan.accept_elsewhere || frag.plan.steady_only)
+    return std::nullopt;
+  std::vector<std::string> by;
+  bool any = false;
+  for (std::size_t i = 0; i < kFieldCount; ++i) {
+    if (!frag.scenario.has(static_cast<Field>(i))) continue;
+    any = true;
+    if (same_place(out.origins[i], frag.origins[i])) return std::nullopt;
+    // Set again, or replaced by an alternative (whose origin then names the later layer).
+    Origin later = out.origins[i];
+    for (Field alt : alternatives(static_cast<Field>(i)))
+      if (later.empty() && out.scenario.has(alt)) later = out.origins[static_cast<std::size_t>(alt)];
+    if (later.empty()) continue;
+    std::string name = source_name(later);
+    if (std::find(by.begin(), by.end(), name) == by.end()) by.push_back(std::move(name));
+  }
+  if (!any) return std::nullopt;
+  return by;
+}
+
 struct Loader {
   int depth = 0;
+  // The top file's own uses, in order: each name, where, and the loaded key it applied.
+  struct TopUse {
+    std::string name;
+    Origin where;
+    std::string key;
+  };
+  std::vector<TopUse> top_uses;
   // Each file or preset is read and parsed once, however often it is used: later uses apply
   // what it set (a few hundred bytes of files that use each other several times each would
   // otherwise load millions of times). Keyed by canonical path or "preset:PATH".
@@ -292,6 +338,7 @@ struct Loader {
       loading.pop_back();
       it = loaded.emplace(key, std::move(frag)).first;
     }
+    if (depth == 1) top_uses.push_back({std::string(name), where, key});
     apply_fragment(out, it->second, named);
   }
 
@@ -314,6 +361,8 @@ LoadedScenario load_scenario_text(std::string_view text, const Origin& doc, cons
   if (doc.kind == SourceKind::File && std::filesystem::is_regular_file(doc.source, ec))
     loader.loading.push_back(file_key(doc.source));
   loader.load_into(out, text, doc, base_dir);
+  for (const auto& use : loader.top_uses)
+    if (auto by = shadowed_by(out, loader.loaded.at(use.key))) out.shadowed.push_back({use.name, use.where, *by});
   convert_step_rates(out);
   return out;
 }

@@ -40,6 +40,14 @@ struct StepTable {
   Origin forced_origin;
 };
 
+// A `use` of the scenario's own file (or of a composition A+B) that sets nothing which stays:
+// every key it sets is set again after it. `by`: who set them again (preset names, file paths).
+struct ShadowedUse {
+  std::string name;  // as `use` names it
+  Origin where;      // the `use` entry
+  std::vector<std::string> by;
+};
+
 struct LoadedScenario {
   std::string name;         // from `name = ...`, else the file or preset name
   std::string description;  // from `description = ...`
@@ -49,6 +57,7 @@ struct LoadedScenario {
   Plan plan;                                  // the [require] table, if any
   std::vector<std::string> files;             // every file read for it (itself and what it uses), once each
   std::optional<StepTable> steps;             // the model's steps per accelerator, where it has them
+  std::vector<ShadowedUse> shadowed;          // the file's own uses that change nothing
 };
 
 // Takes the step of the scenario's accelerator from its StepTable (see StepTable). Done when a

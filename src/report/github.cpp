@@ -76,9 +76,9 @@ class GithubRenderer final : public CheckRenderer {
       // A key the plan set that changes nothing: a notice at the line that set it, so that no verdict
       // rests on a key ignored in silence.
       for (const auto& u : p.unused)
-        annotate(o, origin_of(*p.loaded, u.field),
-                 fmt::format("pipesim check {}: {} changes nothing", p.label, spec(u.field).key),
-                 fmt::format("{} changes nothing here: {}", spec(u.field).key, u.reason), "notice");
+        annotate(o, u.key.empty() ? origin_of(*p.loaded, u.field) : u.where,
+                 fmt::format("pipesim check {}: {} changes nothing", p.label, unused_key_name(u)),
+                 fmt::format("{} changes nothing here: {}", unused_key_name(u), u.reason), "notice");
       // The plan's name as printable text: a file name holding a line break would otherwise start a
       // line of its own, which GitHub reads as a workflow command (::stop-commands:: and the rest).
       o.print("{}: {}\n", printable(p.label), verdict(p.outcome));

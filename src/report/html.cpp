@@ -121,7 +121,7 @@ std::string sweep_html(const LoadedScenario& loaded, const std::vector<Axis>& ax
   if (!unused.empty()) {
     body += "<h2>Unused at the first point</h2>\n<p>Keys you set that change nothing there:</p>\n<ul>\n";
     for (const UnusedKey& u : unused)
-      body += fmt::format("<li><code>{}</code>: {}</li>\n", spec(u.field).key, xml_escape(u.reason));
+      body += fmt::format("<li><code>{}</code>: {}</li>\n", unused_key_name(u), xml_escape(u.reason));
     body += "</ul>\n";
   }
   body += "<h2>Scenario</h2>\n" +

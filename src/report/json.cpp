@@ -199,7 +199,7 @@ void write_assumptions(JsonWriter& j, const std::vector<Assumption>& list) {
 // "unused": [{"key", "reason"}]: keys the user set that change nothing the answer computes.
 void write_unused(JsonWriter& j, const std::vector<UnusedKey>& list) {
   j.key("unused").array();
-  for (const UnusedKey& u : list) j.object().kv_str("key", spec(u.field).key).kv_str("reason", u.reason).end();
+  for (const UnusedKey& u : list) j.object().kv_str("key", unused_key_name(u)).kv_str("reason", u.reason).end();
   j.end();
 }
 

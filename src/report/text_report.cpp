@@ -159,7 +159,7 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   }
   if (!d.unused.empty()) {
     o.print("\n{}Unused (keys you set that change nothing this diagnosis computes)\n", md ? "### " : "");
-    for (const UnusedKey& u : d.unused) o.print("{}{}: {}\n", bullet, spec(u.field).key, u.reason);
+    for (const UnusedKey& u : d.unused) o.print("{}{}: {}\n", bullet, unused_key_name(u), u.reason);
   }
 }
 
@@ -429,7 +429,7 @@ void plan_unused(Out& o, const PlanReport& p, bool md, std::size_t columns) {
   o.print("{}unused (keys the plan sets that change nothing judged here):\n", md ? "\n" : "  ");
   if (md) o.write("\n");
   for (const UnusedKey& u : p.unused) {
-    const std::string line = fmt::format("{}: {}", spec(u.field).key, u.reason);
+    const std::string line = fmt::format("{}: {}", unused_key_name(u), u.reason);
     o.print("{}\n", md ? "- " + line : columns > 0 ? wrap_hanging("    - ", line, columns) : "    - " + line);
   }
 }

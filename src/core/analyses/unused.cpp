@@ -218,9 +218,11 @@ std::vector<UnusedKey> unused_keys(const Scenario& s, const Diagnosis& d, std::s
         return true;  // the model refuses the changed value: the key bears on it
       }
     });
-    if (!tried.empty() && !acts) out.push_back({f, reason(s, d, f)});
+    if (!tried.empty() && !acts) out.push_back({f, reason(s, d, f), {}, {}});
   }
   return out;
 }
+
+std::string_view unused_key_name(const UnusedKey& u) { return u.key.empty() ? spec(u.field).key : u.key; }
 
 }  // namespace pipesim

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/error.hpp"
 #include "core/base/fields.hpp"
 
 namespace pipesim {
@@ -13,9 +14,13 @@ namespace pipesim {
 struct Diagnosis;  // core/analyses/diagnosis.hpp, which holds UnusedKeys
 
 struct UnusedKey {
-  Field field;
+  Field field{};
   std::string reason;  // why it acts on nothing here, and what would make it act
+  std::string key;     // a key that is not a field (a scenario's `use`); empty: the field's
+  Origin where;        // where that key was written (a field's place is the scenario's origins)
 };
+// The key as the user wrote it: `key`, else the field's dotted key.
+std::string_view unused_key_name(const UnusedKey& u);
 
 // Of `set_by_user` (keys the user's own files and --set gave; presets' stay quiet), each whose
 // value, changed, changes no figure of diagnose(s): the step, utilization, every stage, the

@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "config/loader.hpp"
 #include "config/presets.hpp"
@@ -297,4 +300,44 @@ TEST_CASE("a bad [model.on] table gets one line with file:line:col") {
   CHECK(load_error("[model.on]\nh200 = 3\n") ==
         "s.toml:2:1: error: model.on.h200 must be a table of the step measured there (measured_overhead, "
         "measured_per_sample)");
+}
+
+TEST_CASE("a use of the file's own whose every key is set again after it is named, with who set them") {
+  const LoadedScenario twice =
+      load_scenario_text("use = [\"reference\", \"nvme-gen4\", \"nvme-gen5\"]\n", Origin::file("s.toml"), "");
+  REQUIRE(twice.shadowed.size() == 1);
+  CHECK(twice.shadowed[0].name == "nvme-gen4");
+  CHECK(twice.shadowed[0].where.str() == "s.toml:1:21");
+  CHECK(twice.shadowed[0].by == std::vector<std::string>{"nvme-gen5"});
+  // Its own keys set again by the file itself.
+  const LoadedScenario own =
+      load_scenario_text("use = [\"reference\", \"nvme-gen4\"]\n[storage]\nread_bandwidth = \"1 GB/s\"\niops = 1000\n",
+                         Origin::file("s.toml"), "");
+  REQUIRE(own.shadowed.size() == 1);
+  CHECK(own.shadowed[0].by == std::vector<std::string>{"s.toml"});
+  // One key of it stays: it changes something (a100-80gb-sxm's decoder rate; h200 gives none).
+  CHECK(load_scenario_text("use = [\"reference\", \"a100-80gb-sxm\", \"h200\"]\n", Origin::file("s.toml"), "")
+            .shadowed.empty());
+  // A later preset that uses it again applies its keys from the same place: they stay.
+  CHECK(load_scenario_text("use = [\"reference\", \"h100-sxm\", \"p5-48xlarge\"]\n", Origin::file("s.toml"), "")
+            .shadowed.empty());
+  // Only the file's own uses: the presets' own layering (reference over its parts) says nothing.
+  CHECK(load_scenario("reference").shadowed.empty());
+  // A composition on the command line is the uses of the scenario it names.
+  const LoadedScenario composed = load_scenario("reference+nvme-gen4+nvme-gen5");
+  REQUIRE(composed.shadowed.size() == 1);
+  CHECK(composed.shadowed[0].name == "nvme-gen4");
+}
+
+TEST_CASE("a use replaced by an alternative of its key is set again too") {
+  const auto dir = std::filesystem::temp_directory_path() / "pipesim-loader-test";
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "w.toml") << "[cpu]\nworker_throughput = \"1 GB/s\"\n"; }
+  const LoadedScenario s =
+      load_scenario_text("use = [\"reference\", \"w.toml\"]\n[workload]\ntransform_cost = \"2 ms\"\n",
+                         Origin::file("s.toml"), dir.string());
+  REQUIRE(s.shadowed.size() == 1);
+  CHECK(s.shadowed[0].name == "w.toml");
+  CHECK(s.shadowed[0].by == std::vector<std::string>{"s.toml"});
+  std::filesystem::remove_all(dir);
 }
