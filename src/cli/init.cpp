@@ -1,5 +1,8 @@
 // `pipesim init [PRESETS...]`: a commented starting scenario that uses the presets named, with
 // every key the user should decide; to stdout, or to a file it will not overwrite.
+#include <fmt/format.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -37,6 +40,7 @@ void setup_init(CLI::App& app) {
     for (const auto& p : opts->presets) composed += (composed.empty() ? "" : "+") + p;
     LoadedScenario loaded;
     if (!composed.empty()) loaded = load_scenario(composed);
+    for (const UnusedKey& u : with_unused_uses(loaded, {})) fmt::print(stderr, "pipesim: note: use: {}\n", u.reason);
     const std::string text = init_toml(opts->presets, loaded);
     if (opts->output.empty() || opts->output == "-") return write_stdout(text);
     std::error_code ec;
