@@ -423,7 +423,8 @@ void plan_assumptions(Out& o, const PlanReport& p, bool md, std::size_t columns)
     o.print("{}\n", md ? "- " + a.text : columns > 0 ? wrap_hanging("    - ", a.text, columns) : "    - " + a.text);
 }
 
-// The keys the plan set that its verdict does not rest on: no requirement passes on one silently.
+// The keys the plan set that change nothing (its verdict or its line in a comparison does not rest
+// on them): no requirement passes, and no plan compares, on one silently.
 void plan_unused(Out& o, const PlanReport& p, bool md, std::size_t columns) {
   if (p.unused.empty()) return;
   o.print("{}unused (keys the plan sets that change nothing judged here):\n", md ? "\n" : "  ");
@@ -535,6 +536,7 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
             self_named ? std::string()
                        : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source.label())));
     plan_assumptions(o, p, md, columns);
+    plan_unused(o, p, md, columns);
   }
 }
 
