@@ -144,8 +144,7 @@ bool same_place(const Origin& a, const Origin& b) {
 // A source as a `use` would name it: a preset's name, else its label (a file's path).
 std::string source_name(const Origin& o) {
   if (o.kind == SourceKind::Preset)
-    for (const auto& p : embedded_presets())
-      if (p.path == o.source) return std::string(p.name);
+    if (const EmbeddedPreset* p = find_preset(o.source)) return std::string(p->name);
   return o.label();
 }
 
