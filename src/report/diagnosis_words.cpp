@@ -113,14 +113,17 @@ std::string loss_remedy(const Diagnosis& d, LossKind k) {
           "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
           "part",
           in.in_order ? "in-order" : "the", in.in_order ? ", pipeline.in_order = false" : "");
-    case LossKind::EpochStart:
-      return in.persistent_workers
-                 ? std::string(
-                       "every epoch starts with one worker's whole batch before its first step; longer "
-                       "epochs spread it")
-                 : std::string(
-                       "every epoch starts its workers again and waits for one worker's whole batch; "
-                       "persistent workers (pipeline.persistent_workers = true) skip the start-up");
+    case LossKind::EpochStart: {
+      const auto start = std::find_if(d.losses.begin(), d.losses.end(),
+                                      [](const FidelityLoss& l) { return l.kind == LossKind::EpochStart; });
+      if (start != d.losses.end() && start->persistent)
+        return fmt::format(
+            "every epoch starts its workers again and waits for one worker's whole batch; persistent workers "
+            "(pipeline.persistent_workers = true) skip the start-up: {} -> {} over the epoch",
+            percent(*d.result.epoch_utilization), percent(*start->persistent));
+      return "every epoch waits for one worker's whole batch before its first step (workers that persist refill "
+             "it too); longer epochs spread it";
+    }
   }
   return "";
 }
@@ -144,13 +147,14 @@ std::string knee_sentence(const Diagnosis& d) {
   const TransformInputs& t = d.inputs.transform;
   std::string out =
       fmt::format("Knee: {} per accelerator deliver 95% of {}", plural(c.knee_workers, "worker", "workers"),
-                  c.reachable ? "what compute needs" : "the most workers can (cpu.scaling_*)");
+                  !c.reachable         ? "the most workers can (cpu.scaling_*)"
+                  : c.full_within_node ? "what compute needs"
+                                       : "the most any count delivers");
   if (c.peak_workers > 0)
     out += fmt::format("; past {} more deliver less (cpu.scaling_coherency)", count(c.peak_workers));
   if (t.cores_per_accelerator)
     out +=
-        fmt::format("; the node's {} per accelerator for workers {}", plural(*t.cores_per_accelerator, "CPU", "CPUs"),
-                    c.knee_fits_cores ? "run them a core each" : "are too few to run them a core each");
+        fmt::format(" on the node's {} per accelerator for workers", plural(*t.cores_per_accelerator, "CPU", "CPUs"));
   return out + ".";
 }
 
@@ -362,17 +366,23 @@ std::string cores_text(const Diagnosis& d) {
         format_human(c.most_rates, Dim::Number),
         in.transform.kappa > 0 ? fmt::format(" (at {})", plural(c.workers_full, "worker", "workers"))
                                : std::string(" (approached as workers are added)"));
-  std::string out = fmt::format(
-      "CPUs: {} per accelerator keep up with compute ({} for {}){}, plus {} reserved for its training "
-      "process: {} CPUs per node ({} for {})",
-      plural(c.workers_full, "worker", "workers"), count(c.workers_target), percent(in.target_utilization),
-      in.transform.threads_per_core > 1
-          ? fmt::format(", a core each ({} CPUs)", format_compact(in.transform.threads_per_core, Dim::Number))
-          : std::string(),
-      format_compact(c.reserved_per_accelerator, Dim::Number), count(c.node_full), count(c.node_target),
-      percent(in.target_utilization));
-  if (in.transform.node_cores)
-    out += fmt::format("; the node has {}", format_compact(*in.transform.node_cores, Dim::Number));
+  const bool threads = in.transform.threads_per_core > 1;
+  std::string out;
+  if (in.transform.node_cores && c.full_within_node)
+    out = fmt::format("CPUs: on the node's {}, {} per accelerator keep up with compute ({} for {}); ",
+                      plural(*in.transform.node_cores, "CPU", "CPUs"), plural(c.workers_full, "worker", "workers"),
+                      count(c.workers_target), percent(in.target_utilization));
+  else if (in.transform.node_cores)
+    out = fmt::format("CPUs: no count of workers keeps up on the node's {}; ",
+                      plural(*in.transform.node_cores, "CPU", "CPUs"));
+  const double reserved = in.transform.reserved_cores / in.accelerators;
+  out += fmt::format(
+      "{}the fewest that keep up are {} per node, with {} per accelerator{} ({} for {}, with {}), {}",
+      in.transform.node_cores ? "" : "CPUs: ", count(c.node_full), plural(c.workers_at_node_full, "worker", "workers"),
+      threads ? fmt::format(" on {} hardware threads per core", count(in.transform.threads_per_core)) : std::string(),
+      count(c.node_target), percent(in.target_utilization), count(c.workers_at_node_target),
+      reserved > 0 ? fmt::format("{} reserved for each training process", format_compact(reserved, Dim::Number))
+                   : std::string("the training process sharing them"));
   // Beside the training process on shared CPUs: the most workers that keep clear of the loader's
   // stalls measured on real nodes (the "Near the CPUs" bullet says what they are).
   if (c.workers_beside_training)
@@ -418,21 +428,16 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
     case FixKind::WorkersWithinCores:
       put("Workers within the node's CPUs: ");
       workers_now();
-      put("), a core each: ");
+      put("): ");
       append_gain(out, d, after);
       put("; keeping up needs more CPUs (below)");
       return;
     case FixKind::WorkersAndCores:
-      fmt::format_to(
-          to(),
-          FMT_COMPILE("CPU: the transform needs {} per accelerator{}, but the node has {} per accelerator for workers; "
-                      "{} for the node ({} reserved for training processes) with {} workers per accelerator: "),
-          plural(value(0), "worker", "workers"),
-          in.transform.threads_per_core > 1 ? fmt::format(FMT_COMPILE(", a core ({} CPUs) each"),
-                                                          format_compact(in.transform.threads_per_core, Dim::Number))
-                                            : std::string(),
-          cpus(*in.transform.cores_per_accelerator), plural(value(1), "CPU", "CPUs"),
-          format_compact(in.transform.reserved_cores, Dim::Number), count(value(0)));
+      fmt::format_to(to(),
+                     FMT_COMPILE("CPU: no count of workers keeps up on the node's {} per accelerator for workers; {} "
+                                 "for the node ({} reserved for training processes) with {} per accelerator: "),
+                     cpus(*in.transform.cores_per_accelerator), plural(value(1), "CPU", "CPUs"),
+                     format_compact(in.transform.reserved_cores, Dim::Number), plural(value(0), "worker", "workers"));
       break;
     case FixKind::DecodeOnDecoder:
       put("Decode on the accelerator's hardware decoder (");

@@ -1,10 +1,14 @@
 #include "core/analyses/diagnosis.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
+
+#include "core/analyses/search.hpp"
 
 namespace pipesim {
 
@@ -192,6 +196,155 @@ std::optional<double> smallest_that_binds(const Scenario& base, Field field, dou
   return above;
 }
 
+// Runs of the model at other worker counts, and CPUs for the node, for the counts a diagnosis
+// gives: each count is the fewest at which the model, run there, gives what its sentence says.
+struct WorkerProbe {
+  const Scenario& s;
+  FixMemo* memo;
+  // Compute over the transform's time at `workers` per accelerator, on `cores` for the node when
+  // given (> 0; else the scenario's): the transform's own bound on utilization, 1 or more when it
+  // keeps up. 0 where the model refuses the point.
+  [[nodiscard]] double ratio(double workers, double cores = 0) const {
+    const std::array<Change, 2> changes{Change{Field::Workers, {workers, Dim::Number}},
+                                        Change{Field::Cores, {cores, Dim::Number}}};
+    try {
+      return run_changed(s, std::span(changes.data(), cores > 0 ? 2 : 1), memo, [](const Result& r, double) {
+        const double transform = r.stage(Stage::Transform).time_s;
+        return transform > 0 ? r.stage(Stage::Compute).time_s / transform : std::numeric_limits<double>::infinity();
+      });
+    } catch (const FieldError&) {
+      return 0.0;
+    }
+  }
+  [[nodiscard]] bool reaches(double goal, double workers, double cores = 0) const {
+    return ratio(workers, cores) >= goal * (1 - 1e-9);
+  }
+};
+
+// As many workers as no count searched goes past: the scaling law's peak, or none.
+constexpr double kUnboundedWorkers = 1e18;
+
+// The closed form's count in whole-core workers as workers on the node's CPUs: past its cores,
+// the rest run on second hardware threads, each adding cpu.smt_yield of a worker. A first guess.
+double on_hardware_threads(const TransformInputs& t, double whole_core_workers) {
+  if (!t.cores_per_accelerator || t.threads_per_core <= 1 || t.smt_yield <= 0) return whole_core_workers;
+  const double physical = *t.cores_per_accelerator / t.threads_per_core;
+  if (whole_core_workers <= physical) return whole_core_workers;
+  return std::min(*t.cores_per_accelerator, physical + (whole_core_workers - physical) / t.smt_yield);
+}
+
+// The count of workers per accelerator that delivers the most on `logical` CPUs per accelerator
+// (the node's CPUs at `cpus`, or the scenario's where 0): as many as the CPUs, a few fewer where
+// a part of a CPU or the training process's threads beside them would slice the time of all, or,
+// under the scaling law's coherency, where what the CPUs run reaches the law's peak (past it more
+// deliver less).
+double best_workers(const WorkerProbe& p, const TransformInputs& t, double logical, double cpus) {
+  const double top = std::max(1.0, std::ceil(logical - 1e-9));
+  std::array<double, 8> tries{top, top - 1, top - 2, top - 3, 0, 0, 0, 0};
+  if (t.kappa > 0) {
+    const double peak = usl_peak(t), physical = logical / t.threads_per_core;
+    const double w = peak <= physical || t.smt_yield <= 0 ? peak : physical + (peak - physical) / t.smt_yield;
+    tries[4] = std::floor(w) - 1;
+    tries[5] = std::floor(w);
+    tries[6] = std::ceil(w);
+    tries[7] = std::ceil(w) + 1;
+  }
+  double best = top, most = -1;
+  for (double w : tries)
+    if (w >= 1 && w <= top)
+      if (const double r = p.ratio(w, cpus); r > most) {
+        best = w;
+        most = r;
+      }
+  return best;
+}
+
+// The fewest CPUs for the node at which some count of workers reaches `goal` (in the transform's
+// bound on utilization), at most `upper`, and the fewest workers per accelerator that do it there.
+struct CpusAnswer {
+  double cpus = 0;
+  double workers = 0;
+};
+std::optional<CpusAnswer> fewest_cpus(const WorkerProbe& p, const Inputs& in, double goal, double upper) {
+  const TransformInputs& t = in.transform;
+  const auto logical = [&](double cpus) { return (cpus - t.reserved_cores) / in.accelerators; };
+  const auto best = [&](double cpus) { return best_workers(p, t, logical(cpus), cpus); };
+  const auto some = [&](double cpus) { return logical(cpus) > 0 && p.reaches(goal, best(cpus), cpus); };
+  const auto cpus = fewest(std::floor(t.reserved_cores) + 1, upper, upper, some);
+  if (!cpus) return std::nullopt;
+  const double most = best(*cpus);
+  const auto workers = fewest(1, most, most, [&](double w) { return p.reaches(goal, w, *cpus); });
+  if (!workers) return std::nullopt;
+  return CpusAnswer{*cpus, *workers};
+}
+
+// The closed form's counts (core_needs: whole-core workers, the scaling law alone) replaced by
+// the model's own: the fewest workers that keep the transform at or under compute, and at the
+// target, on the node's CPUs (hardware threads, time slicing, reserved CPUs, the training process
+// and variance all counted); where they cannot, the fewest with more CPUs; the knee on the node's
+// CPUs; and, with `cpus` (or where the node's CPUs are too few), the fewest CPUs for the node.
+void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool cpus) {
+  const Inputs& in = d.inputs;
+  const TransformInputs& t = in.transform;
+  CoreNeeds& c = *d.cores;
+  if (t.decoder_seconds_per_sample > 0) return;  // the decoder sets its own pace: the closed form's counts
+  const WorkerProbe p{s, memo};
+  const bool known = t.cores_per_accelerator.has_value();
+  const double law_top = t.kappa > 0 ? c.peak_workers : kUnboundedWorkers;
+  const double node_top = known ? best_workers(p, t, *t.cores_per_accelerator, 0) : law_top;
+  const auto on_node = [&](double goal, double guess) {
+    return fewest(1, node_top, on_hardware_threads(t, guess), [&](double w) { return p.reaches(goal, w); });
+  };
+  const auto full = on_node(1, c.workers_full);
+  const auto target = on_node(in.target_utilization, c.workers_target);
+  c.full_within_node = full.has_value();
+  c.target_within_node = target.has_value();
+  // A core each beside those reserved, for `w` workers per accelerator.
+  const auto core_each = [&](double w) {
+    return ceil_count((w * t.threads_per_core + c.reserved_per_accelerator) * in.accelerators);
+  };
+  const auto with_cpus = [&](double goal, double guess) {
+    return fewest(1, law_top, guess, [&](double w) { return p.reaches(goal, w, core_each(w)); });
+  };
+  if (full) {
+    c.workers_full = *full;
+  } else if (known) {
+    const auto more = with_cpus(1, c.workers_full);
+    c.reachable = more.has_value();
+    if (more) c.workers_full = *more;
+  } else {
+    c.reachable = false;
+  }
+  if (target)
+    c.workers_target = *target;
+  else if (const auto more = known ? with_cpus(in.target_utilization, c.workers_target) : std::nullopt)
+    c.workers_target = *more;
+  // The knee: the fewest workers on these CPUs that deliver 95% of the most they can (never
+  // more than compute needs).
+  const double most = known || t.kappa > 0 || t.sigma > 0 ? std::min(1.0, p.ratio(node_top)) : 1.0;
+  if (const auto knee = on_node(0.95 * most, c.knee_workers)) c.knee_workers = *knee;
+  c.knee_fits_cores = !known || c.knee_workers * t.threads_per_core <= *t.cores_per_accelerator * (1 + 1e-12);
+  // The workers that deliver what the node's CPUs full deliver, when they cannot keep up.
+  if (!c.full_within_node && known)
+    c.workers_node_best = fewest(1, node_top, node_top, [&, r = p.ratio(node_top)](double w) {
+                            return p.reaches(r, w);
+                          }).value_or(node_top);
+  // The CPUs for the node: the node's own where they suffice, else a core each; the fewest that
+  // suffice when asked, and always where the node's are too few (the fix adds them).
+  const auto node_answer = [&](bool within, double workers, double goal, double& node, double& at) {
+    node = within && t.node_cores ? *t.node_cores : core_each(workers);
+    at = workers;
+    if (!c.reachable || !(cpus || !within)) return;
+    if (const auto fewer = fewest_cpus(p, in, goal, node)) {
+      node = fewer->cpus;
+      at = fewer->workers;
+    }
+  };
+  node_answer(c.full_within_node, c.workers_full, 1, c.node_full, c.workers_at_node_full);
+  node_answer(c.target_within_node, c.workers_target, in.target_utilization, c.node_target, c.workers_at_node_target);
+  c.cores_per_accelerator = c.node_full / in.accelerators;
+}
+
 }  // namespace
 
 std::string_view fix_key(FixKind k) {
@@ -268,7 +421,7 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
   const auto without = [&](LossKind k, const Scenario& t) {
     try {
       const double u = evaluate(resolve(t)).utilization;
-      if (u - r.utilization >= kShown) out.push_back({k, u, u - r.utilization});
+      if (u - r.utilization >= kShown) out.push_back({k, u, u - r.utilization, std::nullopt});
     } catch (const FieldError&) {
       // Without the key the scenario is incomplete: no figure for that mechanism.
     }
@@ -291,8 +444,15 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
   unset(LossKind::Lock, {Field::LaunchTime, Field::PinLockShare});
   unset(LossKind::Crowded, {Field::CrowdedLoopTime});
   unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
-  if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown)
-    out.push_back({LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization});
+  if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown) {
+    FidelityLoss start{LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization, std::nullopt};
+    if (r.workers_start_s.value_or(0) > 0 && !s.value(Field::PersistentWorkers)) {
+      Scenario t = s;
+      t.set(Field::PersistentWorkers, {1, Dim::Bool});
+      start.persistent = evaluate(resolve(t)).epoch_utilization;
+    }
+    out.push_back(start);
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const FidelityLoss& a, const FidelityLoss& b) { return a.loss > b.loss; });
   return out;
@@ -470,13 +630,14 @@ namespace {
 
 // The figures a diagnosis adds to the result: what each stage needs to keep up with compute,
 // the capacity answers, the crossovers, what a real loader's mechanisms cost.
-void needs(const Scenario& s, Diagnosis& d) {
+void needs(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   const double B = in.batch;
   const double compute = r.stage(Stage::Compute).time_s;
   if (in.transform.cpu_work) {
     d.cores = core_needs(in.transform, in, compute, in.workers >= 1 ? pin_time(in, B) : 0);
+    search_core_needs(s, memo, d, cpus);
     d.workers_needed = d.cores->workers_full;
   }
   d.storage_bandwidth_needed = storage_bytes_per_batch(in.storage, in, B) * in.storage.shared_by / compute;
@@ -569,25 +730,20 @@ void FixContext::transform_fixes() const {
   }
 
   const bool transform_slow = in.transform.modelled && r.stage(Stage::Transform).time_s > compute;
-  // Only when some number of workers keeps up (the scaling law may peak below the need).
+  // Only when some number of workers keeps up (the scaling law may peak below the need). The
+  // counts are the model's own (search_core_needs): variance, hardware threads and the training
+  // process included.
   if (transform_slow && !r.serial && in.transform.cpu_work && r.stage(Stage::Transform).limit != Limit::Decoder &&
       d.cores->reachable) {
-    double need = *d.workers_needed;
-    // With variance the count that keeps up on average is not enough: search past it.
-    if (r.stage(Stage::Transform).limit == Limit::Variance)
-      need = smallest_that_binds(s, Field::Workers, std::max(need, in.workers + 1), 4 * need + 8, r.throughput)
-                 .value_or(0);
-    const double logical = need * in.transform.threads_per_core;  // a whole core for each worker
-    if (need <= in.workers)
-      ;  // no count of workers helps
-    else if (!in.transform.cores_per_accelerator || *in.transform.cores_per_accelerator >= logical)
-      add(FixKind::Workers, {{Field::Workers, {need, Dim::Number}}});
-    else {  // more workers alone add nothing past the cores: first fill them, then add cores
-      const double fit = std::floor(*in.transform.cores_per_accelerator / in.transform.threads_per_core);
-      if (fit > in.workers)
-        add_if_faster(FixKind::WorkersWithinCores, {{Field::Workers, {fewest_as_good(fit), Dim::Number}}});
+    const CoreNeeds& c = *d.cores;
+    if (c.full_within_node) {
+      if (c.workers_full > in.workers) add(FixKind::Workers, {{Field::Workers, {c.workers_full, Dim::Number}}});
+    } else {  // the node's CPUs full first, then the CPUs that keep up
+      if (c.workers_node_best > in.workers)
+        add_if_faster(FixKind::WorkersWithinCores,
+                      {{Field::Workers, {fewest_as_good(c.workers_node_best), Dim::Number}}});
       add(FixKind::WorkersAndCores,
-          {{Field::Workers, {need, Dim::Number}}, {Field::Cores, {node_cores(need), Dim::Number}}});
+          {{Field::Workers, {c.workers_at_node_full, Dim::Number}}, {Field::Cores, {c.node_full, Dim::Number}}});
     }
   }
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
@@ -749,13 +905,23 @@ void FixContext::smaller_batch() const {
 
 Diagnosis diagnose(const Scenario& s) { return diagnose(s, nullptr); }
 
+namespace {
+
+void diagnose_into(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d);
+
+}  // namespace
+
 Diagnosis diagnose(const Scenario& s, FixMemo* memo) {
   Diagnosis d;
-  diagnose(s, memo, d);
+  diagnose_into(s, memo, true, d);
   return d;
 }
 
-void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) {
+void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) { diagnose_into(s, memo, false, d); }
+
+namespace {
+
+void diagnose_into(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d) {
   // Every figure from scratch, the fixes' storage kept.
   std::vector<Fix> fixes = std::move(d.fixes);
   fixes.clear();
@@ -763,7 +929,7 @@ void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) {
   d.fixes = std::move(fixes);
   d.inputs = resolve(s);
   d.result = evaluate(d.inputs);
-  needs(s, d);
+  needs(s, memo, cpus, d);
   const FixContext c{s, d, d.inputs, d.result, d.inputs.batch, d.result.stage(Stage::Compute).time_s, memo};
   // A batch that does not fit is the first thing to fix: nothing else runs.
   if (!d.result.fits) {
@@ -778,9 +944,17 @@ void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) {
   c.storage_fixes();
   c.transfer_fixes();
   c.all_together();
+  // A fix is offered only where it moves what it names: another wall may bind as soon as its
+  // own is gone (it still counts in the fixes all together).
+  std::erase_if(d.fixes, [&](const Fix& f) {
+    return f.kind != FixKind::AllTogether && !(f.result.throughput > d.result.throughput * (1 + 1e-9)) &&
+           !(f.result.utilization > d.result.utilization * (1 + 1e-9));
+  });
   c.fewer_workers();
   c.smaller_batch();
 }
+
+}  // namespace
 
 Diagnosis diagnose_with_assumptions(const Scenario& s) {
   Diagnosis d = diagnose(s);

@@ -94,6 +94,9 @@ struct FidelityLoss {
   LossKind kind;
   double without = 0;  // the utilization without it (steady)
   double loss = 0;     // without it less with it, in utilization (0..1)
+  // The epoch's start: the whole epoch's utilization with persistent workers, when the workers'
+  // start-up costs something and they do not persist (what that remedy buys, by the model).
+  std::optional<double> persistent;
 };
 // Losses of at least 0.1 points of utilization, the largest first.
 std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r);
@@ -168,7 +171,8 @@ Diagnosis diagnose(const Scenario& s);
 // The same diagnosis, its fixes looked up in `memo` where run before (memo may be null).
 Diagnosis diagnose(const Scenario& s, FixMemo* memo);
 // The same, into `d` (every member replaced), reusing the storage of its fixes: a sweep diagnoses
-// row after row into one, without allocating it again for each.
+// row after row into one, without allocating it again for each. A row shows no capacity answers,
+// so the fewest CPUs for the node are searched only where a fix needs them (the node's are too few).
 void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d);
 // diagnose with its assumptions: what `pipesim diagnose` shows.
 Diagnosis diagnose_with_assumptions(const Scenario& s);

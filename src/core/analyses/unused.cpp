@@ -53,14 +53,17 @@ void add_result(const Result& r, const auto& add) {
   add(r.run_s);
   add(r.run_utilization);
   add(r.loop_overhead_s);
-  add(r.shared_cpu_s);
-  add(r.shared_cores);
-  add(r.shared_wait_s);
-  add(r.busy_workers);
+  // The CPUs shared by time are printed where the workers share them (figures.cpp).
+  if (r.shared_cores > 0) {
+    add(r.shared_cpu_s);
+    add(r.shared_cores);
+    add(r.shared_wait_s);
+    add(r.busy_workers);
+    add(r.thread_rate);
+    add(r.receive_busy_workers);
+    add(r.crowded_s);
+  }
   add(r.lock_s);
-  add(r.thread_rate);
-  add(r.receive_busy_workers);
-  add(r.crowded_s);
   // One worker's batch variance is printed where it limits the binding transform.
   if (r.binds(Stage::Transform) && r.stage(Stage::Transform).limit == Limit::Variance) {
     add(r.batch_cv);
@@ -138,7 +141,8 @@ Said said(const Diagnosis& d) {
 }
 
 // The scenario with f changed each way it is tried: a flag flipped, another choice, a number
-// doubled and halved (a share halved and taken halfway to 1; 0 made 1 of its unit).
+// doubled and halved (a share halved and doubled, or taken halfway to 1 where doubling passes it;
+// 0 made 1 of its unit).
 std::vector<Scenario> changed(const Scenario& s, Field f) {
   const FieldSpec& sp = spec(f);
   const double v = s.get(f);
@@ -153,7 +157,7 @@ std::vector<Scenario> changed(const Scenario& s, Field f) {
     const bool share = sp.constraint == Constraint::UnitInterval || sp.constraint == Constraint::Share ||
                        sp.constraint == Constraint::HitRatio;
     values = v == 0  ? std::vector<double>{share ? 0.5 : 1.0}
-             : share ? std::vector<double>{v / 2, (v + 1) / 2}
+             : share ? std::vector<double>{v / 2, 2 * v <= 1 ? 2 * v : (v + 1) / 2}
                      : std::vector<double>{v * 2, v / 2};
     for (double& w : values)
       if (sp.integer) w = std::max(1.0, std::round(w));

@@ -98,6 +98,15 @@ struct CoreNeeds {
   double knee_workers = 0;
   double peak_workers = 0;
   bool knee_fits_cores = true;
+  // Where the node's CPUs are known: whether workers_full (and workers_target) run on them as
+  // they are, and the fewest CPUs for the node at which some count of workers keeps up (reaches
+  // the target), with the fewest workers per accelerator that do it there (0: not searched).
+  bool full_within_node = true;
+  bool target_within_node = true;
+  double workers_at_node_full = 0;
+  double workers_at_node_target = 0;
+  // When the node's CPUs cannot keep up: the fewest workers that deliver what they deliver full.
+  double workers_node_best = 0;
   // When the training process shares the CPUs (pipeline.loop_cpu_share set) and the node's CPUs
   // per accelerator for workers are known: the most workers that keep a CPU each (a core each with
   // threads_per_core > 1) beside the training process's busy CPUs, and those CPUs. Past this count a

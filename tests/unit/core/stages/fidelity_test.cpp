@@ -363,23 +363,33 @@ TEST_CASE("cores shared by time: workers, the training process and its CPU share
   s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
   r = test::run(s);
   CHECK(r.step_s == doctest::Approx(0.026));
-  // Cores needed: the workers need 40 ms / 10 ms of compute = 4 worker rates, and the training
-  // process min(1, 1 + 2 ms / 10 ms) = 1 core: 5 cores per accelerator.
+  // CPUs needed, by the model: the CPU work of a step is the workers' 40 ms and the training
+  // process's 12 ms, so 52 ms / 10 ms of compute = 5.2 CPUs keep up: 6 whole CPUs, with 5
+  // workers (4 workers on 6 CPUs: 4 worker rates, 40 ms, as slow as compute but no faster once
+  // the shared cores are counted: the model decides).
   const Diagnosis d = diagnose(s);
   REQUIRE(d.cores);
-  CHECK(d.cores->workers_full == 4);
-  CHECK(d.cores->cores_per_accelerator == doctest::Approx(5));
-  // A pin thread, a thread of the training process beside its loop, pins 1 MB a batch at
-  // 0.25 GB/s: 4 ms of each 10 ms of compute, 0.4 of a core more (5.4 per accelerator); at
-  // 0.05 GB/s its 20 ms a batch can have no more than a whole core (6).
+  CHECK_FALSE(d.cores->full_within_node);  // 2 CPUs: no count keeps up
+  CHECK(d.cores->node_full == 6);
+  const auto keeps_up = [&](double workers, double cpus) {
+    Scenario t = s;
+    t.set(Field::Workers, workers);
+    t.set(Field::Cores, cpus);
+    const Result at = test::run(t);
+    return at.stage(Stage::Transform).time_s <= at.stage(Stage::Compute).time_s * (1 + 1e-9);
+  };
+  CHECK(keeps_up(d.cores->workers_at_node_full, 6));
+  for (double w = 1; w <= 8; ++w) CHECK_FALSE(keeps_up(w, 5));
+  // A pin thread, a thread of the training process beside its loop, pins 1 MB a batch: its
+  // work is CPU work of the step too, so more CPUs keep up.
   s.set(Field::DeviceSampleSize, {100e3, Dim::Size});
   s.set(Field::LinkBandwidth, {10e9, Dim::Rate});
   s.set(Field::PinBandwidth, {0.25e9, Dim::Rate});
   const Diagnosis pinned = diagnose(s);
   REQUIRE(pinned.cores);
-  CHECK(pinned.cores->cores_per_accelerator == doctest::Approx(5.4));
-  s.set(Field::PinBandwidth, {0.05e9, Dim::Rate});
-  CHECK(diagnose(s).cores->cores_per_accelerator == doctest::Approx(6));
+  CHECK(pinned.cores->node_full >= 6);
+  CHECK(keeps_up(pinned.cores->workers_at_node_full, pinned.cores->node_full));
+  for (double w = 1; w <= 12; ++w) CHECK_FALSE(keeps_up(w, pinned.cores->node_full - 1));
 }
 
 TEST_CASE("cores shared by time: the training process's own time runs beside the busy workers") {
@@ -686,10 +696,13 @@ TEST_CASE("the knee: the fewest workers for 95% of what workers can deliver, and
   d = diagnose(s);
   CHECK(d.cores->knee_workers == 7);
   CHECK(d.cores->peak_workers == 10);
-  // 4 logical CPUs, one reserved for the training process: 3 for workers, too few for 7.
+  // 4 logical CPUs, one reserved for the training process: 3 for workers, too few for 7. On
+  // them the knee is 95% of the most they deliver: 3 workers give 3 / 1.06 = 2.83 rates, 2 give
+  // 2 / 1.02 = 1.96, under 95% of it: 3.
   s.set(Field::Cores, 4);
   d = diagnose(s);
-  CHECK_FALSE(d.cores->knee_fits_cores);
+  CHECK(d.cores->knee_workers == 3);
+  CHECK(d.cores->knee_fits_cores);
 }
 
 TEST_CASE("the workers that keep a CPU each beside the training process") {

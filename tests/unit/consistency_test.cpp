@@ -1,0 +1,198 @@
+// One answer: every count and fix a diagnosis gives is confirmed by the forward model, run at the
+// answer, over the shipped presets composed into nodes and workloads and seeded random overrides
+// (hardware threads, reserved CPUs, cores, scaling, time slicing, the training process sharing
+// the CPUs, variance, persistent workers, nodes, shared storage, page cache). A sweep's row holds
+// the same fixes as the diagnosis of its point.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "core/analyses/diagnosis.hpp"
+
+using namespace pipesim;
+
+namespace {
+
+struct Gen {
+  std::mt19937_64 rng;
+  explicit Gen(std::uint64_t seed) : rng(seed) {}
+  double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); }
+  double whole(double a, double b) { return std::floor(uniform(a, b + 1)); }
+  bool coin(double p = 0.5) { return uniform(0, 1) < p; }
+};
+
+// The shipped nodes with the shipped workloads that run on the CPU, on a few storages.
+std::vector<Scenario> preset_scenarios() {
+  std::vector<Scenario> out;
+  for (const char* node : {"dgx-h100", "dgx-a100", "p4d-24xlarge", "p5-48xlarge", "g5-xlarge"})
+    for (const char* work : {"resnet50-imagenet-h100", "resnet50-imagenet-amp", "resnet18-imagenet-h100",
+                             "vit-b16-imagenet", "medical-images-5mb", "resnet50-reference"})
+      for (const char* rest : {"+nvme-gen4", "+nfs-10gbe", "+nvme-gen4+pytorch-dataloader-gpu-node"}) {
+        const std::string name = std::string(node) + "+" + work + rest;
+        try {
+          Scenario s = load_scenario(name).scenario;
+          if (!s.has(Field::BatchSize)) s.set(Field::BatchSize, 256);
+          if (!s.has(Field::Workers)) s.set(Field::Workers, 8);
+          (void)evaluate(resolve(s));
+          out.push_back(s);
+        } catch (const FieldError&) {
+          // A composition that is no complete scenario (a workload without the step of this
+          // node's accelerator, say): left out.
+        } catch (const Error&) {
+        }
+      }
+  return out;
+}
+
+// A draw of the overrides the answers must stay true under.
+void override_randomly(Gen& g, Scenario& s) {
+  s.set(Field::Workers, g.whole(1, 40));
+  if (g.coin(0.7)) s.set(Field::TransformCost, {std::exp(g.uniform(std::log(2e-4), std::log(2e-2))), Dim::Duration});
+  if (g.coin(0.5)) s.set(Field::BatchSize, g.coin() ? 64 : g.whole(16, 512));
+  if (g.coin(0.5)) {
+    const double accelerators = s.get(Field::AcceleratorCount);
+    s.set(Field::Cores, accelerators * g.whole(2, 40) + g.whole(0, 16));
+  }
+  if (g.coin(0.4)) s.set(Field::ThreadsPerCore, g.coin() ? 1 : 2);
+  if (g.coin(0.3)) s.set(Field::SmtYield, g.uniform(0.05, 0.6));
+  if (g.coin(0.2)) s.set(Field::ReservedCores, g.whole(0, 8));
+  if (g.coin(0.3)) s.set(Field::ScalingContention, g.uniform(0, 0.05));
+  if (g.coin(0.2)) s.set(Field::ScalingCoherency, g.uniform(1e-5, 2e-3));
+  if (g.coin(0.3)) s.set(Field::OversubscriptionCost, g.uniform(0, 0.3));
+  if (g.coin(0.3)) s.set(Field::LoopCpuShare, g.uniform(0, 1));
+  if (g.coin(0.3)) s.set(Field::TransformCv, g.uniform(0, 0.6));
+  if (g.coin(0.2)) s.set(Field::PersistentWorkers, {1, Dim::Bool});
+  if (g.coin(0.2)) s.set(Field::Nodes, g.whole(1, 16));
+  if (g.coin(0.2)) s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
+  if (g.coin(0.2)) s.set(Field::PageCache, {g.uniform(1e9, 4e11), Dim::Size});
+}
+
+// The model at `workers` per accelerator, on `cpus` for the node when > 0.
+Result at(const Scenario& s, double workers, double cpus = 0) {
+  Scenario t = s;
+  t.set(Field::Workers, workers);
+  if (cpus > 0) t.set(Field::Cores, cpus);
+  return evaluate(resolve(t));
+}
+
+// Compute over the transform's time: the transform's own bound on utilization.
+double ratio(const Result& r) {
+  const double t = r.stage(Stage::Transform).time_s;
+  return t > 0 ? r.stage(Stage::Compute).time_s / t : 1e300;
+}
+
+bool reaches(const Result& r, double goal) { return ratio(r) >= goal * (1 - 1e-9); }
+
+struct Tally {
+  int diagnosed = 0, counts = 0, cpus = 0, fixes = 0, rows = 0;
+};
+
+// Every count of the diagnosis of `s` is sufficient and the fewest, by the model.
+void counts_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
+  if (!d.cores || d.inputs.transform.decoder_seconds_per_sample > 0) return;
+  const CoreNeeds& c = *d.cores;
+  const double target = d.inputs.target_utilization;
+  const auto logical = d.inputs.transform.cores_per_accelerator;
+  if (c.full_within_node && c.reachable) {
+    ++n.counts;
+    CHECK(reaches(at(s, c.workers_full), 1));
+    // The fewest: no smaller count keeps up (every one checked, up to 64).
+    for (double w = std::max(1.0, c.workers_full - 64); w < c.workers_full; ++w) {
+      CAPTURE(w);
+      CHECK_FALSE(reaches(at(s, w), 1));
+    }
+  }
+  if (c.target_within_node && c.reachable) {
+    CHECK(reaches(at(s, c.workers_target), target));
+    if (c.workers_target > 1) CHECK_FALSE(reaches(at(s, c.workers_target - 1), target));
+  }
+  if (!c.reachable || !logical) return;
+  // The fewest CPUs for the node: keep up with the workers named, and one CPU fewer does not
+  // with any count of workers (up to a CPU each and one more).
+  ++n.cpus;
+  CHECK(reaches(at(s, c.workers_at_node_full, c.node_full), 1));
+  const double fewer = c.node_full - 1;
+  const double reserved = d.inputs.transform.reserved_cores;
+  if (fewer > reserved && c.node_full < 2000) {
+    const double top = std::ceil((fewer - reserved) / d.inputs.accelerators) + 1;
+    for (double w = 1; w <= top; ++w) {
+      CAPTURE(w);
+      CHECK_FALSE(reaches(at(s, w, fewer), 1));
+    }
+  }
+}
+
+// Every fix, applied, gives the figures it claims, and moves one of them.
+void fixes_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
+  for (const Fix& f : d.fixes) {
+    ++n.fixes;
+    CAPTURE(fix_key(f.kind));
+    Scenario applied = s;
+    for (const Change& c : f.changes) applied.set(c.field, c.value);
+    const Result r = evaluate(resolve(applied));
+    CHECK(r.utilization == f.result.utilization);
+    CHECK(r.throughput == f.result.throughput);
+    const bool moves = r.throughput > d.result.throughput * (1 + 1e-9) ||
+                       r.utilization > d.result.utilization * (1 + 1e-9) || (f.kind == FixKind::FitMemory && r.fits);
+    CHECK(moves);
+  }
+  for (const FidelityLoss& l : d.losses)
+    if (l.persistent) CHECK(*l.persistent > *d.result.epoch_utilization);
+}
+
+// A sweep's row (diagnosed with a memo, into a reused diagnosis) holds the point's own fixes.
+void row_equals(const Scenario& s, const Diagnosis& d, FixMemo& memo, Diagnosis& row, Tally& n) {
+  ++n.rows;
+  diagnose(s, &memo, row);
+  CAPTURE(s.get(Field::Workers));
+  REQUIRE(row.fixes.size() == d.fixes.size());
+  for (std::size_t i = 0; i < d.fixes.size(); ++i) {
+    CHECK(row.fixes[i].kind == d.fixes[i].kind);
+    REQUIRE(row.fixes[i].changes.size() == d.fixes[i].changes.size());
+    for (std::size_t k = 0; k < d.fixes[i].changes.size(); ++k)
+      CHECK(row.fixes[i].changes[k].value.value == d.fixes[i].changes[k].value.value);
+    CHECK(row.fixes[i].result.throughput == d.fixes[i].result.throughput);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over presets and random overrides") {
+  const std::vector<Scenario> presets = preset_scenarios();
+  REQUIRE(presets.size() >= 40);
+  Gen g(20261201);
+  Tally n;
+  const std::array<Field, 2> varying{Field::Workers, Field::BatchSize};
+  Diagnosis row;
+  for (int i = 0; i < 400; ++i) {
+    Scenario s = presets[static_cast<std::size_t>(i) % presets.size()];
+    if (i >= static_cast<int>(presets.size())) override_randomly(g, s);
+    CAPTURE(i);
+    Diagnosis d;
+    try {
+      d = diagnose(s);
+    } catch (const FieldError&) {
+      continue;  // an inconsistent draw (no CPU left for workers): refused, fine
+    }
+    ++n.diagnosed;
+    counts_hold(s, d, n);
+    fixes_hold(s, d, n);
+    // Two rows of one sweep over workers, sharing a memo as a sweep's thread does.
+    FixMemo memo(varying);
+    row_equals(s, d, memo, row, n);
+    Scenario other = s;
+    other.set(Field::Workers, s.get(Field::Workers) + 3);
+    row_equals(other, diagnose(other), memo, row, n);
+  }
+  MESSAGE("diagnosed ", n.diagnosed, ", counts ", n.counts, ", CPU answers ", n.cpus, ", fixes ", n.fixes);
+  CHECK(n.diagnosed >= 300);
+  CHECK(n.counts >= 100);
+  CHECK(n.cpus >= 50);
+  CHECK(n.fixes >= 200);
+}
