@@ -104,13 +104,17 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     l.reached = reached_text(req, o.value);
     l.required = fmt::format("{} {}", relation(req.metric), req.typed.empty() ? shown(req, req.threshold) : req.typed);
     if (ranged) l.where = fmt::format("worst at batch {}", count(o.at_batch));
-    // Both epochs' figures where the cold page cache makes the first differ, and which was judged.
+    // Both figures where the worst epoch differs from the steady state, and which was judged.
     if (o.first_epoch && shown(req, *o.first_epoch) != shown(req, o.steady)) {
+      const std::string first = o.first_epoch_cold ? "the first epoch, with its start and its page cache cold,"
+                                                   : "every epoch, with its start,";
+      const std::string from =
+          o.steady_from > 1 ? fmt::format(" from epoch {}", count(o.steady_from)) : std::string(" within each epoch");
       if (o.steady_only)
-        add(fmt::format("epochs after the first (require.epochs = \"steady\"); the first epoch reaches {}",
+        add(fmt::format("the steady state{} (require.epochs = \"steady\"); {} reaches {}", from, first,
                         shown(req, *o.first_epoch)));
       else
-        add(fmt::format("first epoch {} (page cache cold), later epochs {}", shown(req, *o.first_epoch),
+        add(fmt::format("{} {}; the steady state{}: {}", first, shown(req, *o.first_epoch), from,
                         shown(req, o.steady)));
     }
   }

@@ -374,7 +374,10 @@ class JsonRenderer final : public DiagnosisRenderer,
           j.kv("value", oc.value).kv("threshold", req.threshold).kv_str("unit", requirement_unit(req));
         }
         j.kv("at_batch_size", oc.at_batch);
-        if (oc.first_epoch) j.kv("first_epoch_value", *oc.first_epoch).kv("steady_value", oc.steady);
+        if (oc.first_epoch)
+          j.kv("first_epoch_value", *oc.first_epoch)
+              .kv("steady_value", oc.steady)
+              .kv("steady_from_epoch", oc.steady_from);
         if (oc.first_epoch_walls) walls(j.key("first_epoch_walls"), oc.first_epoch_walls);
         walls(j.key("unmodelled"), oc.unmodelled);
         walls(j.key("accepted_unmodelled"), oc.accepted);

@@ -63,10 +63,33 @@ double value_of(const Requirement& req, const Result& r) {
   return 0;
 }
 
-// The first epoch's figure of an epoch-dependent requirement, where its cold page cache makes it
-// differ from the steady state's: the same figure at the first epoch's step. Nothing for the
-// requirements that name their epochs (first epoch, run) or have none (memory, walls).
-std::optional<double> first_epoch_value(const Requirement& req, const Result& r, double steady) {
+// The worst epoch's figure of an epoch-dependent requirement, where it differs from the steady
+// state's: the first epoch with its start (workers started, the pipeline filled), read from
+// storage where its page cache is cold; without a dataset size (no epochs), the cold first
+// epoch's step alone. Nothing for the requirements that name their epochs (first epoch, run) or
+// have none (memory, walls).
+std::optional<double> worst_epoch_value(const Requirement& req, const Result& r, double steady) {
+  if (const auto& w = r.worst_epoch) {
+    switch (req.metric) {
+      case Metric::Utilization:
+        return w->utilization;
+      case Metric::Throughput:
+        return steady * w->throughput / r.throughput;
+      case Metric::EpochTime:
+        return w->epoch_s;
+      case Metric::CostPerEpoch:
+        // The same price per second over the worst epoch's time.
+        return *r.epoch_s > 0 ? steady * w->epoch_s / *r.epoch_s : std::optional<double>();
+      case Metric::SamplesPerUsd:
+        // Samples per dollar scale with throughput at the same price per second.
+        return steady * w->throughput / r.throughput;
+      case Metric::FirstEpochUtilization:
+      case Metric::RunUtilization:
+      case Metric::Memory:
+      case Metric::Walls:
+        return std::nullopt;
+    }
+  }
   if (!r.cold) return std::nullopt;
   const ColdEpoch& c = *r.cold;
   switch (req.metric) {
@@ -74,15 +97,10 @@ std::optional<double> first_epoch_value(const Requirement& req, const Result& r,
       return c.utilization;
     case Metric::Throughput:
       return req.per_step ? 1.0 / c.step_s : c.throughput;
-    case Metric::EpochTime:
-      return c.epoch_s;
-    case Metric::CostPerEpoch:
-      // The same price per second over the first epoch's time.
-      if (!c.epoch_s || !r.epoch_s || !(*r.epoch_s > 0)) return std::nullopt;
-      return steady * *c.epoch_s / *r.epoch_s;
     case Metric::SamplesPerUsd:
-      // Samples per dollar scale with throughput at the same price per second.
       return r.throughput > 0 ? steady * c.throughput / r.throughput : std::optional<double>();
+    case Metric::EpochTime:
+    case Metric::CostPerEpoch:
     case Metric::FirstEpochUtilization:
     case Metric::RunUtilization:
     case Metric::Memory:
@@ -165,7 +183,7 @@ void fold(Outcome& o, const Result& r, double batch, const Plan& plan, bool firs
   }
   const bool minimum = info(req.metric).bound == Bound::AtLeast;
   const double steady = value_of(req, r);
-  const std::optional<double> cold = first_epoch_value(req, r, steady);
+  const std::optional<double> cold = worst_epoch_value(req, r, steady);
   double v = steady;
   if (cold && !plan.steady_only) v = minimum ? std::min(v, *cold) : std::max(v, *cold);
   if (first || (minimum ? v < o.value : v > o.value)) {
@@ -174,6 +192,8 @@ void fold(Outcome& o, const Result& r, double batch, const Plan& plan, bool firs
     o.at_batch = batch;
     // Equal but for rounding (the same step, a cost scaled by a ratio of equal times): no difference.
     o.first_epoch = cold && std::abs(*cold - steady) > 1e-9 * std::abs(steady) ? cold : std::nullopt;
+    o.first_epoch_cold = r.cold.has_value();
+    o.steady_from = r.warmup ? r.warmup->near_epoch : r.cold ? 2 : 1;
   }
 }
 

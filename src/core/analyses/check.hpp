@@ -13,7 +13,9 @@
 namespace pipesim {
 
 enum class Metric : std::uint8_t {
-  Utilization,  // min_utilization (ratio): the steady state, every epoch after the first
+  // min_utilization (ratio): every epoch of the run, its start and the first epoch from storage
+  // included (require.epochs = "steady": the steady state alone)
+  Utilization,
   // min_first_epoch_utilization (ratio): the first epoch's, which reads from storage what later
   // epochs find in the page cache (the steady state's when the cache makes no difference)
   FirstEpochUtilization,
@@ -54,8 +56,9 @@ struct Plan {
   // unverified.
   bool accept_elsewhere = false;
   // require.epochs = "steady": utilization, throughput, walls, epoch time, cost and samples per
-  // dollar are judged in the steady state alone (every epoch after the first). By default the
-  // first epoch too, where its cold page cache makes it differ: a requirement holds in both.
+  // dollar are judged in the steady state alone (an epoch's steps once its pipeline is full and
+  // its page cache warm). By default over every epoch: the worst, the first with its start and
+  // its cold page cache, too: a requirement holds in every epoch.
   bool steady_only = false;
 };
 
@@ -98,11 +101,15 @@ struct Outcome {
   // scenario's (every requirement but fits_in_memory): unverified unless the plan accepts it.
   std::optional<StepElsewhere> elsewhere;
   bool elsewhere_accepted = false;
-  // Where the page cache makes the first epoch differ, at the batch size of the worst value:
-  // the first epoch's figure and the steady state's, so that the output can give both and say
-  // which was judged (for Walls, the stages that bound only the first epoch).
+  // Where the worst epoch differs from the steady state, at the batch size of the worst value:
+  // the worst epoch's figure (the first, with its start and, where first_epoch_cold, its cold page
+  // cache) and the steady state's, so that the output can give both and say which was judged
+  // (for Walls, the stages that bound only the first epoch); and the epoch from which the steady
+  // state holds (within 1% where the cache warms over several epochs).
   std::optional<double> first_epoch;
+  bool first_epoch_cold = false;
   double steady = 0;
+  double steady_from = 1;
   unsigned first_epoch_walls = 0;
   bool steady_only = false;  // the plan's require.epochs = "steady": the first epoch not judged
 };

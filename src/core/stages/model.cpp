@@ -425,6 +425,11 @@ Result evaluate(const Inputs& in) {
                        c.epoch_s};
   }
   r.warmup = warmup(in.storage);
+  if (r.epoch_s && r.epoch_start_s && r.epoch_utilization) {
+    const double steady = *r.epoch_s + *r.epoch_start_s;
+    const double first = (r.cold && r.cold->epoch_s ? *r.cold->epoch_s : *r.epoch_s) + *r.epoch_start_s;
+    r.worst_epoch = WorstEpoch{*r.epoch_utilization * steady / first, r.throughput * *r.epoch_s / first, first};
+  }
   run(in, r);
   return r;
 }

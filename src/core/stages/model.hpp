@@ -49,6 +49,14 @@ struct CacheWarmup {
   double near_epoch = 2;
 };
 
+// The slowest epoch of a run, its start included: the first, read from storage where its page
+// cache is cold (later epochs warm it and are faster). What every epoch reaches at least.
+struct WorstEpoch {
+  double utilization = 0;  // model compute over the epoch with its start
+  double throughput = 0;   // samples/s for the cluster over it
+  double epoch_s = 0;      // its time, start included
+};
+
 struct Result {
   std::array<StageResult, 4> stages{};
   double step_s = 0;
@@ -93,7 +101,8 @@ struct Result {
   // cold figures, the others steady, each with its start; utilization = model compute / run.
   std::optional<double> run_s;
   std::optional<double> run_utilization;
-  double loop_overhead_s = 0;  // the training loop's own time per step (loop overhead + receive)
+  std::optional<WorstEpoch> worst_epoch;  // needs the dataset size
+  double loop_overhead_s = 0;             // the training loop's own time per step (loop overhead + receive)
   // Cores shared by time (pipeline.loop_cpu_share): CPU seconds per step of workers, training
   // process and pin thread, and the cores (in whole-core workers) they share; 0 otherwise.
   double shared_cpu_s = 0;

@@ -231,7 +231,8 @@ TEST_CASE("each requirement's bound: min_ at least, max_ and memory at most, wal
   }
 }
 
-TEST_CASE("every epoch judged: the worse of the first epoch and the steady state, unless the plan says steady") {
+TEST_CASE(
+    "every epoch judged: the worst (the first, with its start) and the steady state, unless the plan says steady") {
   // The p4d node reading ImageNet from one 100 MB/s disk: later epochs come from the page cache
   // (55.7%, 116.5 s, transform-bound); the first reads every sample at 100 MB/s.
   LoadedScenario s = load_scenario("p4d-24xlarge+resnet50-imagenet-amp");
@@ -258,23 +259,34 @@ TEST_CASE("every epoch judged: the worse of the first epoch and the steady state
     FAIL("no such requirement");
     return Outcome{};
   };
+  // The worst epoch is the first, its start (workers started, one worker's batch) included:
+  // the model's compute of an epoch over the cold epoch's time and the start.
+  REQUIRE(r.worst_epoch.has_value());
+  REQUIRE(r.epoch_start_s.has_value());
+  const WorstEpoch& w = *r.worst_epoch;
+  CHECK(w.epoch_s == *r.cold->epoch_s + *r.epoch_start_s);
+  CHECK(w.utilization ==
+        doctest::Approx(*r.epoch_utilization * (*r.epoch_s + *r.epoch_start_s) / w.epoch_s).epsilon(1e-12));
+  CHECK(w.utilization < r.cold->utilization);  // the start costs the first epoch too
   Outcome u = of(Metric::Utilization);
-  CHECK(u.value == r.cold->utilization);
+  CHECK(u.value == w.utilization);
   CHECK(u.steady == r.utilization);
-  CHECK(u.first_epoch == r.cold->utilization);
+  CHECK(u.first_epoch == w.utilization);
+  CHECK(u.first_epoch_cold);
+  CHECK(u.steady_from == 2);
   CHECK(u.verdict == Verdict::Fail);
   Outcome t = of(Metric::EpochTime);
-  CHECK(t.value == *r.cold->epoch_s);
+  CHECK(t.value == w.epoch_s);
   CHECK(t.steady == *r.epoch_s);
   CHECK(t.verdict == Verdict::Fail);
-  // The same price per second over the first epoch's time; samples per dollar by throughput.
+  // The same price per second over the worst epoch's time; samples per dollar by throughput.
   const Outcome cost = of(Metric::CostPerEpoch);
-  CHECK(cost.value == doctest::Approx(*r.cost_per_epoch * *r.cold->epoch_s / *r.epoch_s).epsilon(1e-12));
+  CHECK(cost.value == doctest::Approx(*r.cost_per_epoch * w.epoch_s / *r.epoch_s).epsilon(1e-12));
   CHECK(cost.verdict == Verdict::Fail);
   const Outcome spd = of(Metric::SamplesPerUsd);
-  CHECK(spd.value == doctest::Approx(*r.samples_per_usd * r.cold->throughput / r.throughput).epsilon(1e-12));
+  CHECK(spd.value == doctest::Approx(*r.samples_per_usd * w.throughput / r.throughput).epsilon(1e-12));
   const Outcome steps = of(Metric::Throughput);
-  CHECK(steps.value == doctest::Approx(1 / r.cold->step_s).epsilon(1e-12));
+  CHECK(steps.value == doctest::Approx(w.throughput / r.throughput / r.step_s).epsilon(1e-12));
   CHECK(steps.verdict == Verdict::Fail);  // under one step a second in the first epoch
   const Outcome walls = of(Metric::Walls);
   CHECK(walls.first_epoch_walls == stage_bit(Stage::Storage));
@@ -285,7 +297,7 @@ TEST_CASE("every epoch judged: the worse of the first epoch and the steady state
   o = check_plan(s.scenario, s.plan);
   u = of(Metric::Utilization);
   CHECK(u.value == r.utilization);
-  CHECK(u.first_epoch == r.cold->utilization);
+  CHECK(u.first_epoch == w.utilization);
   CHECK(u.steady_only);
   CHECK(of(Metric::Walls).verdict == Verdict::Pass);
   CHECK(of(Metric::Walls).first_epoch_walls == stage_bit(Stage::Storage));
@@ -316,7 +328,8 @@ TEST_CASE("min_first_epoch_utilization judges the first epoch; min_utilization s
   const Outcome first = of(Metric::FirstEpochUtilization);
   CHECK(steady.pass);
   CHECK(steady.value == r.utilization);
-  CHECK(steady.first_epoch == r.cold->utilization);
+  REQUIRE(r.worst_epoch.has_value());
+  CHECK(steady.first_epoch == r.worst_epoch->utilization);  // the first epoch with its start
   CHECK_FALSE(first.pass);
   CHECK(first.value == r.cold->utilization);
   CHECK_FALSE(o.pass);
