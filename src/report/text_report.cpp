@@ -264,9 +264,14 @@ std::string memory_text(const Diagnosis& d) {
   return mem;
 }
 
-std::string cost_text(const Result& r) {
-  std::string cost = fmt::format("{} for the node, {} samples per USD", format_human(*r.price_per_hour, Dim::MoneyRate),
-                                 format_number(*r.samples_per_usd));
+std::string cost_text(const Result& r, double nodes) {
+  std::string cost =
+      nodes > 1
+          ? fmt::format("{} for the cluster ({} per node), {} samples per USD",
+                        format_human(*r.price_per_hour, Dim::MoneyRate),
+                        format_human(*r.price_per_hour / nodes, Dim::MoneyRate), format_number(*r.samples_per_usd))
+          : fmt::format("{} for the node, {} samples per USD", format_human(*r.price_per_hour, Dim::MoneyRate),
+                        format_number(*r.samples_per_usd));
   if (r.cost_per_epoch)
     cost += fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
                         format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
@@ -296,7 +301,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                                                  : "stages overlap: step = slowest stage"));
   kv("utilization",
      fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(r.idle_fraction)));
-  kv("slowdown", fmt::format("{:.2f}x (step / compute)", r.slowdown));
+  kv("slowdown", factor(r.slowdown) + " (step / compute)");
   kv("throughput", throughput_text(in, r));
   std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
   if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));
@@ -304,7 +309,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   kv("data demand", demand);
   if (in.storage.cache_from_page_cache) kv("page cache", page_cache_text(in, r));
   if (r.memory_needed) kv("memory", memory_text(d));
-  if (r.samples_per_usd) kv("cost", cost_text(r));
+  if (r.samples_per_usd) kv("cost", cost_text(r, d.inputs.nodes));
   if (r.epoch_s)
     kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
                             count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));

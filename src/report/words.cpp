@@ -16,6 +16,8 @@ std::string count(double n) {
   append_count(out, n);
   return out;
 }
+std::string factor(double ratio) { return format_number(ratio) + "x"; }
+
 std::string percent(double ratio) {
   std::string out;
   append_percent(out, ratio);
@@ -60,7 +62,7 @@ std::string figure_text(FigureUnit unit, double v) {
     case FigureUnit::Count:
       return format_compact(v, Dim::Number);
     case FigureUnit::Factor:
-      return fmt::format("{:.2f}x", v);
+      return factor(v);
     case FigureUnit::Usd:
       return format_human(v, Dim::Money);
     case FigureUnit::UsdPerHour:
@@ -127,7 +129,7 @@ std::string compute_source(const Scenario& s, const Result& r) {
   }
 }
 
-std::string ratio_text(double ratio) { return fmt::format("{:.3g}x", ratio); }
+std::string ratio_text(double ratio) { return factor(ratio); }
 
 std::string unmodelled_list(const Result& r) {
   return stage_list(r.unmodelled, ", ", [&](Stage s) { return stage_name(s, r.transform_at); });

@@ -18,6 +18,7 @@ std::string rate(double bytes_per_s);  // "10.90 GB/s"
 std::string samples(double per_s);     // "4,000 samples/s", "156.3 samples/s"
 std::string count(double n);           // "44", "1,281,167"
 std::string percent(double ratio);     // "18.3%"
+std::string factor(double ratio);      // "5.450x": four significant digits
 // The same texts appended to out (sentences written in sweeps, without a string each).
 void append_samples(std::string& out, double per_s);
 void append_count(std::string& out, double n);

@@ -18,7 +18,7 @@ TEST_CASE("words: figures for people, in the one number style") {
   CHECK(cpus(1) == "1 CPU");
   CHECK(cpus(1.5) == "1.5 CPUs");
   CHECK(cpus(96) == "96 CPUs");
-  CHECK(ratio_text(0.2734) == "0.273x");
+  CHECK(ratio_text(0.2734) == "0.2734x");
   CHECK(compare_value_text(CompareMetric::Utilization, 0.557) == "55.7%");
 }
 
