@@ -282,12 +282,15 @@ std::optional<CpusAnswer> fewest_cpus(const WorkerProbe& p, const Inputs& in, do
 // the model's own: the fewest workers that keep the transform at or under compute, and at the
 // target, on the node's CPUs (hardware threads, time slicing, reserved CPUs, the training process
 // and variance all counted); where they cannot, the fewest with more CPUs; the knee on the node's
-// CPUs; and, with `cpus` (or where the node's CPUs are too few), the fewest CPUs for the node.
-void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool cpus) {
+// CPUs; and the fewest CPUs for the node. With `whole` false (a sweep's row, which shows only its
+// fixes) only what the fixes use, and only where the workers are short of keeping up.
+void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool whole) {
   const Inputs& in = d.inputs;
   const TransformInputs& t = in.transform;
   CoreNeeds& c = *d.cores;
   if (t.decoder_seconds_per_sample > 0) return;  // the decoder sets its own pace: the closed form's counts
+  const Result& r = d.result;
+  if (!whole && !r.serial && !(r.stage(Stage::Transform).time_s > r.stage(Stage::Compute).time_s)) return;
   const WorkerProbe p{s, memo};
   const bool known = t.cores_per_accelerator.has_value();
   const double law_top = t.kappa > 0 ? c.peak_workers : kUnboundedWorkers;
@@ -296,7 +299,7 @@ void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool cpus
     return fewest(1, node_top, on_hardware_threads(t, guess), [&](double w) { return p.reaches(goal, w); });
   };
   const auto full = on_node(1, c.workers_full);
-  const auto target = on_node(in.target_utilization, c.workers_target);
+  const auto target = whole ? on_node(in.target_utilization, c.workers_target) : full;
   c.full_within_node = full.has_value();
   c.target_within_node = target.has_value();
   // A core each beside those reserved, for `w` workers per accelerator.
@@ -315,14 +318,19 @@ void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool cpus
   } else {
     c.reachable = false;
   }
-  if (target)
+  if (!whole) {
+    c.target_within_node = false;  // not searched: a row shows neither the target nor the knee
+  } else if (target) {
     c.workers_target = *target;
-  else if (const auto more = known ? with_cpus(in.target_utilization, c.workers_target) : std::nullopt)
+  } else if (const auto more = known ? with_cpus(in.target_utilization, c.workers_target) : std::nullopt) {
     c.workers_target = *more;
+  }
   // The knee: the fewest workers on these CPUs that deliver 95% of the most they can (never
   // more than compute needs).
-  const double most = known || t.kappa > 0 || t.sigma > 0 ? std::min(1.0, p.ratio(node_top)) : 1.0;
-  if (const auto knee = on_node(0.95 * most, c.knee_workers)) c.knee_workers = *knee;
+  if (whole) {
+    const double most = known || t.kappa > 0 || t.sigma > 0 ? std::min(1.0, p.ratio(node_top)) : 1.0;
+    if (const auto knee = on_node(0.95 * most, c.knee_workers)) c.knee_workers = *knee;
+  }
   c.knee_fits_cores = !known || c.knee_workers * t.threads_per_core <= *t.cores_per_accelerator * (1 + 1e-12);
   // The workers that deliver what the node's CPUs full deliver, when they cannot keep up.
   if (!c.full_within_node && known)
@@ -334,14 +342,15 @@ void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool cpus
   const auto node_answer = [&](bool within, double workers, double goal, double& node, double& at) {
     node = within && t.node_cores ? *t.node_cores : core_each(workers);
     at = workers;
-    if (!c.reachable || !(cpus || !within)) return;
+    if (!c.reachable || !(whole || !within)) return;
     if (const auto fewer = fewest_cpus(p, in, goal, node)) {
       node = fewer->cpus;
       at = fewer->workers;
     }
   };
   node_answer(c.full_within_node, c.workers_full, 1, c.node_full, c.workers_at_node_full);
-  node_answer(c.target_within_node, c.workers_target, in.target_utilization, c.node_target, c.workers_at_node_target);
+  if (whole)
+    node_answer(c.target_within_node, c.workers_target, in.target_utilization, c.node_target, c.workers_at_node_target);
   c.cores_per_accelerator = c.node_full / in.accelerators;
 }
 
