@@ -157,10 +157,10 @@ Fix apply(FixKind kind, const Scenario& base, std::vector<Change> changes, FixMe
 }
 
 // The smallest value of `field` in [from, to] at which the accelerator binds, or the one of
-// highest throughput when none does (nullopt when none raises it). For variance, where the
-// closed forms give no count directly. A few values are tried one by one; a wider range (a
-// need of 10^6 workers and more) by bisection, the model being evaluated a few dozen times:
-// more of the field never lowers throughput, so once it binds it binds above too.
+// highest throughput when none does (nullopt when none raises it): the prefetch window that
+// beats variance, where no closed form gives it. A few values are tried one by one; a wider
+// range by bisection, the model being evaluated a few dozen times: more of the field never
+// lowers throughput, so once it binds it binds above too.
 std::optional<double> smallest_that_binds(const Scenario& base, Field field, double from, double to,
                                           double throughput) {
   const auto at = [&](double v) {
@@ -299,7 +299,8 @@ void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool whol
     return fewest(1, node_top, on_hardware_threads(t, guess), [&](double w) { return p.reaches(goal, w); });
   };
   const auto full = on_node(1, c.workers_full);
-  const auto target = whole ? on_node(in.target_utilization, c.workers_target) : full;
+  // A row shows neither the target's count nor the knee: not searched there.
+  const auto target = whole ? on_node(in.target_utilization, c.workers_target) : std::nullopt;
   c.full_within_node = full.has_value();
   c.target_within_node = target.has_value();
   // A core each beside those reserved, for `w` workers per accelerator.
@@ -318,13 +319,10 @@ void search_core_needs(const Scenario& s, FixMemo* memo, Diagnosis& d, bool whol
   } else {
     c.reachable = false;
   }
-  if (!whole) {
-    c.target_within_node = false;  // not searched: a row shows neither the target nor the knee
-  } else if (target) {
+  if (target)
     c.workers_target = *target;
-  } else if (const auto more = known ? with_cpus(in.target_utilization, c.workers_target) : std::nullopt) {
+  else if (const auto more = whole && known ? with_cpus(in.target_utilization, c.workers_target) : std::nullopt)
     c.workers_target = *more;
-  }
   // The knee: the fewest workers on these CPUs that deliver 95% of the most they can (never
   // more than compute needs).
   if (whole) {
@@ -639,14 +637,14 @@ namespace {
 
 // The figures a diagnosis adds to the result: what each stage needs to keep up with compute,
 // the capacity answers, the crossovers, what a real loader's mechanisms cost.
-void needs(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d) {
+void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
   const double B = in.batch;
   const double compute = r.stage(Stage::Compute).time_s;
   if (in.transform.cpu_work) {
     d.cores = core_needs(in.transform, in, compute, in.workers >= 1 ? pin_time(in, B) : 0);
-    search_core_needs(s, memo, d, cpus);
+    search_core_needs(s, memo, d, whole);
     d.workers_needed = d.cores->workers_full;
   }
   d.storage_bandwidth_needed = storage_bytes_per_batch(in.storage, in, B) * in.storage.shared_by / compute;
@@ -916,7 +914,7 @@ Diagnosis diagnose(const Scenario& s) { return diagnose(s, nullptr); }
 
 namespace {
 
-void diagnose_into(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d);
+void diagnose_into(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d);
 
 }  // namespace
 
@@ -930,7 +928,7 @@ void diagnose(const Scenario& s, FixMemo* memo, Diagnosis& d) { diagnose_into(s,
 
 namespace {
 
-void diagnose_into(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d) {
+void diagnose_into(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
   // Every figure from scratch, the fixes' storage kept.
   std::vector<Fix> fixes = std::move(d.fixes);
   fixes.clear();
@@ -938,7 +936,7 @@ void diagnose_into(const Scenario& s, FixMemo* memo, bool cpus, Diagnosis& d) {
   d.fixes = std::move(fixes);
   d.inputs = resolve(s);
   d.result = evaluate(d.inputs);
-  needs(s, memo, cpus, d);
+  needs(s, memo, whole, d);
   const FixContext c{s, d, d.inputs, d.result, d.inputs.batch, d.result.stage(Stage::Compute).time_s, memo};
   // A batch that does not fit is the first thing to fix: nothing else runs.
   if (!d.result.fits) {

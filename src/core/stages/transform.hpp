@@ -89,8 +89,10 @@ struct CoreNeeds {
   double workers_full = 0;    // workers per accelerator for the transform to keep up with compute
   double workers_target = 0;  // ... for the target utilization
   double reserved_per_accelerator = 0;
-  double cores_per_accelerator = 0;  // workers_full + reserved_per_accelerator
-  double node_full = 0;              // cores for the node: workers x accelerators + reserved
+  double cores_per_accelerator = 0;  // node_full per accelerator
+  // CPUs for the node that keep up (reach the target): a core each for the workers and those
+  // reserved (the closed form); the diagnosis replaces them with the fewest the model confirms.
+  double node_full = 0;
   double node_target = 0;
   // The knee (cores aside): the smallest W whose workers deliver 95% of the most workers can
   // (never more than compute needs); the W past which more workers deliver less (0: more never
