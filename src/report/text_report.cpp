@@ -265,13 +265,11 @@ std::string memory_text(const Diagnosis& d) {
 }
 
 std::string cost_text(const Result& r, double nodes) {
-  std::string cost =
-      nodes > 1
-          ? fmt::format("{} for the cluster ({} per node), {} samples per USD",
-                        format_human(*r.price_per_hour, Dim::MoneyRate),
-                        format_human(*r.price_per_hour / nodes, Dim::MoneyRate), format_number(*r.samples_per_usd))
-          : fmt::format("{} for the node, {} samples per USD", format_human(*r.price_per_hour, Dim::MoneyRate),
-                        format_number(*r.samples_per_usd));
+  const std::string price = format_human(*r.price_per_hour, Dim::MoneyRate);
+  std::string cost = nodes > 1 ? fmt::format("{} for the cluster ({} per node)", price,
+                                             format_human(*r.price_per_hour / nodes, Dim::MoneyRate))
+                               : price + " for the node";
+  cost += fmt::format(", {} samples per USD", format_number(*r.samples_per_usd));
   if (r.cost_per_epoch)
     cost += fmt::format("; an epoch costs {}, {} of it for idle accelerator time",
                         format_human(*r.cost_per_epoch, Dim::Money), format_human(*r.idle_cost_per_epoch, Dim::Money));
@@ -301,7 +299,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                                                  : "stages overlap: step = slowest stage"));
   kv("utilization",
      fmt::format("{} (accelerator idle {} of every step)", percent(r.utilization), percent(r.idle_fraction)));
-  kv("slowdown", factor(r.slowdown) + " (step / compute)");
+  kv("slowdown", ratio_text(r.slowdown) + " (step / compute)");
   kv("throughput", throughput_text(in, r));
   std::string demand = fmt::format("{} per accelerator (what compute consumes if never starved)", rate(r.data_demand));
   if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));

@@ -16,8 +16,6 @@ std::string count(double n) {
   append_count(out, n);
   return out;
 }
-std::string factor(double ratio) { return format_number(ratio) + "x"; }
-
 std::string percent(double ratio) {
   std::string out;
   append_percent(out, ratio);
@@ -62,7 +60,7 @@ std::string figure_text(FigureUnit unit, double v) {
     case FigureUnit::Count:
       return format_compact(v, Dim::Number);
     case FigureUnit::Factor:
-      return factor(v);
+      return ratio_text(v);
     case FigureUnit::Usd:
       return format_human(v, Dim::Money);
     case FigureUnit::UsdPerHour:
@@ -129,7 +127,7 @@ std::string compute_source(const Scenario& s, const Result& r) {
   }
 }
 
-std::string ratio_text(double ratio) { return factor(ratio); }
+std::string ratio_text(double ratio) { return format_number(ratio) + "x"; }
 
 std::string unmodelled_list(const Result& r) {
   return stage_list(r.unmodelled, ", ", [&](Stage s) { return stage_name(s, r.transform_at); });

@@ -18,7 +18,6 @@ std::string rate(double bytes_per_s);  // "10.90 GB/s"
 std::string samples(double per_s);     // "4,000 samples/s", "156.3 samples/s"
 std::string count(double n);           // "44", "1,281,167"
 std::string percent(double ratio);     // "18.3%"
-std::string factor(double ratio);      // "5.450x": four significant digits
 // The same texts appended to out (sentences written in sweeps, without a string each).
 void append_samples(std::string& out, double per_s);
 void append_count(std::string& out, double n);
@@ -29,9 +28,9 @@ std::string compare_value_text(CompareMetric m, double v);
 // "fixed step (emulated)" (a step time alone, as MLPerf Storage's DLIO sleeps), "roofline
 // (FLOP rate)", "roofline (weights)"; "-" when compute is not modelled.
 std::string compute_source(const Scenario& s, const Result& r);
-// A compared value over the best, for people: "0.273x".
+// A ratio for people (a compared value over the best, a slowdown), four significant digits: "0.2734x".
 std::string ratio_text(double ratio);
-// A figure of the registry as people read it, by its unit: "11.74 ms", "18.3%", "1.06x",
+// A figure of the registry as people read it, by its unit: "11.74 ms", "18.3%", "1.060x",
 // "transform+compute", "$32.77/h"; a flag "yes" or "no", a limit by its key.
 std::string figure_text(FigureUnit unit, double v);
 std::string plural(double n, std::string_view one, std::string_view many);  // "1 worker", "8 workers"
