@@ -453,7 +453,7 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
   unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
   if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown) {
     FidelityLoss start{LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization, std::nullopt};
-    if (r.workers_start_s.value_or(0) > 0 && !s.value(Field::PersistentWorkers)) {
+    if (r.workers_start_s.value_or(0) > 0 && s.value(Field::PersistentWorkers) == 0) {
       Scenario t = s;
       t.set(Field::PersistentWorkers, {1, Dim::Bool});
       start.persistent = evaluate(resolve(t)).epoch_utilization;
