@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/plans.hpp"
+#include "core/analyses/check.hpp"
 #include "core/analyses/compare.hpp"
 #include "core/base/error.hpp"
 #include "report/html.hpp"
@@ -28,25 +29,33 @@ void setup_compare(CLI::App& app) {
     std::vector<PlanReport> reports;
     std::vector<Result> results;
     const std::vector<std::string> plan_names = plan_labels(opts->plans);
+    // A plan with requirements is judged by them, as check judges it; a row's best goes to one
+    // that fails only when every plan fails.
+    std::vector<bool> fails;
     for (std::size_t i = 0; i < loaded.size(); ++i) {
       PlanReport r = plan_report(loaded[i], plan_names[i]);
+      if (!loaded[i].plan.requirements.empty())
+        r.outcome = with_origins(loaded[i], [&] { return check_plan(loaded[i].scenario, loaded[i].plan); });
+      fails.push_back(r.outcome.verdict == Verdict::Fail);
       results.push_back(r.result);
       reports.push_back(std::move(r));
     }
-    const std::vector<CompareRow> rows = compare(results);
+    const std::vector<CompareRow> rows = compare(results, fails);
     std::string text;
     {
       Out out(text);
       renderer->compare(out, reports, rows);
     }
     if (!plot->empty()) {
-      std::vector<std::string> labels;
-      std::vector<unsigned> walls;
+      std::vector<ComparePlan> plans;
       for (const PlanReport& r : reports) {
-        labels.push_back(r.label);
-        walls.push_back(r.result.binding);
+        ComparePlan p{r.label, r.result.binding, {}, std::nullopt, r.loaded->plan.steady_only};
+        if (!r.outcome.outcomes.empty()) p.verdict = r.outcome.verdict;
+        for (const Requirement& q : r.loaded->plan.requirements)
+          if (q.metric == Metric::Utilization) p.min_utilization = q.threshold;
+        plans.push_back(std::move(p));
       }
-      const std::string svg = compare_svg(labels, rows, walls);
+      const std::string svg = compare_svg(plans, rows);
       write_figure(*plot, svg, [&] {
         return compare_html(
             reports,

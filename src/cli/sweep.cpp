@@ -12,6 +12,7 @@
 
 #include "cli/common.hpp"
 #include "cli/sweep_rows.hpp"
+#include "core/analyses/check.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/analyses/sweep.hpp"
 #include "core/base/error.hpp"
@@ -211,13 +212,25 @@ void run_sweep(const SweepOptions& o) {
   const bool html = !o.plot.empty() && plot_is_html(o.plot);
   SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
   layout.simulated = o.simulate;
+  // A plan's requirements judge every row: at the row's own batch size where the batch is swept.
+  Plan plan = loaded.plan;
+  const std::vector<Field> swept = axis_fields(axes);
+  if (std::find(swept.begin(), swept.end(), Field::BatchSize) != swept.end()) plan.batch_sizes.reset();
+  layout.verdict = !plan.requirements.empty();
+  if (layout.verdict) {
+    // A requirement the scenario cannot judge (an epoch's time without a dataset size) is bad
+    // input, said before any row.
+    Scenario at = loaded.scenario;
+    for_each_point(loaded.scenario, axes, valid, valid + 1, [&](const Scenario& s, std::size_t) { at = s; });
+    with_origins(loaded, [&] { return check_plan(at, plan); });
+  }
   // A progress line on stderr for a long sweep, when a person watches it (a terminal).
   const char* term = std::getenv("TERM");
   const bool long_sweep = points >= (o.simulate ? 20 : 200000);
   std::FILE* progress =
       long_sweep && isatty(2) == 1 && !(term != nullptr && std::string_view(term) == "dumb") ? stderr : nullptr;
   // What each point computes is this command's to say: JSON rows carry each point's fixes.
-  const SweepRun run{o.jobs, o.format == Format::Json, o.simulate ? &sim : nullptr};
+  const SweepRun run{o.jobs, o.format == Format::Json, o.simulate ? &sim : nullptr, layout.verdict ? &plan : nullptr};
   const SweepSummary summary =
       write_sweep(*renderer, stdout, loaded.scenario, axes, layout, run, progress, &gather, html ? &rows : nullptr);
   if (!o.plot.empty()) {

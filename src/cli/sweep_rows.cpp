@@ -53,11 +53,11 @@ SweepSummary write_sweep(SweepRenderer& renderer, std::FILE* file, const Scenari
     fmt::print(progress, "\r\x1b[K");
     std::fflush(progress);
   }
-  rows.end(out, layout, total);
+  rows.end(out, layout, summary);
   if (copy != nullptr) {
     Out copied(copy->text);
     for (const std::string& text : copies) copied.write(text);
-    copy->renderer.end(copied, layout, total);
+    copy->renderer.end(copied, layout, summary);
   }
   return summary;
 }

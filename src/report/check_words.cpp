@@ -184,4 +184,57 @@ std::string verdict(const PlanOutcome& o) {
   return {};
 }
 
+std::string unmet_text(const PlanOutcome& o) {
+  std::string failed, unverified;
+  for (const Outcome& oc : o.outcomes) {
+    std::string& to = oc.verdict == Verdict::Fail ? failed : unverified;
+    if (oc.verdict == Verdict::Pass) continue;
+    const OutcomeLine l = outcome_line(oc, false);
+    to += fmt::format("{}{} {} (needs {})", to.empty() ? "" : ", ", l.key, l.reached, l.required);
+  }
+  std::string text = failed.empty() ? std::string() : "fails " + failed;
+  if (!unverified.empty()) text += fmt::format("{}not verified: {}", text.empty() ? "" : "; ", unverified);
+  return text;
+}
+
+std::string rank_text(const Rank& r) {
+  switch (r.by) {
+    case RankBy::RunCost:
+      return fmt::format("{} for the run", figure_text(FigureUnit::Usd, r.value));
+    case RankBy::EpochCost:
+      return fmt::format("{} per epoch", figure_text(FigureUnit::Usd, r.value));
+    case RankBy::SamplesPerUsd:
+      return figure_text(FigureUnit::SamplesPerUsd, r.value);
+    case RankBy::RunTime:
+      return fmt::format("the run in {}", figure_text(FigureUnit::Seconds, r.value));
+    case RankBy::EpochTime:
+      return fmt::format("an epoch in {}", figure_text(FigureUnit::Seconds, r.value));
+    case RankBy::Throughput:
+      return figure_text(FigureUnit::SampleRate, r.value);
+  }
+  return {};
+}
+
+std::string_view rank_word(const Rank& r) {
+  return r.by == RankBy::RunCost || r.by == RankBy::EpochCost || r.by == RankBy::SamplesPerUsd ? "cheapest" : "fastest";
+}
+
+std::string_view rank_key(RankBy by) {
+  switch (by) {
+    case RankBy::RunCost:
+      return "run_cost_usd";
+    case RankBy::EpochCost:
+      return "cost_per_epoch_usd";
+    case RankBy::SamplesPerUsd:
+      return "samples_per_usd";
+    case RankBy::RunTime:
+      return "run_time_s";
+    case RankBy::EpochTime:
+      return "epoch_time_s";
+    case RankBy::Throughput:
+      return "throughput_samples_per_s";
+  }
+  return {};
+}
+
 }  // namespace pipesim

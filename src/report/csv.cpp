@@ -49,6 +49,10 @@ bool has_column(const PointFigure& f, const SweepLayout& layout) {
       return layout.effective_workers;
     case CsvPart::FirstEpoch:
       return layout.first_epoch;
+    case CsvPart::WorstEpoch:
+      return layout.worst_epoch;
+    case CsvPart::Run:
+      return layout.run;
     case CsvPart::Cost:
       return layout.cost;
   }
@@ -176,6 +180,7 @@ class CsvRenderer final : public DiagnosisRenderer,
     for (const PointFigure* f : columns_) column(f->csv);
     if (layout.simulated)
       for (std::string_view name : kSimulatedColumns) column(name);
+    if (layout.verdict) column("verdict");
   }
   void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     const Scenario& s = p.scenario;
@@ -214,10 +219,14 @@ class CsvRenderer final : public DiagnosisRenderer,
         o.write(std::string(kSimulatedColumns.size(), ','));
       }
     }
+    if (layout.verdict) {
+      if (p.outcome) o.write(verdict_key(p.outcome->verdict));
+      o.put(',');
+    }
     o.write("\n");
   }
 
-  void end(Out&, const SweepLayout&, std::size_t) const override {}  // no footer
+  void end(Out&, const SweepLayout&, const SweepSummary&) const override {}  // no footer
 
   void check(Out& o, const std::vector<PlanReport>& plans) const override {
     o.write("plan,requirement,pass,value,threshold,at_batch_size,unmodelled,error,unit,verdict\n");
@@ -236,11 +245,13 @@ class CsvRenderer final : public DiagnosisRenderer,
   }
 
   void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
-    o.write("plan,binding");
+    o.write("plan,verdict,binding");
     for (const auto& row : rows) o.print(",{}", compare_key(row.metric));
     o.put('\n');
     for (std::size_t i = 0; i < plans.size(); ++i) {
-      o.print("{},{}", csv_field(plans[i].label), binding_text(plans[i].result));
+      const PlanOutcome& oc = plans[i].outcome;
+      o.print("{},{},{}", csv_field(plans[i].label), oc.outcomes.empty() ? "" : verdict_key(oc.verdict),
+              binding_text(plans[i].result));
       for (const auto& row : rows) {
         o.put(',');
         if (row.values[i]) o.print("{}", *row.values[i]);

@@ -34,8 +34,8 @@ enum class FigureUnit : std::uint8_t {
 enum class FigureGroup : std::uint8_t { Point, FirstEpoch };
 
 // When a CSV sweep has the figure's column: never, at every grid, or when some point of the grid
-// has the part (SweepLayout's effective_workers, first_epoch, cost).
-enum class CsvPart : std::uint8_t { None, Always, EffectiveWorkers, FirstEpoch, Cost };
+// has the part (SweepLayout's effective_workers, first_epoch, worst_epoch, run, cost).
+enum class CsvPart : std::uint8_t { None, Always, EffectiveWorkers, FirstEpoch, WorstEpoch, Run, Cost };
 
 // What a figure is read from: an operating point's result and, in a sweep's row, whether the
 // binding wall changed from the row before.

@@ -203,6 +203,14 @@ void write_unused(JsonWriter& j, const std::vector<UnusedKey>& list) {
   j.end();
 }
 
+// A plan's verdict and the keys of the requirements it does not meet, as members.
+void verdict_members(JsonWriter& j, const PlanOutcome& o) {
+  j.kv_str("verdict", verdict_key(o.verdict)).key("unmet").array();
+  for (const Outcome& oc : o.outcomes)
+    if (oc.verdict != Verdict::Pass) j.str(requirement_key(oc.requirement->metric));
+  j.end();
+}
+
 class JsonRenderer final : public DiagnosisRenderer,
                            public SweepRenderer,
                            public CheckRenderer,
@@ -318,17 +326,41 @@ class JsonRenderer final : public DiagnosisRenderer,
     }
     point(j, p.scenario, p.result, p.diagnosis, &inputs_, p.crossed_from.has_value());
     if (p.simulated) simulated(j, *p.simulated);
+    if (p.outcome) {
+      verdict_members(j, *p.outcome);  // the plan's at this point
+    }
     j.end();
     j.flush();
   }
 
-  void end(Out& o, const SweepLayout&, std::size_t rows) const override {
-    if (rows) {
-      o.write("\n]}\n");
+  void end(Out& o, const SweepLayout& layout, const SweepSummary& summary) const override {
+    if (summary.points == 0) {
+      JsonWriter frame(o);
+      frame.object().stamp().key("rows").array().end().end().finish();
       return;
     }
-    JsonWriter frame(o);
-    frame.object().stamp().key("rows").array().end().end().finish();
+    o.write("\n]");
+    if (layout.verdict) {
+      // Over a plan: the verdicts counted, and the passing point ranked first.
+      o.write(", \"plan\": ");
+      JsonWriter j(o);
+      j.object()
+          .kv("passed", static_cast<double>(summary.passed))
+          .kv("failed", static_cast<double>(summary.failed))
+          .kv("unverified", static_cast<double>(summary.unverified));
+      if (const auto& p = summary.pick)
+        j.key("pick")
+            .object()
+            .kv("row", static_cast<double>(p->index))
+            .kv_str("point", p->point)
+            .kv_str("by", rank_key(p->rank.by))
+            .kv("value", p->rank.value)
+            .end();
+      else
+        j.key("pick").null();
+      j.end();
+    }
+    o.write("}\n");
   }
 
   void check(Out& o, const std::vector<PlanReport>& plans) const override {
@@ -409,6 +441,9 @@ class JsonRenderer final : public DiagnosisRenderer,
       j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source.label());
       point(j, p.loaded->scenario, p.result, nullptr);
       j.kv_str("compute_source", compute_source(p.loaded->scenario, p.result));
+      if (!p.outcome.outcomes.empty()) {
+        verdict_members(j, p.outcome);  // its verdict on its own requirements, as check's
+      }
       write_assumptions(j, p.assumptions);
       write_unused(j, p.unused);
       j.end();

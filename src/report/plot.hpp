@@ -19,11 +19,20 @@ namespace pipesim {
 
 std::string diagnosis_svg(const LoadedScenario& loaded, const Diagnosis& d);
 
-// Plans side by side: one panel of bars per figure compared (throughput, utilization, epoch time,
-// cost per epoch, when any plan has it), the best marked. `labels` name the plans.
-// `walls`: each plan's binding wall (bit per Stage), named beside its utilization bar.
-std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows,
-                        const std::vector<unsigned>& walls);
+// A plan as compare's figure shows it: its label, its binding wall (bit per Stage), named beside
+// its utilization bar, its verdict on its requirements (none when it has none) beside its name, and its
+// min_utilization, drawn as a mark on the bar of the utilization it judges (the first epoch's, or the steady state's
+// under require.epochs = "steady").
+struct ComparePlan {
+  std::string label;
+  unsigned walls = 0;
+  std::optional<Verdict> verdict;
+  std::optional<double> min_utilization;
+  bool steady_only = false;
+};
+// Plans side by side: one panel of bars per figure compared (throughput, utilization, the first
+// epoch's, epoch time, cost per epoch and of the run, when any plan has it), the best marked.
+std::string compare_svg(const std::vector<ComparePlan>& plans, const std::vector<CompareRow>& rows);
 
 // A simulation: the timeline of the first `steps` steps of accelerator 0 (each track's spans,
 // coloured by what it did; needs the simulation's spans), the distribution of the loop's wait

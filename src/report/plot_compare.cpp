@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report/check_words.hpp"
 #include "report/plot_kit.hpp"
 #include "report/words.hpp"
 #include "report/xml.hpp"
@@ -15,13 +16,22 @@ namespace pipesim {
 
 using namespace plot;
 
-std::string compare_svg(const std::vector<std::string>& labels, const std::vector<CompareRow>& rows,
-                        const std::vector<unsigned>& walls) {
-  constexpr std::array kShown = {CompareMetric::Throughput, CompareMetric::Utilization, CompareMetric::EpochTime,
-                                 CompareMetric::CostPerEpoch};
+std::string compare_svg(const std::vector<ComparePlan>& plans, const std::vector<CompareRow>& rows) {
+  constexpr std::array kShown = {
+      CompareMetric::Throughput, CompareMetric::Utilization,  CompareMetric::WorstEpochUtilization,
+      CompareMetric::EpochTime,  CompareMetric::CostPerEpoch, CompareMetric::RunCost};
   std::vector<const CompareRow*> shown;
   for (const CompareRow& r : rows)
     if (r.any && std::find(kShown.begin(), kShown.end(), r.metric) != kShown.end()) shown.push_back(&r);
+  // Each plan's name, with its verdict where it has requirements.
+  std::vector<std::string> labels;
+  for (const ComparePlan& p : plans) labels.push_back(p.label);
+  bool judged = false, some_pass = false, worst = false;
+  for (const ComparePlan& p : plans) {
+    judged = judged || p.verdict.has_value();
+    some_pass = some_pass || p.verdict != Verdict::Fail;
+  }
+  for (const CompareRow* r : shown) worst = worst || r->metric == CompareMetric::WorstEpochUtilization;
   const double bar = 20;
   const double panel = 34 + bar * static_cast<double>(labels.size()) + 16;
   const double top = 76;
@@ -30,14 +40,27 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
   for (std::size_t i = 0; i < labels.size(); ++i) title += (i ? " vs " : "") + labels[i];
   Svg svg(kWidth, height, title);
   heading(svg, title);
-  svg.text(kWidth / 2, 46, "* best in its row (shorter is better for epoch time and cost)", Anchor::Middle, 11,
-           "#444444");
+  svg.text(kWidth / 2, 46,
+           fmt::format("* best in its row{} (shorter is better for time and cost){}",
+                       !judged     ? ""
+                       : some_pass ? " among the plans that do not fail"
+                                   : ", every plan failing",
+                       judged ? "; red mark: the plan's min_utilization" : ""),
+           Anchor::Middle, 11, "#444444");
+  // Whether a utilization panel is the one a plan's min_utilization judges.
+  const auto judges = [&](CompareMetric m, const ComparePlan& p) {
+    if (!p.min_utilization) return false;
+    if (m == CompareMetric::WorstEpochUtilization) return !p.steady_only;
+    return m == CompareMetric::Utilization && (p.steady_only || !worst);
+  };
   // Each bar's figure as written beside it.
   const auto value_label = [&](const CompareRow& row, std::size_t p) {
     const double v = *row.values[p];
     std::string label = compare_value_text(row.metric, v) + (p < row.best.size() && row.best[p] ? "  * best" : "");
-    if (row.metric == CompareMetric::Utilization && p < walls.size() && walls[p] != 0)
-      label += fmt::format("  ({} binds)", binding_text(walls[p]));
+    if (row.metric == CompareMetric::Utilization && plans[p].walls != 0)
+      label += fmt::format("  ({} binds)", binding_text(plans[p].walls));
+    if (judges(row.metric, plans[p]))
+      label += fmt::format("  (needs {})", compare_value_text(row.metric, *plans[p].min_utilization));
     return label;
   };
   // The bars start right of the longest plan name (one of more than 40 characters is shortened,
@@ -45,7 +68,10 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
   // (11 px text: about 6.5 px a character).
   constexpr std::size_t kLongestName = 40;
   std::size_t name_chars = 0, value_chars = 0;
-  for (const std::string& l : labels) name_chars = std::max(name_chars, std::min(l.size(), kLongestName));
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    if (plans[p].verdict) labels[p] += fmt::format(" ({})", verdict_word(*plans[p].verdict));
+    name_chars = std::max(name_chars, std::min(labels[p].size(), kLongestName));
+  }
   for (const CompareRow* row : shown)
     for (std::size_t p = 0; p < labels.size(); ++p)
       if (row->values[p]) value_chars = std::max(value_chars, value_label(*row, p).size());
@@ -57,7 +83,8 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
     svg.text(kLeft - 60, y0 + 12, compare_name(row.metric), Anchor::Start, 13, "#222222", "font-weight=\"bold\"");
     // Utilization on its own axis, 0 to 100%, so that a bar's length is the figure; the other
     // rows scaled to their largest value.
-    const bool utilization = row.metric == CompareMetric::Utilization;
+    const bool utilization =
+        row.metric == CompareMetric::Utilization || row.metric == CompareMetric::WorstEpochUtilization;
     double most = 0;
     for (const auto& v : row.values)
       if (v) most = std::max(most, *v);
@@ -86,6 +113,8 @@ std::string compare_svg(const std::vector<std::string>& labels, const std::vecto
       const double v = *row.values[p];
       const bool best = p < row.best.size() && row.best[p];
       svg.rect(x0, y + 2, x(v) - x0, bar - 5, kPalette[p % std::size(kPalette)]);
+      if (judges(row.metric, plans[p]))
+        svg.line(x(*plans[p].min_utilization), y, x(*plans[p].min_utilization), y + bar - 1, "#c62828", 2);
       // A white halo: the label may run past the utilization panel's gridlines.
       svg.text(x(v) + 6, y + 13, value_label(row, p), Anchor::Start, 11, "#222222",
                std::string(best ? "font-weight=\"bold\" " : "") +

@@ -15,6 +15,7 @@
 #include "core/analyses/compare.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/analyses/sweep.hpp"
+#include "core/analyses/sweep_run.hpp"
 #include "core/sim/simulate.hpp"
 #include "report/format.hpp"
 #include "report/out.hpp"
@@ -31,6 +32,9 @@ struct SweepLayout {
   std::vector<Field> swept;        // every swept field
   bool simulated = false;          // each point also simulated (sweep --simulate): its columns
   bool effective_workers = false;  // the tables show the workers that add throughput
+  bool worst_epoch = false;        // the dataset size is known: the first epoch with its start
+  bool run = false;                // and the epochs: the whole run
+  bool verdict = false;            // each point judged by the plan's requirements (SweepPoint::outcome)
 };
 SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_point, const GridColumns& columns,
                          bool cost);
@@ -57,14 +61,14 @@ class DiagnosisRenderer {
   virtual void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const = 0;
 };
 // A sweep: begin once, then row for every point in order (rows may be rendered on several
-// threads at once, each into its own Out, so row keeps no state), then end. `first`: the grid's
-// first row.
+// threads at once, each into its own Out, so row keeps no state), then end with what the run
+// found (over a plan: the verdicts and the pick). `first`: the grid's first row.
 class SweepRenderer {
  public:
   virtual ~SweepRenderer() = default;
   virtual void begin(const SweepLayout& layout) = 0;
   virtual void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const = 0;
-  virtual void end(Out& o, const SweepLayout& layout, std::size_t rows) const = 0;
+  virtual void end(Out& o, const SweepLayout& layout, const SweepSummary& summary) const = 0;
 };
 class CheckRenderer {
  public:

@@ -18,6 +18,8 @@ SweepLayout sweep_layout(const std::vector<Axis>& axes, const Scenario& first_po
   l.cost = cost;
   l.first_epoch = columns.first_epoch;
   l.effective_workers = columns.effective_workers;
+  l.worst_epoch = columns.worst_epoch;
+  l.run = columns.run;
   return l;
 }
 

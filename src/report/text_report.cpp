@@ -320,9 +320,11 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
                                             : std::string(),
                    dur(*r.first_batch_s), percent(*r.epoch_utilization)));
   if (r.run_s)
-    kv("run", fmt::format("{} in {}: utilization {} over the whole run ({}every epoch's start)",
-                          plural(*in.epochs, "epoch", "epochs"), dur(*r.run_s), percent(*r.run_utilization),
-                          r.cold ? "the first epoch from storage, " : ""));
+    kv("run", fmt::format(
+                  "{} in {}: utilization {} over the whole run ({}every epoch's start){}",
+                  plural(*in.epochs, "epoch", "epochs"), dur(*r.run_s), percent(*r.run_utilization),
+                  r.cold ? "the first epoch from storage, " : "",
+                  r.run_cost ? fmt::format("; {} for the run", format_human(*r.run_cost, Dim::Money)) : std::string()));
 
   std::string prose;
   {
@@ -359,9 +361,14 @@ TextTable sweep_table(const SweepLayout& layout, bool md) {
   cols.insert(
       cols.end(),
       {{"step", true, kNumWidth}, {"binding", false, binding}, {"utilization", true, 11}, {"throughput", true, 17}});
+  // The first epoch with its start, and the whole run, beside the steady state.
+  if (layout.worst_epoch) cols.push_back({"epoch 1", true, 7});
+  if (layout.run) cols.push_back({"run", true, 6});
   if (layout.cost) cols.insert(cols.end(), {{"cost/epoch", true, 10}, {"samples/USD", true, 11}});
+  if (layout.cost && layout.run) cols.push_back({"cost/run", true, 10});
   if (layout.simulated)
     cols.insert(cols.end(), {{"sim util", true, 9}, {"sim throughput", true, 17}, {"sim wait p95", true, 12}});
+  if (layout.verdict) cols.push_back({"verdict", false, 10});
   cols.push_back({"", false, 0});
   return TextTable(std::move(cols), md);
 }
@@ -381,8 +388,12 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
     // A point the model refuses: its inputs, no figures, and why.
     for (std::size_t i = 0; i < layout.stages.size(); ++i) cells.push_back(none);
     cells.insert(cells.end(), {none, "invalid", none, none});
+    if (layout.worst_epoch) cells.push_back(none);
+    if (layout.run) cells.push_back(none);
     if (layout.cost) cells.insert(cells.end(), {none, none});
+    if (layout.cost && layout.run) cells.push_back(none);
     if (layout.simulated) cells.insert(cells.end(), {none, none, none});
+    if (layout.verdict) cells.push_back(none);
     cells.push_back(fmt::format("<- invalid: {}", p.invalid));
     if (first) table.header(o);
     table.line(o, cells);
@@ -394,25 +405,53 @@ void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, c
   cells.push_back(r.fits ? binding_text(r) : std::string("no fit"));
   cells.push_back(r.fits ? percent(r.utilization) : none);
   cells.push_back(r.fits ? samples(r.throughput) : none);
+  if (layout.worst_epoch) cells.push_back(r.fits && r.worst_epoch ? percent(r.worst_epoch->utilization) : none);
+  if (layout.run) cells.push_back(r.fits && r.run_utilization ? percent(*r.run_utilization) : none);
   if (layout.cost) {
     cells.push_back(r.cost_per_epoch && r.fits ? format_human(*r.cost_per_epoch, Dim::Money) : none);
     cells.push_back(r.fits ? format_number(*r.samples_per_usd) : none);
   }
+  if (layout.cost && layout.run) cells.push_back(r.run_cost && r.fits ? format_human(*r.run_cost, Dim::Money) : none);
   if (layout.simulated) {
     const Simulation* m = p.simulated;
     cells.push_back(m ? percent(m->utilization) : none);
     cells.push_back(m ? samples(m->throughput) : none);
     cells.push_back(m ? dur(m->wait.p95) : none);
   }
+  if (layout.verdict) cells.push_back(p.outcome ? std::string(verdict_word(p.outcome->verdict)) : none);
+  std::vector<std::string> notes;
   if (!r.fits)
-    cells.push_back(
-        fmt::format("<- does not fit: needs {} of accelerator memory", format_human(*r.memory_needed, Dim::Size)));
-  else
-    cells.push_back(p.crossed_from
-                        ? fmt::format("<- crossover ({} -> {})", walls_text(*p.crossed_from), binding_text(r))
-                        : std::string());
+    notes.push_back(
+        fmt::format("does not fit: needs {} of accelerator memory", format_human(*r.memory_needed, Dim::Size)));
+  else if (p.crossed_from)
+    notes.push_back(fmt::format("crossover ({} -> {})", walls_text(*p.crossed_from), binding_text(r)));
+  if (p.outcome && p.outcome->verdict != Verdict::Pass) notes.push_back(unmet_text(*p.outcome));
+  std::string note;
+  for (const std::string& n : notes) note += (note.empty() ? "<- " : "; ") + n;
+  cells.push_back(note);
   if (first) table.header(o);
   table.line(o, cells);
+}
+
+void text_sweep_end(Out& o, const SweepLayout& layout, const SweepSummary& summary) {
+  if (!layout.verdict) return;
+  const std::size_t judged = summary.passed + summary.failed + summary.unverified;
+  std::string line = fmt::format("\n{} of {} {} the plan's requirements", count(static_cast<double>(summary.passed)),
+                                 count(static_cast<double>(judged)), judged == 1 ? "point passes" : "points pass");
+  std::string others;
+  if (summary.failed > 0)
+    others = fmt::format("{} {}", count(static_cast<double>(summary.failed)), summary.failed == 1 ? "fails" : "fail");
+  if (summary.unverified > 0)
+    others +=
+        fmt::format("{}{} not verified", others.empty() ? "" : ", ", count(static_cast<double>(summary.unverified)));
+  if (!others.empty()) line += " (" + others + ")";
+  if (const auto& p = summary.pick) {
+    line += fmt::format("; the {} that passes: {} ({}; utilization {}", rank_word(p->rank), p->point,
+                        rank_text(p->rank), percent(p->utilization));
+    if (p->run_utilization) line += fmt::format(", {} over the run", percent(*p->run_utilization));
+    line += ")";
+  }
+  o.print("{}\n", line);
 }
 
 namespace {
@@ -513,6 +552,18 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   for (const auto& row : rows)
     if (row.any)
       for (std::size_t j = 0; j < plans.size(); ++j) mark_width[j] = std::max(mark_width[j], mark(row, j).size());
+  // Each plan's verdict on its own requirements, first, where any plan has them.
+  bool judged = false, some_pass = false;
+  for (const auto& p : plans) {
+    judged = judged || !p.outcome.outcomes.empty();
+    some_pass = some_pass || p.outcome.verdict != Verdict::Fail;
+  }
+  if (judged) {
+    std::vector<std::string> cells{"verdict"};
+    for (const auto& p : plans)
+      cells.push_back(p.outcome.outcomes.empty() ? std::string("-") : std::string(verdict_word(p.outcome.verdict)));
+    table.add(std::move(cells));
+  }
   for (const auto& row : rows) {
     if (row.any) {
       std::vector<std::string> cells{std::string(compare_name(row.metric))};
@@ -520,7 +571,7 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
         cells.push_back(fmt::format("{}{:<{}}", value(row, j), mark(row, j), mark_width[j]));
       table.add(std::move(cells));
     }
-    if (row.metric == CompareMetric::Utilization) {
+    if (row.metric == CompareMetric::RunUtilization) {  // after the utilizations
       std::vector<std::string> wall{"binding wall"}, compute{"compute from"};
       for (const auto& p : plans) {
         wall.push_back(binding_text(p.result));
@@ -531,13 +582,24 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
     }
   }
   table.render(o);
-  o.write("\n* best in its row; (0.5x) a value over the best one\n");
+  o.print("\n* best in its row{}; (0.5x) a value over the best one\n",
+          !judged     ? ""
+          : some_pass ? " among the plans that do not fail their requirements"
+                      : " (every plan fails its requirements)");
   for (const auto& p : plans) {
     // A composition of presets is its own name and source: said once.
     const bool self_named = p.loaded->name == p.loaded->source.label() && p.loaded->name == p.label;
     o.print("{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
             self_named ? std::string()
                        : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source.label())));
+    if (!p.outcome.outcomes.empty()) {
+      const std::string line = fmt::format("{}{}", verdict(p.outcome),
+                                           p.outcome.verdict == Verdict::Pass ? "" : ": " + unmet_text(p.outcome));
+      o.print("{}{}\n", md ? "\n" : "",
+              md            ? "verdict: " + line
+              : columns > 0 ? wrap_hanging("  verdict: ", line, columns)
+                            : "  verdict: " + line);
+    }
     plan_assumptions(o, p, md, columns);
     plan_unused(o, p, md, columns);
   }

@@ -14,6 +14,8 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
 // A sweep's table is laid out once (sweep_table) and each row written as it comes.
 TextTable sweep_table(const SweepLayout& layout, bool markdown);
 void text_sweep_row(Out& o, const TextTable& table, const SweepLayout& layout, const SweepPoint& p, bool first);
+// Under a sweep over a plan: how many points pass, and the one ranked first (the buyer's pick).
+void text_sweep_end(Out& o, const SweepLayout& layout, const SweepSummary& summary);
 // `columns`: plain text wraps each plan's assumptions to this width (0: not wrapped).
 void text_check(Out& o, const std::vector<PlanReport>& plans, bool markdown, std::size_t columns = 0);
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool markdown,
@@ -39,7 +41,9 @@ class TextRenderer final : public DiagnosisRenderer,
   void row(Out& o, const SweepLayout& layout, const SweepPoint& p, bool first) const override {
     text_sweep_row(o, *table_, layout, p, first);
   }
-  void end(Out&, const SweepLayout&, std::size_t) const override {}  // a table has no footer
+  void end(Out& o, const SweepLayout& layout, const SweepSummary& summary) const override {
+    text_sweep_end(o, layout, summary);
+  }
   void check(Out& o, const std::vector<PlanReport>& plans) const override { text_check(o, plans, Markdown, columns_); }
   void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
     text_compare(o, plans, rows, Markdown, columns_);

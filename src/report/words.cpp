@@ -95,12 +95,16 @@ std::string compare_value_text(CompareMetric m, double v) {
     case CompareMetric::ThroughputPerAccelerator:
       return figure_text(FigureUnit::SampleRate, v);
     case CompareMetric::Utilization:
+    case CompareMetric::WorstEpochUtilization:
+    case CompareMetric::RunUtilization:
       return figure_text(FigureUnit::Fraction, v);
     case CompareMetric::EpochTime:
+    case CompareMetric::RunTime:
       return figure_text(FigureUnit::Seconds, v);
     case CompareMetric::PricePerHour:
       return figure_text(FigureUnit::UsdPerHour, v);
     case CompareMetric::CostPerEpoch:
+    case CompareMetric::RunCost:
     case CompareMetric::IdleCostPerEpoch:
       return figure_text(FigureUnit::Usd, v);
     case CompareMetric::SamplesPerUsd:

@@ -2,7 +2,8 @@
 // answer, over the shipped presets composed into nodes and workloads and seeded random overrides
 // (hardware threads, reserved CPUs, cores, scaling, time slicing, the training process sharing
 // the CPUs, variance, persistent workers, nodes, shared storage, page cache). A sweep's row holds
-// the same fixes as the diagnosis of its point.
+// the same fixes as the diagnosis of its point. check's figure for each requirement, compare's
+// rows and a sweep's verdicts over a plan are the diagnosis's own figures at each point.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,7 +14,10 @@
 #include <vector>
 
 #include "config/loader.hpp"
+#include "core/analyses/check.hpp"
+#include "core/analyses/compare.hpp"
 #include "core/analyses/diagnosis.hpp"
+#include "core/analyses/sweep_run.hpp"
 
 using namespace pipesim;
 
@@ -195,4 +199,112 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
   CHECK(n.counts >= 100);
   CHECK(n.cpus >= 50);
   CHECK(n.fixes >= 200);
+}
+
+namespace {
+
+Requirement require(Metric m, double threshold) {
+  Requirement r{m, threshold, 0, {}, false};
+  return r;
+}
+
+// The run of a scenario: a dataset, its epochs and, half the time, a price.
+void with_run(Gen& g, Scenario& s) {
+  if (!s.has(Field::DatasetSamples)) s.set(Field::DatasetSamples, g.whole(1e5, 2e6));
+  s.set(Field::Epochs, g.whole(1, 90));
+  if (g.coin()) s.set(Field::PricePerHour, {g.uniform(2, 100), Dim::MoneyRate});
+}
+
+}  // namespace
+
+TEST_CASE("one answer: check, compare and a sweep over a plan judge the diagnosis's own figures") {
+  const std::vector<Scenario> presets = preset_scenarios();
+  Gen g(20261202);
+  int checked = 0, swept = 0, picked = 0;
+  for (int i = 0; i < 120; ++i) {
+    Scenario s = presets[static_cast<std::size_t>(i) % presets.size()];
+    override_randomly(g, s);
+    with_run(g, s);
+    CAPTURE(i);
+    Diagnosis d;
+    try {
+      d = diagnose(s);
+    } catch (const FieldError&) {
+      continue;
+    }
+    const Result& r = d.result;
+    REQUIRE(r.worst_epoch);
+    REQUIRE(r.run_utilization);
+    Plan plan;
+    plan.accept_elsewhere = true;
+    plan.accept_unmodelled = 0xF;
+    plan.requirements = {require(Metric::Utilization, g.uniform(0.3, 1)), require(Metric::RunUtilization, 0.5),
+                         require(Metric::EpochTime, *r.epoch_s * g.uniform(0.8, 1.5))};
+    if (g.coin()) plan.steady_only = true;
+    const PlanOutcome o = check_plan(s, plan);
+    ++checked;
+    // Every epoch, its start and a cold first epoch included, unless the plan says steady.
+    const double every = std::min(r.utilization, r.worst_epoch->utilization);
+    CHECK(o.outcomes[0].value == (plan.steady_only ? r.utilization : every));
+    CHECK(o.outcomes[0].pass == (o.outcomes[0].value >= plan.requirements[0].threshold));
+    CHECK(o.outcomes[1].value == *r.run_utilization);
+    CHECK(o.outcomes[2].value == (plan.steady_only ? *r.epoch_s : std::max(*r.epoch_s, r.worst_epoch->epoch_s)));
+    if (r.price_per_hour) CHECK(*r.run_cost == doctest::Approx(*r.run_s * *r.price_per_hour / 3600).epsilon(1e-12));
+
+    // compare: each row the plan's own figures; no failing plan is best beside one that does not fail.
+    Scenario other = s;
+    other.set(Field::Workers, std::max(1.0, s.get(Field::Workers) - 2));
+    Result ro;
+    try {
+      ro = evaluate(resolve(other));
+    } catch (const FieldError&) {
+      continue;
+    }
+    const PlanOutcome oo = check_plan(other, plan);
+    const std::vector<bool> fails{o.verdict == Verdict::Fail, oo.verdict == Verdict::Fail};
+    for (const CompareRow& row : compare({r, ro}, fails)) {
+      CAPTURE(compare_key(row.metric));
+      CHECK(row.values[0] == compare_value(row.metric, r));
+      CHECK(row.values[1] == compare_value(row.metric, ro));
+      if (fails[0] != fails[1])
+        for (std::size_t j = 0; j < 2; ++j) CHECK_FALSE((row.best[j] && fails[j]));
+    }
+
+    // A sweep over the plan: each row's verdict is check's at that point, and the pick is the
+    // passing point ranked first, the earliest among equals.
+    const std::vector<Axis> axes{parse_axis("pipeline.workers", "1,4,8,16,24"), parse_axis("cluster.nodes", "1,4")};
+    std::vector<std::optional<Verdict>> verdicts;
+    std::vector<std::optional<Rank>> ranks;
+    for_each_point(s, axes, [&](const Scenario& p, std::size_t) {
+      try {
+        const PlanOutcome po = check_plan(p, plan);
+        verdicts.push_back(po.verdict);
+        ranks.push_back(po.verdict == Verdict::Pass ? std::optional(rank(evaluate(resolve(p)))) : std::nullopt);
+      } catch (const Error&) {
+        verdicts.push_back(std::nullopt);
+        ranks.push_back(std::nullopt);
+      }
+    });
+    std::vector<std::optional<Verdict>> rows(verdicts.size());
+    const SweepRun run{2, false, nullptr, &plan};
+    const SweepSummary summary = run_sweep(
+        s, axes, run,
+        [&](std::size_t k, const SweepPoint& p, std::string&) {
+          if (p.outcome) rows[k] = p.outcome->verdict;
+        },
+        [](const std::string&, std::size_t) {});
+    ++swept;
+    CHECK(rows == verdicts);
+    std::optional<std::size_t> best;
+    for (std::size_t k = 0; k < ranks.size(); ++k)
+      if (ranks[k] && (!best || ranks_before(*ranks[k], *ranks[*best]))) best = k;
+    REQUIRE(summary.pick.has_value() == best.has_value());
+    if (best) {
+      ++picked;
+      CHECK(summary.pick->index == *best);
+    }
+  }
+  MESSAGE("checked ", checked, ", swept ", swept, ", picked ", picked);
+  CHECK(checked >= 80);
+  CHECK(picked >= 10);
 }

@@ -259,4 +259,20 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   return out;
 }
 
+Rank rank(const Result& r) {
+  if (r.price_per_hour) {
+    if (r.run_cost) return {RankBy::RunCost, *r.run_cost};
+    if (r.cost_per_epoch) return {RankBy::EpochCost, *r.cost_per_epoch};
+    return {RankBy::SamplesPerUsd, r.samples_per_usd.value_or(0)};
+  }
+  if (r.run_s) return {RankBy::RunTime, *r.run_s};
+  if (r.epoch_s) return {RankBy::EpochTime, *r.epoch_s};
+  return {RankBy::Throughput, r.throughput};
+}
+
+bool ranks_before(const Rank& a, const Rank& b) {
+  const bool more = a.by == RankBy::SamplesPerUsd || a.by == RankBy::Throughput;
+  return more ? a.value > b.value : a.value < b.value;
+}
+
 }  // namespace pipesim

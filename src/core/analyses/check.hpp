@@ -134,4 +134,16 @@ struct PlanOutcome {
 // without a price).
 PlanOutcome check_plan(const Scenario& s, const Plan& plan);
 
+// The figure that ranks the passing points of a sweep over a plan, the buyer's pick first: where
+// a price is set the cheapest (the whole run's cost, else an epoch's, else the most samples per
+// USD), else the fastest (the whole run's time, else an epoch's, else the most throughput).
+enum class RankBy : std::uint8_t { RunCost, EpochCost, SamplesPerUsd, RunTime, EpochTime, Throughput };
+struct Rank {
+  RankBy by = RankBy::Throughput;
+  double value = 0;  // the figure itself (USD, s, samples/USD or samples/s)
+};
+Rank rank(const Result& r);
+// a ranks before b: less cost or time, more samples per USD or throughput (both ranked by the same figure).
+bool ranks_before(const Rank& a, const Rank& b);
+
 }  // namespace pipesim

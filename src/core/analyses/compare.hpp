@@ -12,16 +12,22 @@ namespace pipesim {
 enum class CompareMetric : std::uint8_t {
   Throughput,                // the plan's: every accelerator of every node
   ThroughputPerAccelerator,  // beside it, so plans of different sizes compare
-  Utilization,
+  Utilization,               // the steady state's
+  WorstEpochUtilization,     // the first epoch with its start (and its cold page cache): the run's slowest
+  RunUtilization,            // over the whole run
   EpochTime,
+  RunTime,
   PricePerHour,
   CostPerEpoch,
+  RunCost,
   IdleCostPerEpoch,
   SamplesPerUsd,
 };
 inline constexpr std::array kCompareMetrics = {CompareMetric::Throughput,       CompareMetric::ThroughputPerAccelerator,
-                                               CompareMetric::Utilization,      CompareMetric::EpochTime,
-                                               CompareMetric::PricePerHour,     CompareMetric::CostPerEpoch,
+                                               CompareMetric::Utilization,      CompareMetric::WorstEpochUtilization,
+                                               CompareMetric::RunUtilization,   CompareMetric::EpochTime,
+                                               CompareMetric::RunTime,          CompareMetric::PricePerHour,
+                                               CompareMetric::CostPerEpoch,     CompareMetric::RunCost,
                                                CompareMetric::IdleCostPerEpoch, CompareMetric::SamplesPerUsd};
 std::string_view compare_key(CompareMetric m);   // "throughput_samples_per_s", ... (JSON and CSV)
 std::string_view compare_name(CompareMetric m);  // "throughput", ... (tables)
@@ -37,7 +43,9 @@ struct CompareRow {
   bool any = false;  // some plan has a value
 };
 
-// One row per metric, in kCompareMetrics order.
-std::vector<CompareRow> compare(const std::vector<Result>& results);
+// One row per metric, in kCompareMetrics order. `fails`, when given (one per plan): the plans that
+// fail their own requirements, which a row's best is never given to while another plan has a
+// value that does not fail.
+std::vector<CompareRow> compare(const std::vector<Result>& results, const std::vector<bool>& fails = {});
 
 }  // namespace pipesim

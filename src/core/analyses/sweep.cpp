@@ -74,6 +74,8 @@ GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, st
       for (Stage st : kStages)
         if (r.stage(st).modelled) c.stages |= stage_bit(st);
       c.first_epoch |= r.cold.has_value();
+      c.worst_epoch |= r.worst_epoch.has_value();
+      c.run |= r.run_s.has_value();
       c.priced |= r.price_per_hour.has_value();
     } catch (const Error&) {
     }
@@ -105,7 +107,7 @@ GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, st
 
 namespace {
 
-bool same_figures(const std::optional<std::array<double, 10>>& a, const std::optional<std::array<double, 10>>& b) {
+bool same_figures(const std::optional<std::array<double, 12>>& a, const std::optional<std::array<double, 12>>& b) {
   if (!a || !b) return false;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const double x = (*a)[i], y = (*b)[i];
@@ -163,9 +165,15 @@ void SweepGather::add(std::size_t index, const SweepPoint& p) {
   if (!rows_.empty()) {
     if (valid) {
       const Result& r = p.result;
-      std::array<double, 10> f = {r.step_s,           r.utilization,          r.throughput,
-                                  r.fits ? 1.0 : 0.0, r.epoch_s.value_or(-1), r.cost_per_epoch.value_or(-1)};
-      for (Stage st : kStages) f[6 + static_cast<std::size_t>(st)] = r.stage(st).modelled ? r.stage(st).time_s : -1;
+      std::array<double, 12> f = {r.step_s,
+                                  r.utilization,
+                                  r.throughput,
+                                  r.fits ? 1.0 : 0.0,
+                                  r.epoch_s.value_or(-1),
+                                  r.cost_per_epoch.value_or(-1),
+                                  r.worst_epoch ? r.worst_epoch->utilization : -1,
+                                  r.run_utilization.value_or(-1)};
+      for (Stage st : kStages) f[8 + static_cast<std::size_t>(st)] = r.stage(st).modelled ? r.stage(st).time_s : -1;
       rows_[index] = f;
     } else {
       rows_[index].reset();

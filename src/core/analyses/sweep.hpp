@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/analyses/check.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/base/fields.hpp"
 #include "core/base/range.hpp"
@@ -107,6 +108,8 @@ struct SweepPoint {
   std::string_view invalid;
   // The point simulated (sweep --simulate), when valid and fitting in accelerator memory.
   const Simulation* simulated = nullptr;
+  // The point judged by the plan's requirements (a sweep over a plan), when valid and judged.
+  const PlanOutcome* outcome = nullptr;
 };
 
 // The index of the first point of the grid the model accepts (and, given `simulated`, that can
@@ -124,7 +127,9 @@ std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axe
 struct GridColumns {
   unsigned stages = 0;  // bit per Stage
   bool first_epoch = false;
-  bool priced = false;  // a price is set (cost columns can be filled)
+  bool worst_epoch = false;  // the dataset size is known: the first epoch with its start
+  bool run = false;          // and the epochs: the whole run
+  bool priced = false;       // a price is set (cost columns can be filled)
   // Somewhere on the grid fewer workers add throughput than run (the cores or the scaling law
   // cap them): rows show the effective count. Probed at the first valid point and with each
   // numeric axis at its ends.
@@ -265,9 +270,10 @@ class SweepGather {
   [[nodiscard]] std::vector<InertAxis> inert_axes(const Scenario& base) const;
 
  private:
-  // The figures a sweep row shows (step, utilization, throughput, fit, epoch, cost, the four
-  // stages' times), for comparing two points; nullopt for a refused point.
-  using RowFigures = std::optional<std::array<double, 10>>;
+  // The figures a sweep row shows (step, utilization, throughput, fit, epoch, cost, the first
+  // epoch's and the run's utilization, the four stages' times), for comparing two points;
+  // nullopt for a refused point.
+  using RowFigures = std::optional<std::array<double, 12>>;
   std::vector<Axis> axes_;
   std::size_t x_ = 0;                 // the axis along which curves run
   std::vector<std::size_t> strides_;  // per axis: points between neighbours along it

@@ -23,15 +23,33 @@ struct SweepRun {
   unsigned jobs = 1;                     // threads in all, the calling thread among them (1: this one alone)
   bool diagnose = false;                 // each point diagnosed: its fixes (SweepPoint::diagnosis)
   const SimOptions* simulate = nullptr;  // each point simulated too (SweepPoint::simulated)
+  const Plan* plan = nullptr;            // each point judged by these requirements (SweepPoint::outcome)
 };
 
-// The points of a run that the model refused.
+// A sweep over a plan: the passing point ranked first (check's `rank`), the buyer's.
+struct SweepPick {
+  std::size_t index = 0;  // in the grid
+  std::string point;      // its swept values
+  Rank rank;
+  double utilization = 0;                 // its steady state's
+  std::optional<double> run_utilization;  // over the whole run, when known
+};
+
+// What a run found: the points the model refused and, over a plan, the verdicts.
 struct SweepSummary {
+  std::size_t points = 0;
   std::size_t invalid = 0;
   std::size_t first_invalid = 0;  // index in the grid, when invalid > 0
   std::string first_point;        // its swept values, "accelerator.count=16, pipeline.batch_size=32"
   std::string first_reason;
+  std::size_t passed = 0, failed = 0, unverified = 0;  // points judged (SweepRun::plan)
+  std::optional<SweepPick> pick;
 };
+
+// A point judged by the plan, or nothing when a requirement needs what the point lacks.
+std::optional<PlanOutcome> judge_point(const Scenario& s, const Plan& plan);
+// Counts the point's verdict into the summary, and ranks it when it passes (the earlier point first among equals).
+void tally(SweepSummary& summary, std::size_t index, const std::vector<Axis>& axes, const SweepPoint& p);
 
 // Points per chunk: one with simulation (each is a whole simulation), fewer when each is
 // diagnosed (a diagnosis's words are allocated), so that the few chunks held at once stay far
@@ -54,7 +72,8 @@ SweepSummary run_sweep(const Scenario& base, const std::vector<Axis>& axes, cons
   const std::size_t chunks = (total + chunk - 1) / chunk;
   limit_malloc_arenas(run);
   SweepSummary summary;
-  std::mutex m;  // guards summary: taken only at invalid points
+  summary.points = total;
+  std::mutex m;  // guards summary: taken at invalid points and judged ones
   // A memo of the fixes run for each thread at work, made before the first point: a chunk takes
   // one that is free and gives it back, so what one chunk ran serves the next.
   std::vector<std::unique_ptr<FixMemo>> memos;
@@ -92,6 +111,17 @@ SweepSummary run_sweep(const Scenario& base, const std::vector<Axis>& axes, cons
                   summary.first_point = point_label(axes, p.scenario);
                   summary.first_reason = std::string(p.invalid);
                 }
+              }
+              if (run.plan != nullptr && p.invalid.empty()) {
+                const std::optional<PlanOutcome> judged = judge_point(p.scenario, *run.plan);
+                SweepPoint q = p;
+                q.outcome = judged ? &*judged : nullptr;
+                if (judged) {
+                  std::lock_guard lock(m);
+                  tally(summary, i, axes, q);
+                }
+                row(i++, q, text);
+                return;
               }
               row(i++, p, text);
             },

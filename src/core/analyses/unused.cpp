@@ -73,6 +73,11 @@ void add_result(const Result& r, const auto& add) {
   add(r.cost_per_epoch);
   add(r.idle_cost_per_epoch);
   add(r.samples_per_usd);
+  add(r.run_cost);
+  if (r.worst_epoch) {
+    add(r.worst_epoch->utilization);
+    add(r.worst_epoch->epoch_s);
+  }
   if (r.cold) {
     add(r.cold->cache_hit);
     add(r.cold->storage_s);

@@ -431,6 +431,7 @@ Result evaluate(const Inputs& in) {
     r.worst_epoch = WorstEpoch{*r.epoch_utilization * steady / first, r.throughput * *r.epoch_s / first, first};
   }
   run(in, r);
+  if (r.run_s && in.price_per_second) r.run_cost = *r.run_s * *in.price_per_second * in.nodes;
   return r;
 }
 

@@ -130,6 +130,7 @@ struct Result {
   std::optional<double> cost_per_epoch;
   std::optional<double> idle_cost_per_epoch;
   std::optional<double> samples_per_usd;
+  std::optional<double> run_cost;  // USD for the whole run (needs the run and a price)
 
   [[nodiscard]] const StageResult& stage(Stage s) const { return stages[static_cast<std::size_t>(s)]; }
   [[nodiscard]] StageResult& stage(Stage s) { return stages[static_cast<std::size_t>(s)]; }

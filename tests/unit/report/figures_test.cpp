@@ -132,7 +132,7 @@ TEST_CASE("every figure of the registry is where the registry says, in JSON, CSV
     SweepLayout layout;
     layout.inputs = {Field::BatchSize};
     layout.cost = r.price_per_hour.has_value();
-    layout.first_epoch = layout.effective_workers = true;
+    layout.first_epoch = layout.effective_workers = layout.worst_epoch = layout.run = true;
     layout.first_point = s.scenario;
     const SweepPoint p{s.scenario, r, nullptr, std::nullopt, {}, nullptr};
     std::string csv;
@@ -141,7 +141,9 @@ TEST_CASE("every figure of the registry is where the registry says, in JSON, CSV
       auto renderer = sweep_renderer(Format::Csv);
       renderer->begin(layout);
       renderer->row(o, layout, p, true);
-      renderer->end(o, layout, 1);
+      SweepSummary summary;
+      summary.points = 1;
+      renderer->end(o, layout, summary);
     }
     test::CsvCheck c;
     REQUIRE_MESSAGE(c.parse(csv), c.error);

@@ -416,3 +416,26 @@ TEST_CASE("a long run's warm-up, counted in blocks of epochs, is within 0.1% of 
   }
   CHECK(*r.run_s == doctest::Approx(run).epsilon(1e-3));
 }
+
+TEST_CASE("a sweep's passing points rank by the run's cost where there is a price, else by time") {
+  Result r;
+  r.throughput = 4000;
+  CHECK(rank(r).by == RankBy::Throughput);
+  r.epoch_s = 320;
+  CHECK(rank(r).by == RankBy::EpochTime);
+  r.run_s = 1000;
+  CHECK(rank(r).by == RankBy::RunTime);
+  CHECK(rank(r).value == 1000);
+  r.price_per_hour = 36;
+  r.samples_per_usd = 4e5;
+  CHECK(rank(r).by == RankBy::SamplesPerUsd);
+  r.cost_per_epoch = 3.2;
+  CHECK(rank(r).by == RankBy::EpochCost);
+  r.run_cost = 10;
+  CHECK(rank(r).by == RankBy::RunCost);
+  // Less cost or time ranks first; more samples per USD or throughput.
+  CHECK(ranks_before({RankBy::RunCost, 9}, {RankBy::RunCost, 10}));
+  CHECK_FALSE(ranks_before({RankBy::RunCost, 10}, {RankBy::RunCost, 10}));
+  CHECK(ranks_before({RankBy::Throughput, 5000}, {RankBy::Throughput, 4000}));
+  CHECK(ranks_before({RankBy::SamplesPerUsd, 5e5}, {RankBy::SamplesPerUsd, 4e5}));
+}

@@ -68,3 +68,31 @@ TEST_CASE("compare: a smaller-is-better row takes the smallest as best; ratios a
     CHECK(*r.ratio[0] == doctest::Approx(2));
   }
 }
+
+TEST_CASE("compare: a plan that fails its requirements is best only when every plan fails") {
+  // 16 workers deliver twice the throughput (8000 against 4000 samples/s), but that plan fails.
+  Scenario more = test::reference_case(256);
+  more.set(Field::Workers, 16);
+  const std::vector<Result> results = {evaluate(resolve(test::reference_case(256))), evaluate(resolve(more))};
+  const auto throughput = [](const std::vector<CompareRow>& rows) { return rows.front(); };
+  const CompareRow passing = throughput(compare(results, {false, true}));
+  CHECK(passing.best == std::vector<bool>{true, false});
+  CHECK(*passing.ratio[1] == doctest::Approx(2));  // over the best that does not fail
+  CHECK(throughput(compare(results, {true, true})).best == std::vector<bool>{false, true});
+  CHECK(throughput(compare(results, {true, false})).best == std::vector<bool>{false, true});
+}
+
+TEST_CASE("compare: the first epoch, the run's utilization, time and cost") {
+  // 1,281,167 samples at 4000 samples/s over 3 epochs, at $36/h ($0.01 a second).
+  Scenario a = test::reference_case(256);
+  a.set(Field::DatasetSamples, 1281167);
+  a.set(Field::Epochs, 3);
+  a.set(Field::PricePerHour, {36, Dim::MoneyRate});
+  const Result r = evaluate(resolve(a));
+  REQUIRE(r.run_s);
+  CHECK(*compare_value(CompareMetric::RunTime, r) == *r.run_s);
+  CHECK(*compare_value(CompareMetric::RunCost, r) == doctest::Approx(*r.run_s * 0.01));
+  CHECK(*compare_value(CompareMetric::RunUtilization, r) == *r.run_utilization);
+  CHECK(*compare_value(CompareMetric::WorstEpochUtilization, r) == r.worst_epoch->utilization);
+  CHECK(r.worst_epoch->utilization < r.utilization);  // the epoch's start
+}
