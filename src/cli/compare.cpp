@@ -50,7 +50,7 @@ void setup_compare(CLI::App& app) {
       std::vector<ComparePlan> plans;
       for (const PlanReport& r : reports) {
         ComparePlan p{r.label, r.result.binding, {}, std::nullopt, r.loaded->plan.steady_only};
-        if (!r.outcome.outcomes.empty()) p.verdict = r.outcome.verdict;
+        if (r.outcome.judged()) p.verdict = r.outcome.verdict;
         for (const Requirement& q : r.loaded->plan.requirements)
           if (q.metric == Metric::Utilization) p.min_utilization = q.threshold;
         plans.push_back(std::move(p));

@@ -220,9 +220,7 @@ void run_sweep(const SweepOptions& o) {
   if (layout.verdict) {
     // A requirement the scenario cannot judge (an epoch's time without a dataset size) is bad
     // input, said before any row.
-    Scenario at = loaded.scenario;
-    for_each_point(loaded.scenario, axes, valid, valid + 1, [&](const Scenario& s, std::size_t) { at = s; });
-    with_origins(loaded, [&] { return check_plan(at, plan); });
+    with_origins(loaded, [&] { return check_plan(point_at(loaded.scenario, axes, valid), plan); });
   }
   // A progress line on stderr for a long sweep, when a person watches it (a terminal).
   const char* term = std::getenv("TERM");

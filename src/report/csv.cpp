@@ -250,7 +250,7 @@ class CsvRenderer final : public DiagnosisRenderer,
     o.put('\n');
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const PlanOutcome& oc = plans[i].outcome;
-      o.print("{},{},{}", csv_field(plans[i].label), oc.outcomes.empty() ? "" : verdict_key(oc.verdict),
+      o.print("{},{},{}", csv_field(plans[i].label), oc.judged() ? verdict_key(oc.verdict) : "",
               binding_text(plans[i].result));
       for (const auto& row : rows) {
         o.put(',');

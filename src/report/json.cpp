@@ -326,9 +326,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     }
     point(j, p.scenario, p.result, p.diagnosis, &inputs_, p.crossed_from.has_value());
     if (p.simulated) simulated(j, *p.simulated);
-    if (p.outcome) {
-      verdict_members(j, *p.outcome);  // the plan's at this point
-    }
+    if (p.outcome) verdict_members(j, *p.outcome);  // the plan's at this point
     j.end();
     j.flush();
   }
@@ -441,9 +439,7 @@ class JsonRenderer final : public DiagnosisRenderer,
       j.object().kv_str("plan", p.label).kv_str("name", p.loaded->name).kv_str("source", p.loaded->source.label());
       point(j, p.loaded->scenario, p.result, nullptr);
       j.kv_str("compute_source", compute_source(p.loaded->scenario, p.result));
-      if (!p.outcome.outcomes.empty()) {
-        verdict_members(j, p.outcome);  // its verdict on its own requirements, as check's
-      }
+      if (p.outcome.judged()) verdict_members(j, p.outcome);  // its verdict on its own requirements, as check's
       write_assumptions(j, p.assumptions);
       write_unused(j, p.unused);
       j.end();

@@ -555,13 +555,13 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   // Each plan's verdict on its own requirements, first, where any plan has them.
   bool judged = false, some_pass = false;
   for (const auto& p : plans) {
-    judged = judged || !p.outcome.outcomes.empty();
+    judged = judged || p.outcome.judged();
     some_pass = some_pass || p.outcome.verdict != Verdict::Fail;
   }
   if (judged) {
     std::vector<std::string> cells{"verdict"};
     for (const auto& p : plans)
-      cells.push_back(p.outcome.outcomes.empty() ? std::string("-") : std::string(verdict_word(p.outcome.verdict)));
+      cells.push_back(p.outcome.judged() ? std::string(verdict_word(p.outcome.verdict)) : std::string("-"));
     table.add(std::move(cells));
   }
   for (const auto& row : rows) {
@@ -592,7 +592,7 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
     o.print("{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
             self_named ? std::string()
                        : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source.label())));
-    if (!p.outcome.outcomes.empty()) {
+    if (p.outcome.judged()) {
       const std::string line = fmt::format("{}{}", verdict(p.outcome),
                                            p.outcome.verdict == Verdict::Pass ? "" : ": " + unmet_text(p.outcome));
       o.print("{}{}\n", md ? "\n" : "",

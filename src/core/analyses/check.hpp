@@ -122,6 +122,8 @@ struct PlanOutcome {
   std::size_t unverified = 0;  // requirements whose figure holds on an unmodelled stage's bound
   // Fail when any requirement failed, else Unverified when any is, else Pass.
   Verdict verdict = Verdict::Pass;
+  // Some requirement was judged (compare leaves a plan without requirements unjudged).
+  [[nodiscard]] bool judged() const { return !outcomes.empty(); }
 };
 
 // Evaluates every requirement at the scenario's batch size, or at every batch size of

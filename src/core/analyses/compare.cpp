@@ -110,7 +110,11 @@ std::optional<double> compare_value(CompareMetric m, const Result& r) {
 }
 
 std::vector<CompareRow> compare(const std::vector<Result>& results, const std::vector<bool>& fails) {
+  // The best among the plans that do not fail their own requirements (among all when every one fails).
   const auto failing = [&](std::size_t j) { return j < fails.size() && fails[j]; };
+  bool some_pass = false;
+  for (std::size_t j = 0; j < results.size(); ++j) some_pass = some_pass || !failing(j);
+  const auto excluded = [&](std::size_t j) { return some_pass && failing(j); };
   std::vector<CompareRow> rows;
   for (CompareMetric m : kCompareMetrics) {
     CompareRow row{
@@ -122,12 +126,9 @@ std::vector<CompareRow> compare(const std::vector<Result>& results, const std::v
       row.any |= v.has_value();
       all = all && v.has_value();
     }
-    // The best among the plans that do not fail their own requirements (among all when every one fails).
-    bool some_pass = false;
-    for (std::size_t j = 0; j < results.size(); ++j) some_pass = some_pass || !failing(j);
     std::optional<double> top;
     for (std::size_t j = 0; all && j < results.size(); ++j) {
-      if (some_pass && failing(j)) continue;
+      if (excluded(j)) continue;
       const double v = *row.values[j];
       if (!top || (better(m) > 0 ? v > *top : v < *top)) top = v;
     }
@@ -136,7 +137,7 @@ std::vector<CompareRow> compare(const std::vector<Result>& results, const std::v
       for (const auto& v : row.values) differ |= *v != *top;
     if (differ)
       for (std::size_t j = 0; j < results.size(); ++j) {
-        row.best[j] = *row.values[j] == *top && !(some_pass && failing(j));
+        row.best[j] = *row.values[j] == *top && !excluded(j);
         if (*top != 0) row.ratio[j] = *row.values[j] / *top;
       }
     rows.push_back(std::move(row));

@@ -60,10 +60,15 @@ std::size_t first_valid_point(const Scenario& base, const std::vector<Axis>& axe
   std::rethrow_exception(first_error);
 }
 
+Scenario point_at(const Scenario& base, const std::vector<Axis>& axes, std::size_t index) {
+  Scenario at = base;
+  for_each_point(base, axes, index, index + 1, [&](const Scenario& s, std::size_t) { at = s; });
+  return at;
+}
+
 GridColumns grid_columns(const Scenario& base, const std::vector<Axis>& axes, std::size_t valid) {
   // Point `valid` of the grid, then the sub-grid of the name and true/false axes around it.
-  Scenario at = base;
-  for_each_point(base, axes, valid, valid + 1, [&](const Scenario& s, std::size_t) { at = s; });
+  const Scenario at = point_at(base, axes, valid);
   std::vector<Axis> named;
   for (const auto& a : axes)
     if (a.range.dim() == Dim::Choice || a.range.dim() == Dim::Bool) named.push_back(a);

@@ -96,6 +96,9 @@ void for_each_point(const Scenario& base, const std::vector<Axis>& axes, Visit&&
   for_each_point(base, axes, 0, grid_size(axes), std::forward<Visit>(visit));
 }
 
+// The grid's point `index` (in the order for_each_point visits them).
+Scenario point_at(const Scenario& base, const std::vector<Axis>& axes, std::size_t index);
+
 // One evaluated point of a sweep.
 struct SweepPoint {
   const Scenario& scenario;

@@ -112,18 +112,16 @@ SweepSummary run_sweep(const Scenario& base, const std::vector<Axis>& axes, cons
                   summary.first_reason = std::string(p.invalid);
                 }
               }
-              if (run.plan != nullptr && p.invalid.empty()) {
-                const std::optional<PlanOutcome> judged = judge_point(p.scenario, *run.plan);
-                SweepPoint q = p;
-                q.outcome = judged ? &*judged : nullptr;
-                if (judged) {
-                  std::lock_guard lock(m);
-                  tally(summary, i, axes, q);
-                }
-                row(i++, q, text);
-                return;
+              // Over a plan, a valid point is judged and counted before its row is written.
+              std::optional<PlanOutcome> judged;
+              if (run.plan != nullptr && p.invalid.empty()) judged = judge_point(p.scenario, *run.plan);
+              SweepPoint q = p;
+              if (judged) {
+                q.outcome = &*judged;
+                std::lock_guard lock(m);
+                tally(summary, i, axes, q);
               }
-              row(i++, p, text);
+              row(i++, q, text);
             },
             run.simulate, memo.get());
         give_memo(std::move(memo));
