@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <vector>
 
 namespace pipesim {
 
@@ -141,6 +142,14 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
                     "model.measured_on), or accept it with require.measured_elsewhere",
                     on, here, here));
   }
+  // The closed forms and simulate apart on the step: simulate's figure beside the model's.
+  if (const auto& d = o.disagreement)
+    add(fmt::format(
+        "not verified: with the spread set (transform.cv, model.step_cv, workload.sample_size_cv) "
+        "pipesim simulate gives utilization {} where the closed forms give {}{}, more than {:g} points apart; "
+        "judge this plan with pipesim simulate",
+        figure_text(FigureUnit::Fraction, d->simulated), figure_text(FigureUnit::Fraction, d->closed_form),
+        ranged ? fmt::format(" at batch {}", count(d->batch)) : std::string(), kAgreement * 100));
   return l;
 }
 
@@ -150,18 +159,28 @@ namespace {
 constexpr std::array<std::array<std::string_view, 2>, 3> kVerdictWords = {
     {{"PASS", "pass"}, {"FAIL", "fail"}, {"UNVERIFIED", "unverified"}}};
 
-// Why a plan's requirements are unverified: an unmodelled stage, a step measured elsewhere, or both.
+// Why a plan's requirements are unverified: an unmodelled stage, a step measured elsewhere, a
+// step the closed forms and simulate disagree on; each that applies.
 std::string unverified_why(const PlanOutcome& p) {
-  bool stage = false, step = false;
+  bool stage = false, step = false, apart = false;
   for (const auto& o : p.outcomes) {
     stage = stage || o.unmodelled != 0;
     step = step || (o.elsewhere && !o.elsewhere_accepted);
+    apart = apart || o.disagreement.has_value();
   }
   const std::string_view rest = p.unverified == 1 ? "it rests" : "they rest";
-  if (stage && step)
-    return fmt::format("a stage {} on is not modelled, and the step was measured on another accelerator", rest);
-  return step ? fmt::format("the step {} on was measured on another accelerator", rest)
-              : fmt::format("a stage {} on is not modelled", rest);
+  std::vector<std::string> why;
+  if (stage || (!step && !apart)) why.push_back(fmt::format("a stage {} on is not modelled", rest));
+  if (step)
+    why.push_back(why.empty() ? fmt::format("the step {} on was measured on another accelerator", rest)
+                              : std::string("the step was measured on another accelerator"));
+  if (apart)
+    why.push_back(why.empty() ? fmt::format("the closed forms and simulate disagree on the step {} on", rest)
+                              : std::string("the closed forms and simulate disagree on the step"));
+  if (why.size() == 1) return why[0];
+  std::string text = why[0];
+  for (std::size_t i = 1; i < why.size(); ++i) text += (i + 1 == why.size() ? ", and " : ", ") + why[i];
+  return text;
 }
 
 }  // namespace

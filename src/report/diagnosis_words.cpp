@@ -71,6 +71,8 @@ std::string_view loss_name(LossKind k) {
       return "the loop waiting for a CPU";
     case LossKind::Variance:
       return "variance";
+    case LossKind::StepSpread:
+      return "the step's spread";
     case LossKind::EpochStart:
       return "the epoch's start";
   }
@@ -113,6 +115,16 @@ std::string loss_remedy(const Diagnosis& d, LossKind k) {
           "slow batches stall {} delivery (transform.cv); more prefetch{} or more workers recover "
           "part",
           in.in_order ? "in-order" : "the", in.in_order ? ", pipeline.in_order = false" : "");
+    case LossKind::StepSpread:
+      return in.accelerators * in.nodes > 1
+                 ? fmt::format(
+                       "the {} accelerators step together and wait every step for the slowest of them "
+                       "(model.step_cv); steadier steps (inputs of one length, no straggling accelerator) "
+                       "recover it",
+                       count(in.accelerators * in.nodes))
+                 : std::string(
+                       "a quick step finds no batch ready after a slow one (model.step_cv); more prefetch "
+                       "recovers part");
     case LossKind::EpochStart: {
       const auto start = std::find_if(d.losses.begin(), d.losses.end(),
                                       [](const FidelityLoss& l) { return l.kind == LossKind::EpochStart; });
@@ -268,7 +280,14 @@ std::string transfer_wall(const Diagnosis& d) {
 std::string compute_wall(const Diagnosis& d) {
   const Inputs& in = d.inputs;
   const Result& r = d.result;
-  if (r.serial) return "accelerator compute (the largest part of a serial step)";
+  // Data-parallel accelerators wait every step for the slowest of them.
+  const std::string slowest =
+      r.sync_wait_s > 0 ? fmt::format(
+                              " (the {} accelerators step together: each step waits {} for the slowest, whose "
+                              "compute varies by {}, model.step_cv)",
+                              count(in.accelerators * in.nodes), dur(r.sync_wait_s), percent(in.step_cv))
+                        : std::string();
+  if (r.serial) return "accelerator compute (the largest part of a serial step)" + slowest;
   std::string out = r.upper_bound()
                         ? "accelerator compute: the modelled stages keep up (" + unmodelled_list(r) + " not modelled)"
                         : "accelerator compute: the input pipeline keeps up";
@@ -285,7 +304,7 @@ std::string compute_wall(const Diagnosis& d) {
             : "",
         plural(*in.transform.cores_per_accelerator, "CPU", "CPUs"));
   }
-  return out;
+  return out + slowest;
 }
 
 }  // namespace

@@ -135,6 +135,11 @@ constexpr std::array kPoint{
                 [](const FigureSource& s) -> Value { return res(s).run_cost; }},
     PointFigure{"loop_overhead_s", G::Point, U::Seconds, "the training loop's own time per step", "", C::None, false,
                 [](const FigureSource& s) -> Value { return res(s).loop_overhead_s; }},
+    PointFigure{
+        "sync_wait_s", G::Point, U::Seconds, "the wait per step for the slowest accelerator", "", C::None, false,
+        [](const FigureSource& s) -> Value {
+          return res(s).sync_wait_s > 0 ? Value(res(s).sync_wait_s) : std::nullopt;
+        }},
     PointFigure{"lock_s", G::Point, U::Seconds, "the interpreter lock's work per step", "", C::None, false,
                 [](const FigureSource& s) -> Value { return res(s).lock_s > 0 ? Value(res(s).lock_s) : std::nullopt; }},
     PointFigure{"shared_cpu_s", G::Point, U::Seconds, "CPU time per step on the shared CPUs", "", C::None, false,

@@ -150,6 +150,7 @@ void results(JsonWriter& j, const Result& r, const Diagnosis* d, std::optional<b
           .kv_str("over", l.kind == LossKind::EpochStart ? "epoch" : "steady")
           .end();
     j.end();
+    if (d->spread_ceiling) j.kv("spread_ceiling_utilization", *d->spread_ceiling);
   }
 }
 
@@ -420,6 +421,13 @@ class JsonRenderer final : public DiagnosisRenderer,
               .kv_bool("accepted", oc.elsewhere_accepted)
               .end();
         }
+        if (const auto& d = oc.disagreement)
+          j.key("simulate_disagrees")
+              .object()
+              .kv("simulated_utilization", d->simulated)
+              .kv("closed_form_utilization", d->closed_form)
+              .kv("at_batch_size", d->batch)
+              .end();
         j.end();
       }
       j.end();

@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "../support/scenarios.hpp"
 #include "config/loader.hpp"
 #include "core/analyses/check.hpp"
 #include "core/analyses/compare.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/analyses/sweep_run.hpp"
+#include "core/sim/simulate.hpp"
 
 using namespace pipesim;
 
@@ -307,4 +309,79 @@ TEST_CASE("one answer: check, compare and a sweep over a plan judge the diagnosi
   MESSAGE("checked ", checked, ", swept ", swept, ", picked ", picked);
   CHECK(checked >= 80);
   CHECK(picked >= 10);
+}
+
+namespace {
+
+// simulate's steady utilization of `s`, and the closed forms' at the same point.
+std::pair<double, double> simulated_and_closed(const Scenario& s) {
+  Inputs in = resolve(s);
+  in.dataset_samples.reset();  // the steady run alone
+  const Simulation m = simulate(in, SimOptions{});
+  return {m.utilization, m.analytic.utilization};
+}
+
+}  // namespace
+
+TEST_CASE("one answer: the closed forms agree with simulate, and check says where they cannot") {
+  // The step's spread over accelerators that step together, on a grid of spreads, accelerators
+  // and nodes, with the workers far ahead and at the balance point: within kAgreement.
+  double worst = 0;
+  for (double transform_ms : {0.2, 0.9})
+    for (double cv : {0.0, 0.1, 0.2, 0.4})
+      for (double accelerators : {1, 2, 8})
+        for (double nodes : {1, 3}) {
+          Scenario s = test::loader(8, transform_ms);
+          s.set(Field::StepCv, cv);
+          s.set(Field::AcceleratorCount, accelerators);
+          s.set(Field::Nodes, nodes);
+          const auto [simulated, closed] = simulated_and_closed(s);
+          CAPTURE(transform_ms);
+          CAPTURE(cv);
+          CAPTURE(accelerators);
+          CAPTURE(nodes);
+          CHECK(std::abs(simulated - closed) <= kAgreement);
+          if (cv == 0) CHECK(std::abs(simulated - closed) <= 0.005);
+          worst = std::max(worst, std::abs(simulated - closed));
+        }
+  MESSAGE("the step's spread: the largest difference ", worst);
+  // Presets with random spreads: where simulate and the closed forms are more than kAgreement
+  // apart, check leaves every requirement resting on the step unverified, with simulate's figure.
+  const std::vector<Scenario> presets = preset_scenarios();
+  Gen g(20261203);
+  int compared = 0, apart = 0;
+  for (int i = 0; i < 40; ++i) {
+    Scenario s = presets[static_cast<std::size_t>(i * 7) % presets.size()];
+    s.set(Field::Workers, g.whole(2, 16));
+    s.set(Field::BatchSize, g.whole(8, 64));  // small batches: a batch's time varies most
+    if (g.coin(0.6)) s.set(Field::TransformCv, g.uniform(0, 3));
+    if (g.coin(0.6)) s.set(Field::StepCv, g.uniform(0, 0.4));
+    if (g.coin(0.3)) s.set(Field::Nodes, g.whole(1, 4));
+    CAPTURE(i);
+    std::pair<double, double> u;
+    try {
+      u = simulated_and_closed(s);
+    } catch (const Error&) {
+      continue;  // a run too long to simulate, or an inconsistent draw
+    }
+    ++compared;
+    Plan plan;
+    plan.requirements.push_back(require(Metric::Utilization, 0.01));
+    plan.accept_unmodelled = ~0u;
+    plan.accept_elsewhere = true;
+    const PlanOutcome p = check_plan(s, plan);
+    const Outcome& o = p.outcomes.front();
+    if (std::abs(u.first - u.second) > kAgreement) {
+      ++apart;
+      REQUIRE(o.disagreement);
+      CHECK(o.disagreement->simulated == u.first);
+      CHECK(o.verdict == Verdict::Unverified);
+    } else {
+      CHECK_FALSE(o.disagreement);
+      CHECK(o.verdict == Verdict::Pass);
+    }
+  }
+  MESSAGE("compared ", compared, ", apart ", apart);
+  CHECK(compared >= 30);
+  CHECK(apart >= 1);
 }

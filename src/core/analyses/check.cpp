@@ -5,6 +5,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/sim/simulate.hpp"
+
 namespace pipesim {
 
 namespace {
@@ -157,17 +159,32 @@ std::vector<std::string_view> requirement_keys() {
   return keys;
 }
 
+std::optional<Disagreement> disagreement(const Inputs& in, const Result& r) {
+  if (in.transform_cv <= 0 && in.step_cv <= 0 && in.sample_size_cv <= 0) return std::nullopt;
+  Inputs steady = in;
+  steady.dataset_samples.reset();  // the steady run alone
+  try {
+    const double simulated = simulate(steady, SimOptions{}).utilization;
+    if (std::abs(simulated - r.utilization) <= kAgreement) return std::nullopt;
+    return Disagreement{simulated, r.utilization, in.batch};
+  } catch (const Error&) {
+    return std::nullopt;  // a run too long (or too short) to simulate: the closed forms stand
+  }
+}
+
 namespace {
 
 // Folds one operating point's result into a requirement's outcome: the worst value over the
 // points (and over the first epoch unless the plan judges the steady state only), the walls
 // that bind, and the unmodelled stages it rests on.
-void fold(Outcome& o, const Result& r, double batch, const Plan& plan, bool first) {
+void fold(Outcome& o, const Result& r, const std::optional<Disagreement>& apart, double batch, const Plan& plan,
+          bool first) {
   const Requirement& req = *o.requirement;
-  // An unmodelled stage could break every requirement but the memory one.
+  // An unmodelled stage, or a step simulate disagrees on, could break every requirement but the memory one.
   if (req.metric != Metric::Memory) {
     o.unmodelled |= r.unmodelled & ~plan.accept_unmodelled;
     o.accepted |= r.unmodelled & plan.accept_unmodelled;
+    if (apart && !o.disagreement) o.disagreement = apart;
   }
   if (req.metric == Metric::Walls) {
     // The first epoch's walls too (storage, say, before the page cache holds the dataset).
@@ -204,12 +221,13 @@ Verdict judge(const Outcome& o) {
                      : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
                                                                 : o.value <= req.threshold;
   // A step measured elsewhere leaves a figure unverified whichever side it falls: another
-  // accelerator's step could be faster or slower. An unmodelled stage's bound only one way.
+  // accelerator's step could be faster or slower; so does a step the closed forms and simulate
+  // disagree on. An unmodelled stage's bound only one way.
   const bool foreign = o.elsewhere && !o.elsewhere_accepted;
-  return foreign             ? Verdict::Unverified
-         : !holds            ? Verdict::Fail
-         : o.unmodelled != 0 ? Verdict::Unverified
-                             : Verdict::Pass;
+  return foreign || o.disagreement ? Verdict::Unverified
+         : !holds                  ? Verdict::Fail
+         : o.unmodelled != 0       ? Verdict::Unverified
+                                   : Verdict::Pass;
 }
 
 }  // namespace
@@ -236,8 +254,10 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
   }
 
   const auto visit = [&](const Scenario& point, bool first) {
-    const Result r = evaluate(resolve(point));
-    for (auto& o : out.outcomes) fold(o, r, point.get(Field::BatchSize), plan, first);
+    const Inputs at = resolve(point);
+    const Result r = evaluate(at);
+    const std::optional<Disagreement> apart = disagreement(at, r);
+    for (auto& o : out.outcomes) fold(o, r, apart, point.get(Field::BatchSize), plan, first);
   };
   if (plan.batch_sizes) {
     Scenario point = s;

@@ -80,9 +80,23 @@ std::vector<std::string_view> requirement_keys();
 // A requirement's verdict. Unverified: the model's figure meets the threshold, but a stage it
 // rests on is not modelled (nor accepted by the plan), so that figure is only a bound on the
 // truth; or the compute step it rests on was measured on another accelerator, so the figure,
-// met or missed, is that accelerator's. The requirement neither passes nor fails until the
-// stage is modelled or the step measured here, or the plan accepts it.
+// met or missed, is that accelerator's; or the closed forms and simulate disagree on the step. The requirement neither
+// passes nor fails until the stage is modelled or the step measured here, or the plan accepts it.
 enum class Verdict : std::uint8_t { Pass, Fail, Unverified };
+
+// Where variance acts (transform.cv, model.step_cv, workload.sample_size_cv) the closed forms
+// approximate what the DataLoader delivers; `pipesim simulate` runs it. Their utilizations at
+// one point where they differ by more than kAgreement (0.02): the figures resting on the step
+// are then not verified.
+inline constexpr double kAgreement = 0.02;
+struct Disagreement {
+  double simulated = 0;    // simulate's utilization (the steady run, seed 1, default steps)
+  double closed_form = 0;  // the closed forms' (the steady state)
+  double batch = 0;        // at this batch size
+};
+// Simulates the point when variance acts and compares; nothing where they agree, where no
+// variance acts, or where the simulation cannot run (too long, too short for a steady state).
+std::optional<Disagreement> disagreement(const Inputs& in, const Result& r);
 
 struct Outcome {
   const Requirement* requirement = nullptr;
@@ -112,6 +126,9 @@ struct Outcome {
   double steady_from = 1;
   unsigned first_epoch_walls = 0;
   bool steady_only = false;  // the plan's require.epochs = "steady": the first epoch not judged
+  // The closed forms and simulate disagree on the step at some point (the first such): every
+  // requirement but fits_in_memory is then unverified.
+  std::optional<Disagreement> disagreement;
 };
 
 struct PlanOutcome {

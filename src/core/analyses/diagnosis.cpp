@@ -416,6 +416,8 @@ std::string_view loss_key(LossKind k) {
       return "interpreter_lock";
     case LossKind::Variance:
       return "variance";
+    case LossKind::StepSpread:
+      return "step_spread";
     case LossKind::EpochStart:
       return "epoch_start";
   }
@@ -450,7 +452,8 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
   }
   unset(LossKind::Lock, {Field::LaunchTime, Field::PinLockShare});
   unset(LossKind::Crowded, {Field::CrowdedLoopTime});
-  unset(LossKind::Variance, {Field::TransformCv, Field::StepCv});
+  unset(LossKind::Variance, {Field::TransformCv});
+  unset(LossKind::StepSpread, {Field::StepCv});
   if (r.epoch_utilization && r.utilization - *r.epoch_utilization >= kShown) {
     FidelityLoss start{LossKind::EpochStart, r.utilization, r.utilization - *r.epoch_utilization, std::nullopt};
     if (r.workers_start_s.value_or(0) > 0 && s.value(Field::PersistentWorkers) == 0) {
@@ -657,6 +660,9 @@ void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
   if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
   d.crossovers = find_crossovers(in);
   d.losses = fidelity_losses(s, r);
+  if (const double ceiling = r.model_compute_s / (compute + r.sync_wait_s);
+      r.sync_wait_s > 0 && ceiling < in.target_utilization)
+    d.spread_ceiling = ceiling;
   d.max_batch = max_batch_that_fits(in.compute);
   d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
   d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);

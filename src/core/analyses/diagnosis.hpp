@@ -84,7 +84,8 @@ enum class LossKind : std::uint8_t {
   LoopCpu,        // pipeline.loop_cpu_share
   Lock,           // pipeline.launch_time, pipeline.pin_lock_share (the interpreter lock)
   Crowded,        // pipeline.crowded_loop_time (the loop waiting for a CPU)
-  Variance,       // transform.cv, model.step_cv
+  Variance,       // transform.cv
+  StepSpread,     // model.step_cv (the slowest accelerator, and the loop's uneven takes)
   EpochStart,     // worker start-up, warm-up, the first batch (epoch_utilization)
 };
 // Stable key of a loss, for JSON ("loop_time", "batch_assembly", ...).
@@ -123,6 +124,9 @@ struct Diagnosis {
   std::vector<Crossover> crossovers;
   std::vector<Fix> fixes;
   std::vector<FidelityLoss> losses;  // what the loader's mechanisms cost, the largest first
+  // Where the accelerators wait for the slowest of them (model.step_cv) and that alone keeps
+  // utilization under the target: the most it reaches with an input pipeline that never waits.
+  std::optional<double> spread_ceiling;
   // Filled by diagnose_with_assumptions (not by diagnose: a sweep's rows do not show them, and the
   // words are allocated).
   std::vector<Assumption> assumptions;

@@ -53,6 +53,7 @@ void add_result(const Result& r, const auto& add) {
   add(r.run_s);
   add(r.run_utilization);
   add(r.loop_overhead_s);
+  add(r.sync_wait_s);
   // The CPUs shared by time are printed where the workers share them (figures.cpp).
   if (r.shared_cores > 0) {
     add(r.shared_cpu_s);

@@ -69,6 +69,13 @@ class Lognormal {
   }
   double draw(Rng& rng) const { return sigma_ > 0 ? std::exp(mu_ + sigma_ * rng.normal()) : mean_; }
   [[nodiscard]] bool constant() const { return sigma_ == 0; }
+  // The largest of n draws, drawn at once: its quantile at u is the draws' quantile at u^(1/n).
+  template <class Quantile>
+  double draw_largest(Rng& rng, double n, Quantile normal_quantile) const {
+    if (sigma_ <= 0) return mean_;
+    const double u = std::max(rng.uniform(), 0x1.0p-53);
+    return std::exp(mu_ + sigma_ * normal_quantile(std::exp(std::log(u) / n)));
+  }
 
  private:
   double mean_ = 0, mu_ = 0, sigma_ = 0;

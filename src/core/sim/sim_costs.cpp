@@ -20,6 +20,7 @@ Window window(const Inputs& in, std::size_t steps) {
 Costs costs(const Inputs& in, const Result& r) {
   Costs c;
   c.ranks = static_cast<std::size_t>(in.accelerators);
+  c.other_ranks = (in.nodes - 1) * in.accelerators;
   c.workers = workers_of(in);
   c.prefetch = static_cast<std::size_t>(in.prefetch_factor);
   c.in_order = in.in_order;

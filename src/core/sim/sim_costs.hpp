@@ -22,6 +22,9 @@ Window window(const Inputs& in, std::size_t steps);
 // What each batch costs, derived once from the inputs (per accelerator).
 struct Costs {
   std::size_t ranks = 1, workers = 0, prefetch = 2;
+  // The accelerators of the other nodes, which step with these: each step ends when the slowest
+  // of all of them has computed (cluster.nodes - 1 times accelerator.count).
+  double other_ranks = 0;
   bool in_order = true;
   double batch = 1;
   bool storage = false;

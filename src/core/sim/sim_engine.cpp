@@ -13,6 +13,7 @@
 #include "core/stages/training_process.hpp"
 #include "core/stages/transfer.hpp"
 #include "core/stages/transform.hpp"
+#include "core/stages/variance.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -90,7 +91,16 @@ struct RankState {
   std::deque<std::size_t> pending;  // in order: the batches dispatched and not yet taken, by index
 };
 
-enum class EventKind : std::uint8_t { ReadDone, WorkersUp, DecoderDone, LinkDone, LoopWoken, LoopReady, ComputeDone };
+enum class EventKind : std::uint8_t {
+  ReadDone,
+  WorkersUp,
+  DecoderDone,
+  LinkDone,
+  LoopWoken,
+  LoopReady,
+  ComputeDone,
+  OthersDone
+};
 struct Event {
   double time;
   std::uint64_t seq;
@@ -164,6 +174,7 @@ class Engine {
   std::size_t epoch_ = 0, steps_ = 0, step_ = 0;  // step_: of this epoch
   std::size_t computed_ = 0;                      // accelerators done computing this step
   double step_compute_now_ = 0;                   // model compute of this step, summed over them
+  double first_compute_ = kNever;                 // when the first of them began this step's compute
   bool epoch_done_ = false;
 
   void at(double t, EventKind k, std::size_t rank, std::size_t batch = 0) { events_.push({t, seq_++, k, rank, batch}); }
@@ -284,6 +295,9 @@ class Engine {
         break;
       case EventKind::ComputeDone:
         part_done(e.rank);
+        break;
+      case EventKind::OthersDone:
+        end_step();
         break;
     }
   }
@@ -551,6 +565,7 @@ class Engine {
 
   void begin_step() {
     computed_ = 0;
+    first_compute_ = kNever;
     for (std::size_t r = 0; r < ranks_.size(); ++r) {
       RankState& rs = ranks_[r];
       rs.waiting = true;
@@ -640,6 +655,7 @@ class Engine {
   void start_compute(std::size_t r) {
     RankState& rs = ranks_[r];
     const double f = step_time_.draw(rng_);
+    first_compute_ = std::min(first_compute_, now_);
     // Shared by time, the training process keeps a core busy for its share of the compute (it
     // launches the work, or computes itself): the step's compute ends when both are done.
     // With the interpreter lock the loop first launches the step's work, holding the lock (the
@@ -672,9 +688,24 @@ class Engine {
     if (--ranks_[r].computing == 0) compute_done();
   }
 
-  // Data-parallel ranks step together: the step ends when the slowest has computed.
+  // Data-parallel ranks step together: the step ends when the slowest has computed. The other
+  // nodes' accelerators are this node's statistical copies for their data: each begins its
+  // compute when this node's first does, its step a draw of its own (the slowest of them drawn
+  // at once).
   void compute_done() {
     if (++computed_ < ranks_.size()) return;
+    if (c_.other_ranks > 0 && !step_time_.constant()) {
+      const double others =
+          first_compute_ + c_.compute * step_time_.draw_largest(rng_, c_.other_ranks, normal_quantile);
+      if (others > now_) {
+        at(others, EventKind::OthersDone, 0);
+        return;
+      }
+    }
+    end_step();
+  }
+
+  void end_step() {
     rec_.step_end.push_back(now_);
     rec_.step_compute.push_back(step_compute_now_);
     step_compute_now_ = 0;

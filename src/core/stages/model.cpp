@@ -116,9 +116,7 @@ Field unmodelled_key(Stage s, TransformAt at) {
   return Field::LinkBandwidth;
 }
 
-bool Result::compute_bound() const {
-  return stage(Stage::Compute).time_s + loop_overhead_s + shared_wait_s >= step_s * (1 - kCoBinding);
-}
+bool Result::compute_bound() const { return compute_side_s() >= step_s * (1 - kCoBinding); }
 
 namespace {
 
@@ -141,8 +139,9 @@ double loop_side(const Result& r) {
 
 // Per-sample variance (transform.cv) and step variance (model.step_cv) under the DataLoader's
 // delivery: the loop receives fewer batches than the slower side makes (variance.hpp). The
-// transform stage then takes the time per batch the loop receives them (limit variance).
-void variance(const Inputs& in, Result& r) {
+// transform stage then takes the time per batch the loop receives them (limit variance). The
+// step's spread is that of the slowest accelerator's compute (step_sd of the mean compute).
+void variance(const Inputs& in, double step_sd, Result& r) {
   const TransformInputs& t = in.transform;
   if (in.workers < 1 || !t.cpu_work || (in.transform_cv <= 0 && in.step_cv <= 0)) return;
   StageResult& transform = r.stage(Stage::Transform);
@@ -158,7 +157,7 @@ void variance(const Inputs& in, Result& r) {
   v.worker_rate = 1 / transform.time_s;
   v.batch_cv = in.transform_cv * t.worker_seconds_per_sample * std::sqrt(B) / build;
   v.loop_rate = 1 / loop;
-  v.loop_cv = in.step_cv * r.stage(Stage::Compute).time_s / loop;
+  v.loop_cv = step_sd * r.stage(Stage::Compute).time_s / loop;
   const double delivered = 1 / delivered_rate(v);
   r.batch_cv = v.batch_cv;
   r.step_without_variance_s = std::max(transform.time_s, loop);
@@ -273,18 +272,20 @@ void loop_and_workers(const Inputs& in, Result& r) {
   r.cache_hit = in.storage.cache_hit;
   r.transform_at = in.transform.at;
   r.loop_overhead_s = in.loop_time();
+  const Slowest slowest = slowest_of(in.accelerators * in.nodes, in.step_cv);
+  r.sync_wait_s = compute.time_s * (slowest.mean - 1);
   for (Stage s : {Stage::Storage, Stage::Transform, Stage::Transfer})
     if (!r.stage(s).modelled) r.unmodelled |= stage_bit(s);
   if (transform_modelled) shared_cores(in, r);
   if (transform_modelled) shared_wait(in, r);
-  if (transform_modelled) variance(in, r);
+  if (transform_modelled) variance(in, slowest.sd, r);
 }
 
 // The step and the stages that bind: in turn (workers = 0) or overlapped.
 void step_and_binding(Result& r) {
   if (r.serial) {
     double largest = 0;
-    r.step_s = r.loop_overhead_s;
+    r.step_s = r.loop_overhead_s + r.sync_wait_s;
     for (const auto& st : r.stages) {
       if (!st.modelled) continue;
       r.step_s += st.time_s;
@@ -307,7 +308,7 @@ void step_and_binding(Result& r) {
       // A serialised transfer binds when the copy-then-compute chain sets the step; compute binds
       // with the loop's own time, which runs in turn with it.
       if (s == Stage::Transfer && r.transfer_serialised) binds = device_side >= cut;
-      if (s == Stage::Compute) binds = r.loop_overhead_s + r.shared_wait_s + st.time_s >= cut;
+      if (s == Stage::Compute) binds = r.compute_side_s() >= cut;
       if (binds) r.binding |= stage_bit(s);
     }
   }

@@ -124,6 +124,9 @@ struct Result {
   // time's coefficient of variation, and the step it would be with no variance.
   double batch_cv = 0;
   double step_without_variance_s = 0;
+  // The accelerators that step together (accelerator.count x cluster.nodes) wait every step for
+  // the slowest of them (model.step_cv): the time per step that adds to the mean compute.
+  double sync_wait_s = 0;
   // Cost, when the node has a price: USD per hour for the cluster, USD per epoch (needs the
   // dataset size), the part of it paid for idle accelerator time, and samples per USD.
   std::optional<double> price_per_hour;
@@ -137,6 +140,11 @@ struct Result {
   [[nodiscard]] bool binds(Stage s) const { return (binding & stage_bit(s)) != 0; }
   // The accelerator sets the step (within the co-binding tolerance).
   [[nodiscard]] bool compute_bound() const;
+  // The training loop's own time, what the shared CPUs add, compute, and the wait for the
+  // slowest accelerator: the step's compute side (without a copy the loop makes).
+  [[nodiscard]] double compute_side_s() const {
+    return loop_overhead_s + shared_wait_s + stage(Stage::Compute).time_s + sync_wait_s;
+  }
   [[nodiscard]] bool upper_bound() const { return unmodelled != 0; }
 };
 

@@ -7,8 +7,7 @@ namespace pipesim {
 // The training process's chain per step: its own loop time, then (unless pinned) the copy, then
 // compute. Needs the stages and transfer_serialised of `r`.
 double device_chain(const Result& r) {
-  return r.loop_overhead_s + r.shared_wait_s + r.stage(Stage::Compute).time_s +
-         (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
+  return r.compute_side_s() + (r.transfer_serialised ? r.stage(Stage::Transfer).time_s : 0);
 }
 
 // The training process's own CPU work per step: its loop time and a pageable copy it makes itself.

@@ -2,12 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace pipesim {
 
 namespace {
 
-// The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9).
+// Reflected Brownian motion on [0, K] with drift theta and variance s2 per unit time: the rate
+// at which it pushes at 0 (here, batches per second the loop would have taken but found none).
+double starved_rate(double theta, double K, double s2) {
+  const double x = 2 * theta * K / s2;
+  if (std::abs(x) < 1e-9) return s2 / (2 * K);
+  if (x > 700) return 0;
+  return theta / std::expm1(x);
+}
+
+}  // namespace
+
+// Acklam's rational approximation.
 double normal_quantile(double p) {
   constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                           1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
@@ -28,20 +40,34 @@ double normal_quantile(double p) {
          (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
 
-// Reflected Brownian motion on [0, K] with drift theta and variance s2 per unit time: the rate
-// at which it pushes at 0 (here, batches per second the loop would have taken but found none).
-double starved_rate(double theta, double K, double s2) {
-  const double x = 2 * theta * K / s2;
-  if (std::abs(x) < 1e-9) return s2 / (2 * K);
-  if (x > 700) return 0;
-  return theta / std::expm1(x);
-}
-
-}  // namespace
-
 double expected_max_normal(double n) {
   if (n <= 1) return 0;
   return normal_quantile((n - 0.375) / (n + 0.25));
+}
+
+Slowest slowest_of(double n, double cv) {
+  if (n <= 1 || cv <= 0) return {1, n <= 1 ? std::max(cv, 0.0) : 0};
+  // The largest of n draws exp(mu + sigma z) has the density n phi(z) Phi(z)^(n-1) in z; its
+  // first two moments by Simpson's rule over z in [-9, 9], far past where that density is not
+  // negligible for any n a cluster has (the upper tail beyond 9 weighs n x 1e-19).
+  const double sigma = std::sqrt(std::log1p(cv * cv)), mu = -sigma * sigma / 2;
+  constexpr int kSteps = 720;
+  constexpr double kFrom = -9, kTo = 9, kH = (kTo - kFrom) / kSteps;
+  double m0 = 0, m1 = 0, m2 = 0;  // m0, the density's own integral, takes out the rule's error
+  for (int i = 0; i <= kSteps; ++i) {
+    const double z = kFrom + kH * i;
+    const double upper = 0.5 * std::erfc(z / std::numbers::sqrt2);  // P(Z > z), exact in the tail
+    const double density =
+        n * std::exp(-z * z / 2) / std::sqrt(2 * std::numbers::pi) * std::exp((n - 1) * std::log1p(-upper));
+    const double weight = (i == 0 || i == kSteps ? 1 : i % 2 == 1 ? 4 : 2) * kH / 3;
+    const double x = std::exp(mu + sigma * z);
+    m0 += weight * density;
+    m1 += weight * density * x;
+    m2 += weight * density * x * x;
+  }
+  m1 /= m0;
+  m2 /= m0;
+  return {m1, std::sqrt(std::max(0.0, m2 - m1 * m1))};
 }
 
 double delivered_rate(const VarianceInputs& in) {

@@ -26,6 +26,19 @@ double delivered_rate(const VarianceInputs& in);
 // within 0.03 of the exact value); 0 for n = 1.
 double expected_max_normal(double n);
 
+// The standard normal quantile: z with P(Z <= z) = p, for 0 < p < 1 (relative error below 1.2e-9).
+double normal_quantile(double p);
+
+// The slowest of n accelerators that step together (data-parallel ranks wait for each other
+// every step), each one's step a draw of a lognormal with mean 1 and coefficient of variation
+// cv: the mean and the standard deviation of the largest of n such draws, by quadrature
+// (within 1e-9 of the exact moments; {1, cv} for n = 1).
+struct Slowest {
+  double mean = 1;
+  double sd = 0;
+};
+Slowest slowest_of(double n, double cv);
+
 // The fitted constants, with where they come from (scripts/validation/fit-variance).
 struct VarianceFit {
   double sync_in_order;   // in order: the loop waits for the slowest of W, per z_W x batch cv

@@ -12,6 +12,7 @@
 #include "../../../support/scenarios.hpp"
 #include "core/base/statistics.hpp"
 #include "core/sim/simulate.hpp"
+#include "core/stages/variance.hpp"
 
 using namespace pipesim;
 using test::loader;
@@ -273,6 +274,14 @@ TEST_CASE("data-parallel accelerators step together: the slowest sets the step")
   const Simulation two = sim(s, 3, 20000);
   CHECK(two.utilization < 0.85);
   CHECK(two.utilization > 0.7);
+  // The closed forms carry it: E[X] / E[max(X1, X2)], within the run's sampling error.
+  CHECK(two.analytic.utilization == doctest::Approx(1 / slowest_of(2, 0.5).mean).epsilon(1e-12));
+  CHECK(std::abs(two.utilization - two.analytic.utilization) < 0.01);
+  // Over two nodes the other node's two accelerators are waited for too.
+  s.set(Field::Nodes, 2);
+  const Simulation four = sim(s, 3, 20000);
+  CHECK(four.analytic.utilization == doctest::Approx(1 / slowest_of(4, 0.5).mean).epsilon(1e-12));
+  CHECK(std::abs(four.utilization - four.analytic.utilization) < 0.01);
 }
 
 TEST_CASE("too few batches for a steady state is an error; the trace keeps the first steps") {

@@ -8,6 +8,7 @@
 #include "config/loader.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/stages/model.hpp"
+#include "core/stages/variance.hpp"
 
 using namespace pipesim;
 using namespace pipesim::test;
@@ -96,4 +97,28 @@ TEST_CASE("clusters: throughput per accelerator, node and cluster, and the price
   CHECK(*r.price_per_hour == doctest::Approx(30).epsilon(1e-14));                // 3 nodes x $10/h
   CHECK(*r.cost_per_epoch == doctest::Approx(25.0 / 3600 * 30).epsilon(1e-12));  // $0.2083
   CHECK(*r.samples_per_usd == doctest::Approx(48000 * 3600 / 30.0).epsilon(1e-12));
+}
+
+TEST_CASE("accelerators that step together wait for the slowest: the step's spread over them") {
+  // loader(16, 0.5): compute 10 ms a step, workers far ahead. Step cv 0.2 on 8 accelerators
+  // over 2 nodes: every step waits for the slowest of 16, 10 ms x (E[max of 16] - 1) longer.
+  Scenario s = test::loader(16, 0.5);
+  s.set(Field::StepCv, 0.2);
+  CHECK(test::run(s).sync_wait_s == 0);  // one accelerator waits for none
+  CHECK(test::run(s).utilization == 1);
+  s.set(Field::AcceleratorCount, 8);
+  s.set(Field::Nodes, 2);
+  const Result r = test::run(s);
+  const double slowest = slowest_of(16, 0.2).mean;
+  CHECK(r.sync_wait_s == doctest::Approx(10e-3 * (slowest - 1)).epsilon(1e-12));
+  CHECK(r.step_s == doctest::Approx(10e-3 * slowest).epsilon(1e-12));
+  CHECK(r.utilization == doctest::Approx(1 / slowest).epsilon(1e-12));
+  CHECK(r.binds(Stage::Compute));
+  CHECK(r.compute_bound());
+  // A diagnosis says what no input pipeline recovers.
+  const Diagnosis d = diagnose(s);
+  REQUIRE(d.spread_ceiling);
+  CHECK(*d.spread_ceiling == doctest::Approx(1 / slowest).epsilon(1e-12));
+  REQUIRE_FALSE(d.losses.empty());
+  CHECK(d.losses[0].kind == LossKind::StepSpread);
 }

@@ -17,6 +17,32 @@ TEST_CASE("the expected largest of n standard normals") {
   CHECK(expected_max_normal(16) == doctest::Approx(1.7660).epsilon(0.01));
 }
 
+TEST_CASE("the slowest of n lognormal steps: its mean and spread") {
+  // One: the draw itself. No spread: 1 whatever n.
+  CHECK(slowest_of(1, 0.3).mean == 1);
+  CHECK(slowest_of(1, 0.3).sd == 0.3);
+  CHECK(slowest_of(64, 0).mean == 1);
+  CHECK(slowest_of(64, 0).sd == 0);
+  // Two draws of exp(mu + sigma Z), mean 1: E[max^k] = 2 exp(k mu + k^2 sigma^2 / 2) Phi(k sigma / sqrt 2),
+  // so the mean is 2 Phi(sigma / sqrt 2) and E[max^2] = 2 exp(sigma^2) Phi(sigma sqrt 2).
+  for (double cv : {0.05, 0.2, 0.5, 1.0}) {
+    const double sigma = std::sqrt(std::log1p(cv * cv));
+    const auto Phi = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
+    const double mean = 2 * Phi(sigma / std::sqrt(2.0));
+    const double second = 2 * std::exp(sigma * sigma) * Phi(sigma * std::sqrt(2.0));
+    const Slowest two = slowest_of(2, cv);
+    CAPTURE(cv);
+    CHECK(two.mean == doctest::Approx(mean).epsilon(1e-9));
+    CHECK(two.sd == doctest::Approx(std::sqrt(second - mean * mean)).epsilon(1e-7));
+  }
+  // Small spread: close to 1 + cv x the expected largest of n standard normals (8: 1.4236).
+  CHECK(slowest_of(8, 0.01).mean == doctest::Approx(1 + 0.01 * 1.4236).epsilon(1e-4));
+  // More accelerators wait longer, and the slowest's own spread narrows.
+  CHECK(slowest_of(64, 0.2).mean > slowest_of(8, 0.2).mean);
+  CHECK(slowest_of(64, 0.2).sd < slowest_of(8, 0.2).sd);
+  CHECK(slowest_of(100000, 0.2).mean < 3);
+}
+
 TEST_CASE("no variation: the slower side's rate exactly; variation: less, more so in order") {
   VarianceInputs v;
   v.workers = 4;
