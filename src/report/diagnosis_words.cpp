@@ -343,6 +343,31 @@ std::string warm_epochs(const Result& r) {
   return fmt::format("once each node's page cache is warm (within 1% from epoch {})", count(r.warmup->near_epoch));
 }
 
+std::string first_epoch_storage_needs(const Diagnosis& d) {
+  std::vector<std::string> parts{rate(*d.first_epoch_storage_bandwidth_needed) + " read bandwidth"};
+  if (const auto& node = d.first_epoch_node_bandwidth_needed)
+    parts.push_back(fmt::format(
+        "{} for each node ({})", rate(*node),
+        d.inputs.storage.node_cap_limit == Limit::Network ? "node.network_bandwidth" : "storage.node_bandwidth"));
+  if (d.first_epoch_iops_needed) parts.push_back(count(*d.first_epoch_iops_needed) + " IOPS");
+  if (d.first_epoch_queue_depth_needed)
+    parts.push_back(
+        fmt::format("{} requests in flight (storage.queue_depth)", count(*d.first_epoch_queue_depth_needed)));
+  std::string text = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) text += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return text;
+}
+
+std::string first_epoch_storage_has(const Diagnosis& d) {
+  const StorageInputs& st = d.inputs.storage;
+  std::string has = st.read_bandwidth ? rate(*st.read_bandwidth) : std::string("no aggregate limit");
+  if (d.first_epoch_node_bandwidth_needed) has += fmt::format(", {} for each node", rate(*st.node_cap));
+  if (d.first_epoch_iops_needed) has += fmt::format(", {} IOPS", count(*st.iops_total));
+  if (d.first_epoch_queue_depth_needed)
+    has += fmt::format(", {} in flight", format_compact(st.queue_depth, Dim::Number));
+  return has;
+}
+
 std::string storage_capacity_text(const Diagnosis& d) {
   const Inputs& in = d.inputs;
   const StorageCapacity& c = *d.storage_capacity;

@@ -239,6 +239,10 @@ class JsonRenderer final : public DiagnosisRenderer,
         .kv("storage_read_bandwidth_per_accelerator_bytes_per_s", d.storage_bandwidth_needed_per_accelerator);
     if (d.first_epoch_storage_bandwidth_needed)
       j.kv("first_epoch_storage_read_bandwidth_bytes_per_s", *d.first_epoch_storage_bandwidth_needed);
+    if (d.first_epoch_iops_needed) j.kv("first_epoch_storage_iops", *d.first_epoch_iops_needed);
+    if (d.first_epoch_queue_depth_needed) j.kv("first_epoch_storage_queue_depth", *d.first_epoch_queue_depth_needed);
+    if (d.first_epoch_node_bandwidth_needed)
+      j.kv("first_epoch_node_storage_bandwidth_bytes_per_s", *d.first_epoch_node_bandwidth_needed);
     if (d.link_bandwidth_needed) j.kv("link_bandwidth_bytes_per_s", *d.link_bandwidth_needed);
     if (d.cores)
       j.kv("workers_at_target", d.cores->workers_target)

@@ -101,11 +101,8 @@ void other_stages(Out& o, const Diagnosis& d, std::string_view bullet) {
         "(set storage.read_bandwidth to model it).\n",
         bullet, rate(d.storage_bandwidth_needed_per_accelerator));
   else if (d.first_epoch_storage_bandwidth_needed)
-    o.print(
-        "{}Storage: {} every read is a page-cache hit; the first epoch needs {} read "
-        "bandwidth to keep up (have {}).\n",
-        bullet, warm_epochs(d.result), rate(*d.first_epoch_storage_bandwidth_needed),
-        in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
+    o.print("{}Storage: {} every read is a page-cache hit; the first epoch needs {} to keep up (have {}).\n", bullet,
+            warm_epochs(d.result), first_epoch_storage_needs(d), first_epoch_storage_has(d));
   else if (!has_fix(d, FixKind::StorageBandwidth))
     o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet, rate(d.storage_bandwidth_needed),
             in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));

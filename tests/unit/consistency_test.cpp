@@ -96,7 +96,7 @@ double ratio(const Result& r) {
 bool reaches(const Result& r, double goal) { return ratio(r) >= goal * (1 - 1e-9); }
 
 struct Tally {
-  int diagnosed = 0, counts = 0, cpus = 0, fixes = 0, rows = 0;
+  int diagnosed = 0, counts = 0, cpus = 0, fixes = 0, rows = 0, storage = 0;
 };
 
 // Every count of the diagnosis of `s` is sufficient and the fewest, by the model.
@@ -132,6 +132,25 @@ void counts_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
       CHECK_FALSE(reaches(at(s, w, fewer), 1));
     }
   }
+}
+
+// What the first epoch needs of storage (when later epochs read from the page cache), applied:
+// the first epoch's storage keeps up with compute.
+void storage_needs_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
+  if (!d.first_epoch_storage_bandwidth_needed || s.has(Field::ThroughputPerTib)) return;
+  ++n.storage;
+  Scenario t = s;
+  if (d.inputs.storage.read_bandwidth)
+    t.set(Field::ReadBandwidth, {*d.first_epoch_storage_bandwidth_needed, Dim::Rate});
+  if (d.first_epoch_iops_needed) t.set(Field::Iops, *d.first_epoch_iops_needed);
+  if (d.first_epoch_queue_depth_needed) t.set(Field::QueueDepth, *d.first_epoch_queue_depth_needed);
+  if (const auto& node = d.first_epoch_node_bandwidth_needed)
+    t.set(d.inputs.storage.node_cap_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
+          {*node, Dim::Rate});
+  Inputs in = resolve(t);
+  in.storage.cache_hit = in.storage.cold_cache_hit.value_or(in.storage.cache_hit);
+  const Result r = evaluate(in);
+  CHECK(r.stage(Stage::Storage).time_s <= r.stage(Stage::Compute).time_s * (1 + 1e-9));
 }
 
 // Every fix, applied, gives the figures it claims, and moves one of them.
@@ -188,6 +207,7 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
     }
     ++n.diagnosed;
     counts_hold(s, d, n);
+    storage_needs_hold(s, d, n);
     fixes_hold(s, d, n);
     // Two rows of one sweep over workers, sharing a memo as a sweep's thread does.
     FixMemo memo(varying);
@@ -196,11 +216,13 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
     other.set(Field::Workers, s.get(Field::Workers) + 3);
     row_equals(other, diagnose(other), memo, row, n);
   }
-  MESSAGE("diagnosed ", n.diagnosed, ", counts ", n.counts, ", CPU answers ", n.cpus, ", fixes ", n.fixes);
+  MESSAGE("diagnosed ", n.diagnosed, ", counts ", n.counts, ", CPU answers ", n.cpus, ", fixes ", n.fixes,
+          ", first-epoch storage needs ", n.storage);
   CHECK(n.diagnosed >= 300);
   CHECK(n.counts >= 100);
   CHECK(n.cpus >= 50);
   CHECK(n.fixes >= 200);
+  CHECK(n.storage >= 50);
 }
 
 namespace {

@@ -654,8 +654,16 @@ void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
   d.storage_bandwidth_needed_per_accelerator = d.storage_bandwidth_needed / in.storage.shared_by;
   if (in.storage.modelled) {
     d.storage_capacity = storage_capacity(in.storage, in, compute);
-    if (in.storage.cache_hit >= 1)
-      d.first_epoch_storage_bandwidth_needed = B * in.sample_bytes * in.storage.shared_by / compute;
+    if (in.storage.cache_hit >= 1) {
+      // The first epoch reads every sample: its bytes by each of the storage's limits.
+      const double bytes = B * in.sample_bytes, requests = bytes / in.storage.request_bytes;
+      d.first_epoch_storage_bandwidth_needed = bytes * in.storage.shared_by / compute;
+      if (in.storage.iops) d.first_epoch_iops_needed = ceil_count(requests / compute * in.storage.shared_by);
+      if (in.storage.latency)
+        d.first_epoch_queue_depth_needed = ceil_count(requests * request_service_time(in.storage) / compute);
+      if (const double node = bytes * in.accelerators / compute; in.storage.node_cap && *in.storage.node_cap < node)
+        d.first_epoch_node_bandwidth_needed = node;
+    }
   }
   if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
   d.crossovers = find_crossovers(in);

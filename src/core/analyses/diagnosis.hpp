@@ -117,8 +117,15 @@ struct Diagnosis {
   // share of it one accelerator reads.
   double storage_bandwidth_needed = 0;
   double storage_bandwidth_needed_per_accelerator = 0;
-  // When every later read is a page-cache hit: the read bandwidth the first epoch needs.
+  // When every later read is a page-cache hit: the read bandwidth the first epoch needs, and
+  // where the storage's IOPS or its latency with requests in flight are modelled, the IOPS
+  // (for all storage.shared_by accelerators) and the queue depth it needs too.
   std::optional<double> first_epoch_storage_bandwidth_needed;
+  std::optional<double> first_epoch_iops_needed;
+  std::optional<double> first_epoch_queue_depth_needed;
+  // And where one node's reads are capped (storage.node_bandwidth, or the network to shared
+  // storage) below what the first epoch reads: the cap it needs.
+  std::optional<double> first_epoch_node_bandwidth_needed;
   // Host link bandwidth (for all link.shared_by accelerators) needed, if transfer is modelled.
   std::optional<double> link_bandwidth_needed;
   std::vector<Crossover> crossovers;

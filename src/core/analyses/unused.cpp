@@ -103,6 +103,9 @@ Said said(const Diagnosis& d) {
   add(d.workers_needed);
   add(d.storage_bandwidth_needed);
   add(d.first_epoch_storage_bandwidth_needed);
+  add(d.first_epoch_iops_needed);
+  add(d.first_epoch_queue_depth_needed);
+  add(d.first_epoch_node_bandwidth_needed);
   add(d.link_bandwidth_needed);
   add(d.max_batch);
   if (d.cores) {
