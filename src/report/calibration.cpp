@@ -49,15 +49,6 @@ std::string header(const Machine& m, std::string_view what) {
       what, m.when, PIPESIM_VERSION, m.cpu_model, plural(m.logical_cpus, "logical CPU", "logical CPUs"), m.kernel);
 }
 
-// "1", "1 and 2", "1, 2 and 4".
-template <class T, class Get>
-std::string spoken_list(const std::vector<T>& items, Get get) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i)
-    out += fmt::format("{}{}", i == 0 ? "" : (i + 1 == items.size() ? " and " : ", "), get(items[i]));
-  return out;
-}
-
 void machine_json(JsonWriter& j, const Machine& m) {
   j.key("machine")
       .object()

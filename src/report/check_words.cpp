@@ -177,10 +177,8 @@ std::string unverified_why(const PlanOutcome& p) {
   if (apart)
     why.push_back(why.empty() ? fmt::format("the closed forms and simulate disagree on the step {} on", rest)
                               : std::string("the closed forms and simulate disagree on the step"));
-  if (why.size() == 1) return why[0];
-  std::string text = why[0];
-  for (std::size_t i = 1; i < why.size(); ++i) text += (i + 1 == why.size() ? ", and " : ", ") + why[i];
-  return text;
+  return spoken_list(
+      why, [](const std::string& w) { return w; }, ", and ");
 }
 
 }  // namespace

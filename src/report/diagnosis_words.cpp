@@ -353,9 +353,7 @@ std::string first_epoch_storage_needs(const Diagnosis& d) {
   if (d.first_epoch_queue_depth_needed)
     parts.push_back(
         fmt::format("{} requests in flight (storage.queue_depth)", count(*d.first_epoch_queue_depth_needed)));
-  std::string text = parts[0];
-  for (std::size_t i = 1; i < parts.size(); ++i) text += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  return text;
+  return spoken_list(parts, [](const std::string& p) { return p; });
 }
 
 std::string first_epoch_storage_has(const Diagnosis& d) {

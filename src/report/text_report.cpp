@@ -148,11 +148,10 @@ void diagnosis_sections(Out& o, const Diagnosis& d, bool md) {
   if (d.storage_capacity || d.cores) {
     o.print("\n{}Capacity at {} utilization\n", md ? "### " : "", percent(in.target_utilization));
     if (d.spread_ceiling)
-      o.print("{}{}\n", bullet,
-              fmt::format("Out of reach: the accelerators' wait for the slowest of them (model.step_cv) caps "
-                          "utilization at {} whatever feeds them; the counts below keep the input pipeline at the "
-                          "target's pace",
-                          percent(*d.spread_ceiling)));
+      o.print(
+          "{}Out of reach: the accelerators' wait for the slowest of them (model.step_cv) caps utilization at {} "
+          "whatever feeds them; the counts below keep the input pipeline at the target's pace\n",
+          bullet, percent(*d.spread_ceiling));
     if (d.storage_capacity) o.print("{}{}\n", bullet, storage_capacity_text(d));
     if (d.cores) o.print("{}{}\n", bullet, cores_text(d));
   }

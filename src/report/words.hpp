@@ -6,6 +6,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "core/analyses/compare.hpp"
 #include "core/stages/model.hpp"
@@ -45,6 +48,16 @@ std::string stage_list(unsigned bits, std::string_view separator, const Name& na
       if (!out.empty()) out += separator;
       out += name(s);
     }
+  return out;
+}
+
+// Items as said: "1", "1 and 2", "1, 2 and 4" (`last` joins the last two: ", and " where the
+// items are clauses).
+template <class T, class Get>
+std::string spoken_list(const std::vector<T>& items, Get get, std::string_view last = " and ") {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += fmt::format("{}{}", i == 0 ? "" : (i + 1 == items.size() ? last : ", "), get(items[i]));
   return out;
 }
 

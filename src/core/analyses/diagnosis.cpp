@@ -638,6 +638,19 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
 
 namespace {
 
+// What each of the storage's limits must give for one accelerator's `bytes` per batch to take
+// at most `compute`: the aggregate read bandwidth and IOPS (for all storage.shared_by
+// accelerators), the requests in flight, and one node's bandwidth.
+struct StorageNeeds {
+  double bandwidth = 0, iops = 0, queue_depth = 0, node = 0;
+};
+StorageNeeds storage_needs(const Inputs& in, double bytes, double compute) {
+  const StorageInputs& st = in.storage;
+  return {bytes * st.shared_by / compute, ceil_count(bytes / st.request_bytes / compute * st.shared_by),
+          ceil_count(bytes * request_service_time(st) / (st.request_bytes * compute)),
+          bytes * in.accelerators / compute};
+}
+
 // The figures a diagnosis adds to the result: what each stage needs to keep up with compute,
 // the capacity answers, the crossovers, what a real loader's mechanisms cost.
 void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
@@ -656,13 +669,11 @@ void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
     d.storage_capacity = storage_capacity(in.storage, in, compute);
     if (in.storage.cache_hit >= 1) {
       // The first epoch reads every sample: its bytes by each of the storage's limits.
-      const double bytes = B * in.sample_bytes, requests = bytes / in.storage.request_bytes;
-      d.first_epoch_storage_bandwidth_needed = bytes * in.storage.shared_by / compute;
-      if (in.storage.iops) d.first_epoch_iops_needed = ceil_count(requests / compute * in.storage.shared_by);
-      if (in.storage.latency)
-        d.first_epoch_queue_depth_needed = ceil_count(requests * request_service_time(in.storage) / compute);
-      if (const double node = bytes * in.accelerators / compute; in.storage.node_cap && *in.storage.node_cap < node)
-        d.first_epoch_node_bandwidth_needed = node;
+      const StorageNeeds first = storage_needs(in, B * in.sample_bytes, compute);
+      d.first_epoch_storage_bandwidth_needed = first.bandwidth;
+      if (in.storage.iops) d.first_epoch_iops_needed = first.iops;
+      if (in.storage.latency) d.first_epoch_queue_depth_needed = first.queue_depth;
+      if (in.storage.node_cap && *in.storage.node_cap < first.node) d.first_epoch_node_bandwidth_needed = first.node;
     }
   }
   if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
@@ -797,6 +808,7 @@ void FixContext::transform_fixes() const {
 void FixContext::storage_fixes() const {
   if (in.storage.modelled && r.stage(Stage::Storage).time_s > compute) {
     const double bytes = storage_bytes_per_batch(in.storage, in, B);
+    const StorageNeeds need = storage_needs(in, bytes, compute);
     if (bytes / in.storage.bandwidth > compute) {
       // The aggregate as a change: read_bandwidth, or the capacity of a per-TiB file system.
       const auto aggregate = [&](double needed) {
@@ -810,20 +822,18 @@ void FixContext::storage_fixes() const {
       } else {
         std::vector<Change> changes{
             {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
-             {bytes * in.accelerators / compute, Dim::Rate}}};
+             {need.node, Dim::Rate}}};
         if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_bandwidth_needed)
           changes.push_back(aggregate(d.storage_bandwidth_needed));
         add(FixKind::StorageBandwidth, changes);
       }
     }
     if (in.storage.iops && bytes / in.storage.request_bytes / *in.storage.iops > compute) {
-      const double iops = ceil_count(bytes / in.storage.request_bytes / compute * in.storage.shared_by);
-      add(FixKind::StorageIops, {{Field::Iops, {iops, Dim::Number}}});
+      add(FixKind::StorageIops, {{Field::Iops, {need.iops, Dim::Number}}});
     }
     if (in.storage.latency &&
         bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
-      const double qd = ceil_count(bytes * request_service_time(in.storage) / (in.storage.request_bytes * compute));
-      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {qd, Dim::Number}}});
+      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {need.queue_depth, Dim::Number}}});
     }
   }
 }
