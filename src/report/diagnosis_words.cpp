@@ -332,7 +332,7 @@ std::string aggregate_change(const Diagnosis& d, const Change& c) {
   const std::string now = in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no limit");
   if (c.field == Field::StorageCapacity)
     return fmt::format("{} TiB of capacity for {} read bandwidth (now {})", count(c.value.value / kTiB),
-                       rate(d.storage_bandwidth_needed), now);
+                       rate(d.storage_needed.bandwidth), now);
   return fmt::format("{} read bandwidth (now {})", rate(c.value.value), now);
 }
 
@@ -343,26 +343,23 @@ std::string warm_epochs(const Result& r) {
   return fmt::format("once each node's page cache is warm (within 1% from epoch {})", count(r.warmup->near_epoch));
 }
 
-std::string first_epoch_storage_needs(const Diagnosis& d) {
-  std::vector<std::string> parts{rate(*d.first_epoch_storage_bandwidth_needed) + " read bandwidth"};
-  if (const auto& node = d.first_epoch_node_bandwidth_needed)
+std::string storage_needs_text(const Diagnosis& d, const StorageNeeds& n) {
+  std::vector<std::string> parts{rate(n.bandwidth) + " read bandwidth"};
+  if (n.node_bandwidth)
     parts.push_back(fmt::format(
-        "{} for each node ({})", rate(*node),
+        "{} for each node ({})", rate(*n.node_bandwidth),
         d.inputs.storage.node_cap_limit == Limit::Network ? "node.network_bandwidth" : "storage.node_bandwidth"));
-  if (d.first_epoch_iops_needed) parts.push_back(count(*d.first_epoch_iops_needed) + " IOPS");
-  if (d.first_epoch_queue_depth_needed)
-    parts.push_back(
-        fmt::format("{} requests in flight (storage.queue_depth)", count(*d.first_epoch_queue_depth_needed)));
+  if (n.iops) parts.push_back(count(*n.iops) + " IOPS");
+  if (n.queue_depth) parts.push_back(fmt::format("{} requests in flight (storage.queue_depth)", count(*n.queue_depth)));
   return spoken_list(parts, [](const std::string& p) { return p; });
 }
 
-std::string first_epoch_storage_has(const Diagnosis& d) {
+std::string storage_has_text(const Diagnosis& d, const StorageNeeds& n) {
   const StorageInputs& st = d.inputs.storage;
   std::string has = st.read_bandwidth ? rate(*st.read_bandwidth) : std::string("no aggregate limit");
-  if (d.first_epoch_node_bandwidth_needed) has += fmt::format(", {} for each node", rate(*st.node_cap));
-  if (d.first_epoch_iops_needed) has += fmt::format(", {} IOPS", count(*st.iops_total));
-  if (d.first_epoch_queue_depth_needed)
-    has += fmt::format(", {} in flight", format_compact(st.queue_depth, Dim::Number));
+  if (n.node_bandwidth) has += fmt::format(", {} for each node", rate(*st.node_cap));
+  if (n.iops) has += fmt::format(", {} IOPS", count(*st.iops_total));
+  if (n.queue_depth) has += fmt::format(", {} in flight", format_compact(st.queue_depth, Dim::Number));
   return has;
 }
 

@@ -28,10 +28,11 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix);
 // When later epochs find what the first read cached: "after the first epoch", or with several
 // nodes reshuffling "once each node's page cache is warm (within 1% from epoch 18)".
 std::string warm_epochs(const Result& r);
-// What the first epoch needs of storage to keep up when later epochs read from the page cache
-// (its read bandwidth, and its IOPS and requests in flight where modelled), and what it has.
-std::string first_epoch_storage_needs(const Diagnosis& d);
-std::string first_epoch_storage_has(const Diagnosis& d);
+// What the storage needs to keep up (its read bandwidth, and its IOPS, requests in flight and a
+// node's cap where the model has them): "2.27 GB/s read bandwidth and 31,097 IOPS"; and what it
+// has of the same: "7.45 GB/s, 1,400,000 IOPS".
+std::string storage_needs_text(const Diagnosis& d, const StorageNeeds& n);
+std::string storage_has_text(const Diagnosis& d, const StorageNeeds& n);
 std::string storage_capacity_text(const Diagnosis& d);
 std::string cores_text(const Diagnosis& d);
 

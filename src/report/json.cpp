@@ -235,14 +235,18 @@ class JsonRenderer final : public DiagnosisRenderer,
             .kv("workers_with_cpu_to_spare", d.cores->workers_with_spare)
             .kv("cpus_to_spare", d.cores->spare_cpus);
     }
-    j.kv("storage_read_bandwidth_bytes_per_s", d.storage_bandwidth_needed)
+    j.kv("storage_read_bandwidth_bytes_per_s", d.storage_needed.bandwidth)
         .kv("storage_read_bandwidth_per_accelerator_bytes_per_s", d.storage_bandwidth_needed_per_accelerator);
-    if (d.first_epoch_storage_bandwidth_needed)
-      j.kv("first_epoch_storage_read_bandwidth_bytes_per_s", *d.first_epoch_storage_bandwidth_needed);
-    if (d.first_epoch_iops_needed) j.kv("first_epoch_storage_iops", *d.first_epoch_iops_needed);
-    if (d.first_epoch_queue_depth_needed) j.kv("first_epoch_storage_queue_depth", *d.first_epoch_queue_depth_needed);
-    if (d.first_epoch_node_bandwidth_needed)
-      j.kv("first_epoch_node_storage_bandwidth_bytes_per_s", *d.first_epoch_node_bandwidth_needed);
+    const auto storage_limits = [&](const StorageNeeds& n, std::string_view prefix) {
+      if (n.iops) j.kv(fmt::format("{}storage_iops", prefix), *n.iops);
+      if (n.queue_depth) j.kv(fmt::format("{}storage_queue_depth", prefix), *n.queue_depth);
+      if (n.node_bandwidth) j.kv(fmt::format("{}node_storage_bandwidth_bytes_per_s", prefix), *n.node_bandwidth);
+    };
+    storage_limits(d.storage_needed, "");
+    if (const auto& first = d.first_epoch_storage_needed) {
+      j.kv("first_epoch_storage_read_bandwidth_bytes_per_s", first->bandwidth);
+      storage_limits(*first, "first_epoch_");
+    }
     if (d.link_bandwidth_needed) j.kv("link_bandwidth_bytes_per_s", *d.link_bandwidth_needed);
     if (d.cores)
       j.kv("workers_at_target", d.cores->workers_target)

@@ -100,18 +100,32 @@ void other_stages(Out& o, const Diagnosis& d, std::string_view bullet) {
         "{}Storage: not modelled; to keep up it must deliver {} per accelerator "
         "(set storage.read_bandwidth to model it).\n",
         bullet, rate(d.storage_bandwidth_needed_per_accelerator));
-  else if (d.first_epoch_storage_bandwidth_needed)
+  else if (const auto& first = d.first_epoch_storage_needed)
     o.print("{}Storage: {} every read is a page-cache hit; the first epoch needs {} to keep up (have {}).\n", bullet,
-            warm_epochs(d.result), first_epoch_storage_needs(d), first_epoch_storage_has(d));
-  else if (!has_fix(d, FixKind::StorageBandwidth))
-    o.print("{}Storage: {} read bandwidth is needed to keep up (have {}).\n", bullet, rate(d.storage_bandwidth_needed),
-            in.storage.read_bandwidth ? rate(*in.storage.read_bandwidth) : std::string("no aggregate limit"));
+            warm_epochs(d.result), storage_needs_text(d, *first), storage_has_text(d, *first));
+  else if (!has_fix(d, FixKind::StorageBandwidth) && !has_fix(d, FixKind::StorageIops) &&
+           !has_fix(d, FixKind::StorageQueueDepth)) {
+    const StorageNeeds& n = d.storage_needed;
+    const bool one = !n.iops && !n.queue_depth && !n.node_bandwidth;
+    o.print("{}Storage: {} {} needed to keep up (have {}).\n", bullet, storage_needs_text(d, n), one ? "is" : "are",
+            storage_has_text(d, n));
+  }
   if (!in.transfer.modelled)
     o.print("{}Transfer: not modelled (set link.bandwidth and the bytes per sample on the device to model it).\n",
             bullet);
-  else if (!has_fix(d, FixKind::LinkBandwidth))
-    o.print("{}Link: {} host-to-device bandwidth is needed to keep up (have {}{}).\n", bullet,
-            rate(*d.link_bandwidth_needed), rate(in.transfer.copy_bandwidth), in.transfer.pinned ? "" : ", pageable");
+  else if (!has_fix(d, FixKind::LinkBandwidth)) {
+    // The link keeps up, but the pin thread or the interpreter lock may set the transfer's time.
+    const StageResult& t = d.result.stage(Stage::Transfer);
+    const bool thread = t.limit == Limit::PinThread || t.limit == Limit::InterpreterLock;
+    o.print("{}Link: {} host-to-device bandwidth is needed to keep up (have {}{}){}.\n", bullet,
+            rate(*d.link_bandwidth_needed), rate(in.transfer.copy_bandwidth), in.transfer.pinned ? "" : ", pageable",
+            thread && t.time_s > d.result.stage(Stage::Compute).time_s
+                ? fmt::format("; the transfer takes {} per batch all the same, set by the training process's {}, "
+                              "which a faster link does not change",
+                              format_human(t.time_s, Dim::Duration),
+                              t.limit == Limit::PinThread ? "pin thread" : "interpreter lock")
+                : std::string());
+  }
 }
 
 // Where the binding wall changes with the batch size.

@@ -96,7 +96,8 @@ double ratio(const Result& r) {
 bool reaches(const Result& r, double goal) { return ratio(r) >= goal * (1 - 1e-9); }
 
 struct Tally {
-  int diagnosed = 0, counts = 0, cpus = 0, fixes = 0, rows = 0, storage = 0;
+  int diagnosed = 0, counts = 0, cpus = 0, fixes = 0, rows = 0, storage = 0, first_epoch = 0, crossovers = 0,
+      capacity = 0, link = 0;
 };
 
 // Every count of the diagnosis of `s` is sufficient and the fewest, by the model.
@@ -134,23 +135,96 @@ void counts_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
   }
 }
 
-// What the first epoch needs of storage (when later epochs read from the page cache), applied:
-// the first epoch's storage keeps up with compute.
+// What the storage needs, applied: its reads keep up with compute. In the steady state, and where
+// later epochs read from the page cache, in the first epoch.
 void storage_needs_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
-  if (!d.first_epoch_storage_bandwidth_needed || s.has(Field::ThroughputPerTib)) return;
-  ++n.storage;
+  if (!d.inputs.storage.modelled || s.has(Field::ThroughputPerTib)) return;
+  const auto keeps_up = [&](const StorageNeeds& need, bool first_epoch) {
+    Scenario t = s;
+    if (d.inputs.storage.read_bandwidth) t.set(Field::ReadBandwidth, {need.bandwidth, Dim::Rate});
+    if (need.iops) t.set(Field::Iops, *need.iops);
+    if (need.queue_depth) t.set(Field::QueueDepth, *need.queue_depth);
+    if (need.node_bandwidth)
+      t.set(d.inputs.storage.node_cap_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
+            {*need.node_bandwidth, Dim::Rate});
+    Inputs in = resolve(t);
+    if (first_epoch) in.storage.cache_hit = in.storage.cold_cache_hit.value_or(in.storage.cache_hit);
+    const Result r = evaluate(in);
+    CAPTURE(first_epoch);
+    CHECK(r.stage(Stage::Storage).time_s <= r.stage(Stage::Compute).time_s * (1 + 1e-9));
+  };
+  if (d.storage_needed.bandwidth > 0) {
+    ++n.storage;
+    keeps_up(d.storage_needed, false);
+  }
+  if (d.first_epoch_storage_needed) {
+    ++n.first_epoch;
+    keeps_up(*d.first_epoch_storage_needed, true);
+  }
+}
+
+// The host-to-device bandwidth needed (of the copy: the link's when pinned, else the pageable
+// copy's), applied: the transfer keeps up with compute.
+void link_needs_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
+  if (!d.link_bandwidth_needed) return;
+  ++n.link;
   Scenario t = s;
-  if (d.inputs.storage.read_bandwidth)
-    t.set(Field::ReadBandwidth, {*d.first_epoch_storage_bandwidth_needed, Dim::Rate});
-  if (d.first_epoch_iops_needed) t.set(Field::Iops, *d.first_epoch_iops_needed);
-  if (d.first_epoch_queue_depth_needed) t.set(Field::QueueDepth, *d.first_epoch_queue_depth_needed);
-  if (const auto& node = d.first_epoch_node_bandwidth_needed)
-    t.set(d.inputs.storage.node_cap_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
-          {*node, Dim::Rate});
-  Inputs in = resolve(t);
-  in.storage.cache_hit = in.storage.cold_cache_hit.value_or(in.storage.cache_hit);
+  const double need = *d.link_bandwidth_needed;
+  if (d.inputs.transfer.pinned)
+    t.set(Field::LinkBandwidth, {need, Dim::Rate});
+  else if (s.has(Field::PageableBandwidth))
+    t.set(Field::PageableBandwidth, {need, Dim::Rate});
+  else
+    t.set(Field::LinkBandwidth, {need / 0.4, Dim::Rate});
+  const Inputs in = resolve(t);
   const Result r = evaluate(in);
-  CHECK(r.stage(Stage::Storage).time_s <= r.stage(Stage::Compute).time_s * (1 + 1e-9));
+  // The copy's own time (the pin thread's and the interpreter lock's have answers of their own).
+  CHECK(transfer_time(in.transfer, in.batch) <= r.stage(Stage::Compute).time_s * (1 + 1e-9));
+  if (r.stage(Stage::Transfer).limit == Limit::Link || r.stage(Stage::Transfer).limit == Limit::PageableLink)
+    CHECK(r.stage(Stage::Transfer).time_s <= r.stage(Stage::Compute).time_s * (1 + 1e-9));
+}
+
+// The accelerators the storage feeds at the target (one node's own cap aside, which the answer
+// names apart): shared by that many, the storage's own bound on utilization reaches the target,
+// and shared by one more it does not.
+void storage_capacity_holds(const Scenario& s, const Diagnosis& d, Tally& n) {
+  if (!d.storage_capacity || !d.storage_capacity->accelerators || s.has(Field::ThroughputPerTib)) return;
+  const double fed = *d.storage_capacity->accelerators;
+  if (fed > 1e6) return;
+  ++n.capacity;
+  const auto bound = [&](double sharing) {
+    Scenario t = s;
+    t.set(Field::StorageSharedBy, sharing);
+    t.unset(Field::NodeStorageBandwidth);
+    t.unset(Field::NetworkBandwidth);
+    const Result r = evaluate(resolve(t));
+    return r.stage(Stage::Compute).time_s / r.stage(Stage::Storage).time_s;
+  };
+  const double target = d.inputs.target_utilization;
+  CAPTURE(fed);
+  if (fed >= 1) CHECK(bound(fed) >= target * (1 - 1e-9));
+  CHECK(bound(fed + 1) < target);
+}
+
+// The model at batch size `b`: the input stage that crosses compute binds and the accelerator
+// does not.
+bool input_binds(const Scenario& s, Stage input, double b) {
+  Scenario t = s;
+  t.set(Field::BatchSize, b);
+  const Result r = evaluate(resolve(t));
+  return r.binds(input) && !r.binds(Stage::Compute);
+}
+
+// Each crossover, run at its last batch and the next: the wall it names binds at each.
+void crossovers_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
+  for (const Crossover& cx : d.crossovers) {
+    ++n.crossovers;
+    CAPTURE(cx.batch);
+    CHECK(input_binds(s, cx.input_stage, cx.last_batch) != cx.input_binds_above);
+    CHECK(input_binds(s, cx.input_stage, cx.last_batch + 1) == cx.input_binds_above);
+    CHECK(cx.batch >= cx.last_batch);
+    CHECK(cx.batch <= cx.last_batch + 1);
+  }
 }
 
 // Every fix, applied, gives the figures it claims, and moves one of them.
@@ -208,6 +282,9 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
     ++n.diagnosed;
     counts_hold(s, d, n);
     storage_needs_hold(s, d, n);
+    crossovers_hold(s, d, n);
+    storage_capacity_holds(s, d, n);
+    link_needs_hold(s, d, n);
     fixes_hold(s, d, n);
     // Two rows of one sweep over workers, sharing a memo as a sweep's thread does.
     FixMemo memo(varying);
@@ -217,12 +294,17 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
     row_equals(other, diagnose(other), memo, row, n);
   }
   MESSAGE("diagnosed ", n.diagnosed, ", counts ", n.counts, ", CPU answers ", n.cpus, ", fixes ", n.fixes,
-          ", first-epoch storage needs ", n.storage);
+          ", storage needs ", n.storage, ", first-epoch storage needs ", n.first_epoch, ", crossovers ", n.crossovers,
+          ", storage capacities ", n.capacity, ", link needs ", n.link);
   CHECK(n.diagnosed >= 300);
   CHECK(n.counts >= 100);
   CHECK(n.cpus >= 50);
   CHECK(n.fixes >= 200);
   CHECK(n.storage >= 50);
+  CHECK(n.first_epoch >= 50);
+  CHECK(n.crossovers >= 100);
+  CHECK(n.capacity >= 50);
+  CHECK(n.link >= 50);
 }
 
 namespace {

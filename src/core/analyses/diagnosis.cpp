@@ -515,6 +515,47 @@ std::vector<Crossover> find_crossovers(const Inputs& in) {
 
 namespace {
 
+// The crossovers by the model: each crossing the closed form finds is the first guess of a
+// search over whole batch sizes, within the stretch between it and its neighbours, for the last
+// batch on its side: where the accelerator binds (alone or with others), or where the input stage
+// binds and the accelerator does not, by the model run at each batch. A crossing the model does
+// not bear out there is dropped; where the closed form's crossing lies outside the whole batches
+// found, the crossing is where the step's compute side, run at them, stops binding.
+std::vector<Crossover> confirm_crossovers(const Scenario& s, FixMemo* memo, const std::vector<Crossover>& guesses) {
+  std::vector<Crossover> out;
+  for (std::size_t i = 0; i < guesses.size(); ++i) {
+    Crossover cx = guesses[i];
+    const double lo = i == 0 ? 1 : std::ceil(0.5 * (guesses[i - 1].batch + cx.batch));
+    const double hi = i + 1 < guesses.size() ? std::floor(0.5 * (cx.batch + guesses[i + 1].batch))
+                                             : std::max(4 * cx.batch, cx.batch + 1024);
+    struct Side {
+      bool input = false;  // the input stage binds, the accelerator does not
+      double gap = 0;      // how far the step's compute side falls short of binding
+    };
+    const auto at = [&](double b) {
+      const Change change{Field::BatchSize, {b, Dim::Number}};
+      return run_changed(s, std::span(&change, 1), memo, [&](const Result& r, double) {
+        return Side{r.binds(cx.input_stage) && !r.binds(Stage::Compute),
+                    r.step_s * (1 - kCoBinding) - r.compute_side_s()};
+      });
+    };
+    const auto other_side = [&](double b) { return at(b).input == cx.input_binds_above; };
+    try {
+      const std::optional<double> first = fewest(lo, hi, std::ceil(cx.batch), other_side);
+      if (!first || *first <= lo) continue;  // no crossing in its stretch
+      cx.last_batch = *first - 1;
+      if (!(cx.batch >= cx.last_batch && cx.batch < *first)) {
+        const double before = at(cx.last_batch).gap, after = at(*first).gap;
+        cx.batch = cx.last_batch + (before != after ? std::clamp(before / (before - after), 0.0, 1.0) : 0.5);
+      }
+    } catch (const FieldError&) {
+      continue;  // a batch size the model refuses near it: not confirmed
+    }
+    out.push_back(cx);
+  }
+  return out;
+}
+
 // The defaults on the CPU side that decide an answer: how workers scale and share the cores,
 // batch assembly, the training loop's own time, variance.
 void worker_assumptions(const Scenario& s, const Inputs& in, std::vector<Assumption>& a) {
@@ -639,16 +680,16 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
 namespace {
 
 // What each of the storage's limits must give for one accelerator's `bytes` per batch to take
-// at most `compute`: the aggregate read bandwidth and IOPS (for all storage.shared_by
-// accelerators), the requests in flight, and one node's bandwidth.
-struct StorageNeeds {
-  double bandwidth = 0, iops = 0, queue_depth = 0, node = 0;
-};
+// at most `compute`.
 StorageNeeds storage_needs(const Inputs& in, double bytes, double compute) {
   const StorageInputs& st = in.storage;
-  return {bytes * st.shared_by / compute, ceil_count(bytes / st.request_bytes / compute * st.shared_by),
-          ceil_count(bytes * request_service_time(st) / (st.request_bytes * compute)),
-          bytes * in.accelerators / compute};
+  StorageNeeds n{bytes * st.shared_by / compute, std::nullopt, std::nullopt, std::nullopt};
+  if (bytes <= 0) return n;  // every read a page-cache hit
+  if (st.iops) n.iops = ceil_count(bytes / st.request_bytes / compute * st.shared_by);
+  if (st.latency) n.queue_depth = ceil_count(bytes * request_service_time(st) / (st.request_bytes * compute));
+  if (const double node = bytes * in.accelerators / compute; st.node_cap && *st.node_cap < node)
+    n.node_bandwidth = node;
+  return n;
 }
 
 // The figures a diagnosis adds to the result: what each stage needs to keep up with compute,
@@ -663,21 +704,15 @@ void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
     search_core_needs(s, memo, d, whole);
     d.workers_needed = d.cores->workers_full;
   }
-  d.storage_bandwidth_needed = storage_bytes_per_batch(in.storage, in, B) * in.storage.shared_by / compute;
-  d.storage_bandwidth_needed_per_accelerator = d.storage_bandwidth_needed / in.storage.shared_by;
+  d.storage_needed = storage_needs(in, storage_bytes_per_batch(in.storage, in, B), compute);
+  d.storage_bandwidth_needed_per_accelerator = d.storage_needed.bandwidth / in.storage.shared_by;
   if (in.storage.modelled) {
     d.storage_capacity = storage_capacity(in.storage, in, compute);
-    if (in.storage.cache_hit >= 1) {
-      // The first epoch reads every sample: its bytes by each of the storage's limits.
-      const StorageNeeds first = storage_needs(in, B * in.sample_bytes, compute);
-      d.first_epoch_storage_bandwidth_needed = first.bandwidth;
-      if (in.storage.iops) d.first_epoch_iops_needed = first.iops;
-      if (in.storage.latency) d.first_epoch_queue_depth_needed = first.queue_depth;
-      if (in.storage.node_cap && *in.storage.node_cap < first.node) d.first_epoch_node_bandwidth_needed = first.node;
-    }
+    // The first epoch reads every sample.
+    if (in.storage.cache_hit >= 1) d.first_epoch_storage_needed = storage_needs(in, B * in.sample_bytes, compute);
   }
   if (in.transfer.modelled) d.link_bandwidth_needed = B * in.transfer.device_bytes * in.transfer.shared_by / compute;
-  d.crossovers = find_crossovers(in);
+  d.crossovers = confirm_crossovers(s, memo, find_crossovers(in));
   d.losses = fidelity_losses(s, r);
   if (const double ceiling = r.model_compute_s / (compute + r.sync_wait_s);
       r.sync_wait_s > 0 && ceiling < in.target_utilization)
@@ -818,22 +853,22 @@ void FixContext::storage_fixes() const {
         return Change{Field::ReadBandwidth, {needed, Dim::Rate}};
       };
       if (in.storage.bandwidth_limit == Limit::Bandwidth) {
-        add(FixKind::StorageBandwidth, {aggregate(d.storage_bandwidth_needed)});
+        add(FixKind::StorageBandwidth, {aggregate(d.storage_needed.bandwidth)});
       } else {
         std::vector<Change> changes{
             {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
-             {need.node, Dim::Rate}}};
-        if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_bandwidth_needed)
-          changes.push_back(aggregate(d.storage_bandwidth_needed));
+             {need.node_bandwidth.value_or(bytes * in.accelerators / compute), Dim::Rate}}};
+        if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_needed.bandwidth)
+          changes.push_back(aggregate(d.storage_needed.bandwidth));
         add(FixKind::StorageBandwidth, changes);
       }
     }
     if (in.storage.iops && bytes / in.storage.request_bytes / *in.storage.iops > compute) {
-      add(FixKind::StorageIops, {{Field::Iops, {need.iops, Dim::Number}}});
+      add(FixKind::StorageIops, {{Field::Iops, {*need.iops, Dim::Number}}});
     }
     if (in.storage.latency &&
         bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
-      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {need.queue_depth, Dim::Number}}});
+      add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {*need.queue_depth, Dim::Number}}});
     }
   }
 }
@@ -925,9 +960,8 @@ void FixContext::fewer_workers() const {
 void FixContext::smaller_batch() const {
   // A smaller batch at the crossover: the accelerator binds, but throughput does not rise.
   for (const auto& cx : d.crossovers) {
-    if (!cx.input_binds_above || cx.batch >= B) continue;
-    const double b = std::floor(cx.batch);
-    if (b >= 1) add(FixKind::SmallerBatch, {{Field::BatchSize, {b, Dim::Number}}});
+    if (!cx.input_binds_above || cx.last_batch >= B) continue;
+    if (cx.last_batch >= 1) add(FixKind::SmallerBatch, {{Field::BatchSize, {cx.last_batch, Dim::Number}}});
     break;
   }
 }

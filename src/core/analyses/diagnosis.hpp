@@ -47,6 +47,17 @@ struct Change {
   Quantity value;
 };
 
+// What each of the storage's limits must give for its reads to take at most the compute stage's
+// time: the aggregate read bandwidth, and where the model has them the IOPS (for all
+// storage.shared_by accelerators), the requests in flight (storage.latency), and one node's cap
+// (storage.node_bandwidth, or the network to shared storage) where it is below what the node reads.
+struct StorageNeeds {
+  double bandwidth = 0;
+  std::optional<double> iops;
+  std::optional<double> queue_depth;
+  std::optional<double> node_bandwidth;
+};
+
 struct Fix {
   FixKind kind;
   std::vector<Change> changes;  // applied together to the scenario
@@ -113,19 +124,12 @@ struct Diagnosis {
   double scenario_dtype = 0;         // workload.device_dtype, when given (an index of Dtype)
   // Workers per accelerator needed for the transform to keep up with compute.
   std::optional<double> workers_needed;
-  // Storage read bandwidth (for all storage.shared_by accelerators) needed to keep up, and the
-  // share of it one accelerator reads.
-  double storage_bandwidth_needed = 0;
+  // What the storage needs to keep up (for all storage.shared_by accelerators), and the share of
+  // its read bandwidth one accelerator reads.
+  StorageNeeds storage_needed;
   double storage_bandwidth_needed_per_accelerator = 0;
-  // When every later read is a page-cache hit: the read bandwidth the first epoch needs, and
-  // where the storage's IOPS or its latency with requests in flight are modelled, the IOPS
-  // (for all storage.shared_by accelerators) and the queue depth it needs too.
-  std::optional<double> first_epoch_storage_bandwidth_needed;
-  std::optional<double> first_epoch_iops_needed;
-  std::optional<double> first_epoch_queue_depth_needed;
-  // And where one node's reads are capped (storage.node_bandwidth, or the network to shared
-  // storage) below what the first epoch reads: the cap it needs.
-  std::optional<double> first_epoch_node_bandwidth_needed;
+  // When every later read is a page-cache hit: what the first epoch, reading every sample, needs.
+  std::optional<StorageNeeds> first_epoch_storage_needed;
   // Host link bandwidth (for all link.shared_by accelerators) needed, if transfer is modelled.
   std::optional<double> link_bandwidth_needed;
   std::vector<Crossover> crossovers;

@@ -101,11 +101,14 @@ Said said(const Diagnosis& d) {
   const auto add = [&](std::optional<double> v) { out.push_back(v.value_or(-1e300)); };
   add_result(d.result, add);
   add(d.workers_needed);
-  add(d.storage_bandwidth_needed);
-  add(d.first_epoch_storage_bandwidth_needed);
-  add(d.first_epoch_iops_needed);
-  add(d.first_epoch_queue_depth_needed);
-  add(d.first_epoch_node_bandwidth_needed);
+  const auto add_storage = [&](const std::optional<StorageNeeds>& n) {
+    add(n ? std::optional(n->bandwidth) : std::nullopt);
+    add(n ? n->iops : std::nullopt);
+    add(n ? n->queue_depth : std::nullopt);
+    add(n ? n->node_bandwidth : std::nullopt);
+  };
+  add_storage(d.storage_needed);
+  add_storage(d.first_epoch_storage_needed);
   add(d.link_bandwidth_needed);
   add(d.max_batch);
   if (d.cores) {

@@ -64,7 +64,7 @@ TEST_CASE("the JSON diagnosis holds what moves the wall, the needs and the capac
     CHECK(j["recommendations"][i]["kind"] == std::string(fix_key(d.fixes[i].kind)));
     CHECK(j["recommendations"][i]["utilization"] == d.fixes[i].result.utilization);
   }
-  CHECK(j["needs"]["storage_read_bandwidth_bytes_per_s"] == d.storage_bandwidth_needed);
+  CHECK(j["needs"]["storage_read_bandwidth_bytes_per_s"] == d.storage_needed.bandwidth);
   CHECK(j["needs"]["storage_read_bandwidth_per_accelerator_bytes_per_s"] == d.storage_bandwidth_needed_per_accelerator);
   CHECK(j["needs"]["workers"] == *d.workers_needed);
   CHECK(j["needs"]["cores_per_accelerator"] == d.cores->cores_per_accelerator);
