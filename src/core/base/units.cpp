@@ -233,7 +233,11 @@ std::string describe_dims(DimSet set) {
   return fmt::format("{} (e.g. {})", names, examples);
 }
 
-Quantity parse_quantity(std::string_view text) {
+namespace {
+
+// parse_quantity, with a count suffix (k, M, G) taken only where `suffix` is true: once after
+// the number, never again after it ("1 k k" is no quantity).
+Quantity parse_quantity_in(std::string_view text, bool suffix) {
   const std::string_view s = trim(text);
   if (s.empty()) throw Error("expected a value, got nothing");
   if (s.front() == '$') {
@@ -246,7 +250,7 @@ Quantity parse_quantity(std::string_view text) {
     if (rest.substr(0, end).find_first_of("$ ") != std::string_view::npos || rest.empty())
       throw Error(fmt::format("\"{}\" is not an amount of money (e.g. \"$250000\" or \"$32.77/h\")", s));
     try {
-      return parse_quantity(usd);
+      return parse_quantity_in(usd, suffix);
     } catch (const Error&) {
       throw Error(fmt::format("\"{}\" is not an amount of money (e.g. \"$250000\" or \"$32.77/h\")", s));
     }
@@ -262,11 +266,11 @@ Quantity parse_quantity(std::string_view text) {
   std::string_view unit = trim(std::string_view(ptr, static_cast<std::size_t>(last - ptr)));
   // k, M or G on its own after the number multiplies a count or a sample rate: "1.28M", "12k samples/s".
   for (const auto& c : kCountSuffixes)
-    if (!unit.empty() && unit.front() == c.letter && (unit.size() == 1 || unit[1] == ' ')) {
+    if (suffix && !unit.empty() && unit.front() == c.letter && (unit.size() == 1 || unit[1] == ' ')) {
       const std::string_view rest = trim(unit.substr(1));
       Quantity q;
       try {
-        q = parse_quantity(fmt::format("{:.15g} {}", number * c.factor, rest));
+        q = parse_quantity_in(fmt::format("{:.15g} {}", number * c.factor, rest), false);
       } catch (const Error&) {
         throw Error(
             fmt::format("\"{}\" is not a count or a sample rate (e.g. \"1.28M\" or \"12k samples/s\")", echo(s)));
@@ -304,6 +308,10 @@ Quantity parse_quantity(std::string_view text) {
     throw Error(fmt::format("\"{}\" is out of the accepted range (1e-21 to 1e21 in base units)", echo(s)));
   return q;
 }
+
+}  // namespace
+
+Quantity parse_quantity(std::string_view text) { return parse_quantity_in(text, true); }
 
 bool is_unit_name(std::string_view word) {
   // The names of units other than "%", sorted once at compile time: a binary search, since the

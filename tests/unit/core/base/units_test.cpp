@@ -87,6 +87,12 @@ TEST_CASE("units people type: images and samples per second, bits, counts with k
   CHECK_THROWS_AS(parse_quantity("2 k GB"), Error);
   CHECK_THROWS_AS(parse_quantity("2 k ms"), Error);
   CHECK_THROWS_AS(parse_quantity("2 M nonsense"), Error);
+  // Once: a second suffix is no multiplier of the first, and a value of any length is read in one pass.
+  CHECK_THROWS_AS(parse_quantity("1 k k"), Error);
+  CHECK_THROWS_AS(parse_quantity("1k M"), Error);
+  std::string many = "0";
+  for (int i = 0; i < 30000; ++i) many += " k";
+  CHECK_THROWS_AS(parse_quantity(many), Error);
 }
 
 TEST_CASE("malformed quantities are errors") {
