@@ -111,15 +111,24 @@ std::size_t output_columns() {
   return 80;
 }
 
-void write_table_stdout(const std::string& text, Format format) {
-  write_stdout(format == Format::Table && colour_wanted() ? coloured(text) : text);
-}
+namespace {
 
-void write_stdout(const std::string& text) {
+void put_stdout(std::string_view text) {
   Out out(stdout);
   out.write(text);
   out.flush();
 }
+
+}  // namespace
+
+void write_table_stdout(const std::string& text, Format format) {
+  // GitHub's format is workflow commands: its renderer keeps every other line from starting one.
+  if (format == Format::Github) return put_stdout(text);
+  const std::string safe = no_workflow_commands(text);
+  put_stdout(format == Format::Table && colour_wanted() ? coloured(safe) : safe);
+}
+
+void write_stdout(const std::string& text) { put_stdout(no_workflow_commands(text)); }
 
 namespace {
 

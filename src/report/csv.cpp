@@ -17,9 +17,12 @@ namespace pipesim {
 
 namespace {
 
-// A CSV field, quoted when it holds a comma, quote or newline.
+// A text field of CSV, quoted when it holds a comma, quote or newline. A field that a spreadsheet
+// would take for a formula (it starts with =, +, -, @, a tab or a carriage return) starts with an
+// apostrophe instead, which spreadsheets read as "text follows" and show without.
 std::string csv_field(std::string_view text) {
-  const std::string s = valid_utf8(text);  // names and file names come from the user
+  std::string s = valid_utf8(text);  // names and file names come from the user
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos) s.insert(0, 1, '\'');
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
   for (const char c : s) {

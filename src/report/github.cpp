@@ -38,14 +38,16 @@ std::string escape(std::string_view text, bool property) {
 // or an argument (no file in the repository to annotate).
 std::string location(const Origin& at) {
   if (at.kind != SourceKind::File) return {};
-  std::string out = fmt::format("file={},", escape(at.source, true));
+  std::string out = fmt::format("file={},", escape(printable(at.source), true));
   if (at.line > 0) out += fmt::format("line={},col={},", at.line, at.column);
   return out;
 }
 
 void annotate(Out& o, const Origin& at, std::string_view title, std::string_view message,
               std::string_view level = "error") {
-  o.print("::{} {}title={}::{}\n", level, location(at), escape(title, true), escape(message, false));
+  // Names in them as printable text: a tab or an escape sequence in a file name is shown escaped.
+  o.print("::{} {}title={}::{}\n", level, location(at), escape(printable(title), true),
+          escape(printable(message), false));
 }
 
 class GithubRenderer final : public CheckRenderer {
@@ -58,7 +60,7 @@ class GithubRenderer final : public CheckRenderer {
         for (const Error& more : p.error->more())
           annotate(o, more.origin(), fmt::format("pipesim check {}: the plan could not be evaluated", p.label),
                    more.what());
-        o.print("{}: ERROR (the plan could not be evaluated)\n", printable(p.label));
+        o.print("{}: ERROR (the plan could not be evaluated)\n", no_workflow_commands(printable(p.label)));
         continue;
       }
       const bool ranged = p.loaded->plan.batch_sizes.has_value();
@@ -79,9 +81,10 @@ class GithubRenderer final : public CheckRenderer {
         annotate(o, u.key.empty() ? origin_of(*p.loaded, u.field) : u.where,
                  fmt::format("pipesim check {}: {} changes nothing", p.label, unused_key_name(u)),
                  fmt::format("{} changes nothing here: {}", unused_key_name(u), u.reason), "notice");
-      // The plan's name as printable text: a file name holding a line break would otherwise start a
-      // line of its own, which GitHub reads as a workflow command (::stop-commands:: and the rest).
-      o.print("{}: {}\n", printable(p.label), verdict(p.outcome));
+      // The plan's name as printable text that starts no workflow command: a file name holding a
+      // line break, or starting with "::", would otherwise be read as one (::stop-commands:: and
+      // the rest).
+      o.print("{}: {}\n", no_workflow_commands(printable(p.label)), verdict(p.outcome));
     }
   }
 };

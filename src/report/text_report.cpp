@@ -300,7 +300,7 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   if (md) columns = 0;
   const Inputs& in = d.inputs;
   const Result& r = d.result;
-  const std::string title = fmt::format("{}{}\n", md ? "## " : "", printable(loaded.name));
+  const std::string title = fmt::format("{}{}\n", md ? "## " : "", shown(loaded.name, md));
   o.write(columns > 0 ? wrap(title, columns) : title);
   const std::string inputs = inputs_line(in);
   o.print("{}\n\n", columns > 0 ? wrap(inputs, columns) : inputs);
@@ -507,7 +507,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size
   }
   for (const auto& p : plans) {
     if (p.error) {
-      o.print("{}{}: ERROR\n{}", md ? "### " : "", printable(p.label), md ? "\n" : "");
+      o.print("{}{}: ERROR\n{}", md ? "### " : "", shown(p.label, md), md ? "\n" : "");
       // Indented deeper than the table's rows, so that no file name in an error ("PASS  min_...")
       // can start a line that reads, or is coloured, as a requirement's row.
       std::string lines = p.error->line();
@@ -525,7 +525,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size
       scope = fmt::format(", at every batch size from {} to {} ({} points)", count(r.at(0)), count(r.at(r.size() - 1)),
                           r.size());
     }
-    o.print("{}{}: {}{}\n", md ? "### " : "", printable(p.label), printable(p.loaded->name), scope);
+    o.print("{}{}: {}{}\n", md ? "### " : "", shown(p.label, md), shown(p.loaded->name, md), scope);
     if (md) o.write("\n");
     TextTable table({{md ? "result" : "", false, 0},
                      {md ? "requirement" : "", false, 0},
@@ -551,7 +551,7 @@ void text_check(Out& o, const std::vector<PlanReport>& plans, bool md, std::size
 void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows, bool md,
                   std::size_t columns) {
   std::vector<Column> cols{{"", false, 0}};
-  for (const auto& p : plans) cols.push_back({printable(p.label), true, 0});
+  for (const auto& p : plans) cols.push_back({shown(p.label, md), true, 0});
   TextTable table(std::move(cols), md);
   // A value and its mark (" *" for the best, " (0.5x)" for a ratio to it): within a column the
   // marks are padded to the widest, so that the right-aligned values line up.
@@ -605,9 +605,9 @@ void text_compare(Out& o, const std::vector<PlanReport>& plans, const std::vecto
   for (const auto& p : plans) {
     // A composition of presets is its own name and source: said once.
     const bool self_named = p.loaded->name == p.loaded->source.label() && p.loaded->name == p.label;
-    o.print("{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", printable(p.label) + (md ? "**" : ""),
+    o.print("{}{}{}{}\n", md ? "\n" : "", md ? "**" : "", shown(p.label, md) + (md ? "**" : ""),
             self_named ? std::string()
-                       : fmt::format(": {} ({})", printable(p.loaded->name), printable(p.loaded->source.label())));
+                       : fmt::format(": {} ({})", shown(p.loaded->name, md), shown(p.loaded->source.label(), md)));
     if (p.outcome.judged()) {
       const std::string line = fmt::format("{}{}", verdict(p.outcome),
                                            p.outcome.verdict == Verdict::Pass ? "" : ": " + unmet_text(p.outcome));
@@ -684,7 +684,7 @@ std::string epochs_line(const Simulation& s) {
 void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, bool md) {
   const Result& a = s.analytic;
   const Inputs& in = s.inputs;
-  o.print("{}{}\n", md ? "## " : "", printable(loaded.name));
+  o.print("{}{}\n", md ? "## " : "", shown(loaded.name, md));
   std::string head = fmt::format(
       "simulated: batch {} | {} | {} per sample | {}", count(in.batch), plural(in.workers, "worker", "workers"),
       format_significant(in.sample_bytes, Dim::Size, 4), plural(in.accelerators, "accelerator", "accelerators"));
@@ -709,7 +709,7 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
   if (s.sample_times > 0)
     kv("sample times",
        fmt::format("{} per-sample times from {}, mean {} (workload.transform_cost for both columns), drawn at random",
-                   count(static_cast<double>(s.sample_times)), printable(s.sample_times_label),
+                   count(static_cast<double>(s.sample_times)), shown(s.sample_times_label, md),
                    dur(s.sample_times_mean)));
   kv("steady state", fmt::format("the last {} of {} steps (the steps before fill the pipeline)",
                                  count(static_cast<double>(s.window_steps)), count(static_cast<double>(s.steps))));

@@ -6,7 +6,21 @@
 #include <fmt/format.h>
 #include <vector>
 
+#include "core/base/text.hpp"
+
 namespace pipesim {
+
+std::string shown(std::string_view text, bool md) {
+  constexpr std::string_view kMarkup = "\\`*_[]<>&~#";
+  std::string s = printable(text);
+  if (!md || s.find_first_of(kMarkup) == std::string::npos) return s;
+  std::string out;
+  for (const char c : s) {
+    if (kMarkup.find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
 
 std::string dur(double s) { return format_human(s, Dim::Duration); }
 std::string rate(double bps) { return format_human(bps, Dim::Rate); }

@@ -16,6 +16,10 @@
 
 namespace pipesim {
 
+// A name, file name or other text from the user as a report shows it: printable(), and in
+// Markdown (md) with the characters that would make it markup or raw HTML backslash-escaped
+// (\ ` * _ [ ] < > & ~ #; a '|' in a table cell is the table's to escape).
+std::string shown(std::string_view text, bool md);
 std::string dur(double seconds);       // "11.74 ms"
 std::string rate(double bytes_per_s);  // "10.90 GB/s"
 std::string samples(double per_s);     // "4,000 samples/s", "156.3 samples/s"

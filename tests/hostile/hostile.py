@@ -3,8 +3,9 @@
 
     hostile.py PIPESIM CLASS [--seed N] [--scale K]
 
-CLASS is 1..8 (the classes of docs/manual/output.md, "Errors and exit codes"; 8: the measurement
-commands and values at the model's extremes). Each class builds
+CLASS is 1..9 (the classes of docs/manual/output.md, "Errors and exit codes"; 8: the measurement
+commands and values at the model's extremes; 9: names that are commands or markup elsewhere, and
+values read once). Each class builds
 its inputs from a seeded generator (sizes, fan-out, encodings, output targets, numbers at
 their limits) and runs the real binary on them. Every run is held to the contract:
 
@@ -44,6 +45,10 @@ PLANS = ["p4d-resnet50-nvme", "p4d-resnet50-nfs", "dgx-h100-unet3d-nvme", "8xa10
          "dgx-h100-imagenet-nfs10"]
 FORMATS = ["table", "json", "csv", "markdown"]
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# A line a GitHub Actions runner reads as a workflow command: "::" after the blanks it trims.
+WORKFLOW = re.compile(r"^[\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*::", re.M)
+# pipesim's own annotations in --format github.
+ANNOTATION = re.compile(r"^::(error|warning|notice) [^\n]*::")
 INF_NAN = re.compile(rb"(^|[^A-Za-z_])(inf|nan|-inf)([^A-Za-z_]|$)", re.I)
 
 
@@ -102,6 +107,8 @@ class Suite:
             raise Failure(f"stderr is not valid UTF-8: {where}")
         if CONTROL.search(err.replace("\n", "")):
             raise Failure(f"stderr holds a control character: {where}\n{err!r}")
+        if WORKFLOW.search(err):
+            raise Failure(f"a line of stderr starts a workflow command: {where}\n{err[:2000]!r}")
         if "AddressSanitizer" in err or "runtime error:" in err:
             raise Failure(f"sanitizer report: {where}\n{err[-3000:]}")
         if r.code == 2:
@@ -129,6 +136,10 @@ class Suite:
             text = r.out.decode("utf-8")
         except UnicodeDecodeError as e:
             raise Failure(f"stdout is not valid UTF-8 ({e}): {where}")
+        for m in WORKFLOW.finditer(text):
+            line = text[m.start():text.find("\n", m.start()) if "\n" in text[m.start():] else len(text)]
+            if fmt != "github" or not ANNOTATION.match(line):
+                raise Failure(f"a line of stdout starts a workflow command: {where}\n{line[:300]!r}")
         if fmt == "json":
             try:
                 json.loads(text)
@@ -140,6 +151,10 @@ class Suite:
             rows = list(csv.reader(io.StringIO(text, newline="")))
             if len(rows) < 2 or any(len(row) != len(rows[0]) for row in rows):
                 raise Failure(f"CSV rows differ from the header's width: {where}")
+            for row in rows:
+                for cell in row:
+                    if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"[-+]?[0-9.eE+-]+", cell):
+                        raise Failure(f"a CSV cell a spreadsheet reads as a formula ({cell[:80]!r}): {where}")
         elif fmt == "junit":
             try:
                 xml.dom.minidom.parseString(r.out)
@@ -622,11 +637,74 @@ class Suite:
             self.check(self.run(["diagnose", path]), codes=(0,))
         self.attempt("figures that are right or refused", wrong_figures)
 
+    # --- class 9: names that are commands or markup elsewhere; values read once ----------------
+    def class9(self):
+        plan = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs", "plans",
+                                 "p4d-resnet50-nvme.toml")).read()
+        blanks = ["", " ", "\t", "\u00a0", "\u2003", "\u3000"]
+        starts = ["::stop-commands::tok", "::error file=x::forged", "=HYPERLINK(\"http://x\")", "+SUM(1)", "@x",
+                  "-cmd", "<img src=x onerror=alert(1)>", "**bold** [link](http://x) `code`", "# heading"]
+
+        def names():
+            for _ in range(4 * self.scale):
+                start = self.rng.choice(starts)
+                name = self.rng.choice(blanks) + start + self.rng.choice(["", " tail", "::more"])
+                # The plan's file named after it, and its name set to it.
+                fname = name.replace("/", "_").replace("\"", "_") + ".toml"
+                body = re.sub(r'^name = .*$', lambda _: 'name = ' + json.dumps(name), plan, count=1, flags=re.M)
+                path = self.file(fname, body)
+                bad = self.file("bad" + fname, "bogus = 1\n" + body)
+                rel = "./" + fname
+                for fmt in FORMATS + ["github"]:
+                    self.check(self.run(["check", rel, "--format", fmt]), fmt, codes=(0, 1, 4))
+                    self.check(self.run(["check", rel, "./bad" + fname, "--format", fmt]), fmt, codes=(2,),
+                               stdout_checked=False)
+                for fmt in FORMATS:
+                    self.check(self.run(["diagnose", path, "--format", fmt]), fmt, codes=(0,))
+                    self.check(self.run(["compare", rel, "p4d-resnet50-nfs", "--format", fmt]), fmt, codes=(0,))
+                for fmt in ("table", "markdown"):
+                    self.check(self.run(["simulate", path, "--batches", "200", "--format", fmt]), fmt, codes=(0,))
+                self.check(self.run(["diagnose", "./bad" + fname]), codes=(2,))
+                md = self.run(["diagnose", path, "--format", "markdown"]).out.decode()
+                if "<img" in md or "**bold**" in md:
+                    raise Failure(f"a name reached Markdown as markup: {name!r}")
+        self.attempt("names that are workflow commands, formulas or markup", names)
+
+        def suffixes():
+            for _ in range(6 * self.scale):
+                n = self.rng.choice([2, 3, 50, 30000])
+                value = self.rng.choice(["0", "1", "12.5"]) + " " + " ".join(self.rng.choice("kMG") for _ in range(n))
+                self.check(self.run(["diagnose", "--set", f"pipeline.batch_size={value}"]), codes=(2,))
+                path = self.file("suffixes.toml", f'use = ["p4d-resnet50-nvme"]\n[pipeline]\nbatch_size = "{value}"\n')
+                self.check(self.run(["check", path, "p4d-resnet50-nfs"]), codes=(2,), stdout_checked=False)
+        self.attempt("a count suffix is taken once", suffixes)
+
+        def rounding():
+            # 0.9 ms of compute over 1 ms of transform per sample: exactly 90% at every batch size.
+            for batch in (3, 7, 256, self.rng.randint(1, 4096)):
+                path = self.file("ninety.toml", f"""name = "exactly 90%"
+[pipeline]
+batch_size = {batch}
+workers = 1
+[model]
+measured_per_sample = "0.9 ms"
+[workload]
+sample_size = "100 kB"
+[cpu]
+worker_sample_rate = "1000 samples/s"
+[require]
+min_utilization = "90%"
+""")
+                r = self.check(self.run(["check", path, "--format", "json"]), "json", codes=(0, 1, 4))
+                if r.code == 1:
+                    raise Failure(f"exactly 90% failed min_utilization = 90% at batch {batch}")
+        self.attempt("rounding decides no verdict", rounding)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("binary")
-    ap.add_argument("cls", type=int, choices=range(1, 9), metavar="CLASS")
+    ap.add_argument("cls", type=int, choices=range(1, 10), metavar="CLASS")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("PIPESIM_HOSTILE_SEED", "10")))
     ap.add_argument("--scale", type=int, default=1, help="more generated cases per class")
     a = ap.parse_args()

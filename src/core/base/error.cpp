@@ -55,8 +55,8 @@ std::string Error::one_line() const {
   // to a screenful, whatever a message repeats.
   constexpr std::size_t kMaxLine = 2000;
   const std::string where = origin_.str();
-  const std::string text =
-      printable(fmt::format("{}: error: {}", where.empty() ? std::string("pipesim") : echo(where, 200), what()));
+  const std::string text = no_workflow_commands(
+      printable(fmt::format("{}: error: {}", where.empty() ? std::string("pipesim") : echo(where, 200), what())));
   if (text.size() <= kMaxLine) return text;
   std::size_t cut = kMaxLine;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a whole code point

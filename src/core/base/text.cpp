@@ -134,10 +134,11 @@ namespace {
 
 bool noncharacter(char32_t cp) { return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE; }
 
-// Shown escaped on a terminal: C0, DEL, C1, bidirectional controls, noncharacters.
+// Shown escaped on a terminal: C0, DEL, C1, bidirectional controls, the line and paragraph
+// separators (which some viewers break a line at), noncharacters.
 bool unsafe(char32_t cp) {
   return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
-         cp == 0x200E || cp == 0x200F || cp == 0x061C || noncharacter(cp);
+         cp == 0x200E || cp == 0x200F || cp == 0x061C || cp == 0x2028 || cp == 0x2029 || noncharacter(cp);
 }
 
 bool all_plain_ascii(std::string_view s) {
@@ -185,6 +186,45 @@ std::string valid_utf8(std::string_view text) {
     }
     out.append(text.substr(i, n));
     i += n;
+  }
+  return out;
+}
+
+namespace {
+
+// Where `line` starts once the blanks a runner trims before it looks for "::" are skipped: ASCII
+// blanks and controls and every Unicode space (.NET's Char.IsWhiteSpace, which the runner uses).
+std::size_t after_blanks(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size()) {
+    const auto [cp, n] = decode_utf8(line, i);
+    const bool blank = (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
+                       (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f ||
+                       cp == 0x3000;
+    if (n == 0 || !blank) break;
+    i += n;
+  }
+  return i;
+}
+
+}  // namespace
+
+std::string no_workflow_commands(std::string text) {
+  if (text.find("::") == std::string::npos) return text;
+  std::string out;
+  out.reserve(text.size() + 8);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line(text.data() + at, end - at);
+    const std::size_t first = after_blanks(line);
+    if (line.substr(first).starts_with("::")) {
+      out.append(line.substr(0, first)).append("\\x3a").append(line.substr(first + 1));
+    } else {
+      out.append(line);
+    }
+    if (end < text.size()) out.push_back('\n');
+    at = end + 1;
   }
   return out;
 }

@@ -42,6 +42,12 @@ std::string valid_utf8(std::string_view text);
 // noncharacters escaped ("\x1b", "\u202e") and invalid bytes as "\xff". Nothing it prints can
 // move the cursor, recolour or reorder the line.
 std::string printable(std::string_view text);
+// `text` with no line that a CI runner would read as a workflow command (GitHub Actions takes
+// every line of a job's output whose first characters but blanks are "::" for one): the first ':'
+// of such a line is written "\x3a", as printable() writes what it cannot show. For every text
+// that reaches standard output or standard error, whatever its format: a name that starts a line
+// there cannot stop or forge the runner's commands.
+std::string no_workflow_commands(std::string text);
 // printable(), bounded: at most `max` code points of `text`, then "... (N bytes)". For every
 // piece of input an error message repeats.
 std::string echo(std::string_view text, std::size_t max = 80);

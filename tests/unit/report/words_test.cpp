@@ -118,3 +118,11 @@ TEST_CASE("simulation words: every cause has words, 'prefetch window' only for t
   CHECK(cause_words(Cause::Prefetch) == "prefetch window");
   CHECK(cause_words(Cause::None) == "not held up");
 }
+
+TEST_CASE("shown: a name as printable text, and in Markdown with no markup or raw HTML") {
+  CHECK(shown("a <b> *c*", false) == "a <b> *c*");
+  CHECK(shown("a <b> *c*", true) == "a \\<b\\> \\*c\\*");
+  CHECK(shown("[x](y) `z` & #1 ~_\\", true) == "\\[x\\](y) \\`z\\` \\& \\#1 \\~\\_\\\\");
+  CHECK(shown("plain-name.toml", true) == "plain-name.toml");
+  CHECK(shown("\x1b[31m", true) == "\\\\x1b\\[31m");  // escaped for the terminal, then for Markdown
+}

@@ -91,3 +91,17 @@ TEST_CASE("commented: every line after '# ', the last one ended") {
   CHECK(commented("a\n\nb") == "# a\n# \n# b\n");
   CHECK(commented("") == "");
 }
+
+TEST_CASE("no_workflow_commands: no line starts with \"::\", after any blanks a runner trims") {
+  CHECK(no_workflow_commands("plain") == "plain");
+  CHECK(no_workflow_commands("a::b\nc") == "a::b\nc");  // only at a line's start
+  CHECK(no_workflow_commands("::stop-commands::x") == "\\x3a:stop-commands::x");
+  CHECK(no_workflow_commands("ok\n  ::error::x\n") == "ok\n  \\x3a:error::x\n");
+  CHECK(no_workflow_commands("\t::x") == "\t\\x3a:x");
+  CHECK(no_workflow_commands("\u00a0\u3000::x") == "\u00a0\u3000\\x3a:x");  // Unicode spaces too
+  CHECK(no_workflow_commands(":x\n:") == ":x\n:");
+}
+
+TEST_CASE("printable escapes the line and paragraph separators") {
+  CHECK(printable("a\u2028b\u2029c") == "a\\u2028b\\u2029c");
+}
