@@ -37,7 +37,7 @@ std::string shown(const Requirement& req, double v) {
 // two rounded alike to more and more significant digits until they differ, so the side shows.
 std::string reached_text(const Requirement& req, double v) {
   std::string text = shown(req, v);
-  if (v == req.threshold || text != shown(req, req.threshold)) return text;
+  if (equal_but_for_rounding(v, req.threshold) || text != shown(req, req.threshold)) return text;
   double scale = 1;
   std::string_view before, after;
   switch (req.metric) {

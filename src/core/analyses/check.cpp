@@ -192,6 +192,7 @@ void fold(Outcome& o, const Result& r, const std::optional<Disagreement>& apart,
     o.first_epoch_walls |= cold;
     const unsigned bound = r.binding | (plan.steady_only ? 0 : cold);
     o.walls |= bound;
+    if (first) o.at_batch = batch;  // a batch that was checked, until one breaks it
     if ((bound & ~req.walls) != 0 && o.pass) {
       o.pass = false;
       o.at_batch = batch;
@@ -217,9 +218,10 @@ void fold(Outcome& o, const Result& r, const std::optional<Disagreement>& apart,
 // The outcome's verdict once every point is folded in.
 Verdict judge(const Outcome& o) {
   const Requirement& req = *o.requirement;
-  const bool holds = req.metric == Metric::Walls                ? o.pass
-                     : info(req.metric).bound == Bound::AtLeast ? o.value >= req.threshold
-                                                                : o.value <= req.threshold;
+  const bool holds = req.metric == Metric::Walls                      ? o.pass
+                     : equal_but_for_rounding(o.value, req.threshold) ? true
+                     : info(req.metric).bound == Bound::AtLeast       ? o.value >= req.threshold
+                                                                      : o.value <= req.threshold;
   // A step measured elsewhere leaves a figure unverified whichever side it falls: another
   // accelerator's step could be faster or slower; so does a step the closed forms and simulate
   // disagree on. An unmodelled stage's bound only one way.

@@ -1,6 +1,7 @@
 // Plan checks: requirements a purchase plan must meet, evaluated with the model.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,6 +84,13 @@ std::vector<std::string_view> requirement_keys();
 // met or missed, is that accelerator's; or the closed forms and simulate disagree on the step. The requirement neither
 // passes nor fails until the stage is modelled or the step measured here, or the plan accepts it.
 enum class Verdict : std::uint8_t { Pass, Fail, Unverified };
+
+// A figure equal to its threshold but for the rounding of the arithmetic that gives it (0.9 ms
+// of compute over 1 ms of transform is 0.8999999999999999 at some batch sizes, 0.9 at others)
+// meets it: no verdict turns on the last bits of a double. Far below any figure pipesim prints.
+inline bool equal_but_for_rounding(double figure, double threshold) {
+  return std::abs(figure - threshold) <= 1e-12 * std::abs(threshold);
+}
 
 // Where variance acts (transform.cv, model.step_cv, workload.sample_size_cv) the closed forms
 // approximate what the DataLoader delivers; `pipesim simulate` runs it. Their utilizations at
