@@ -18,10 +18,12 @@ void run_check(const PlanOptions& o) {
   bool any_failed = false, any_unverified = false;
   bool errors = false;
   const std::vector<std::string> labels = plan_labels(o.plans);
+  // Every file read for a plan, also for one that failed to load: none is written over.
+  std::vector<std::string> read;
   for (std::size_t i = 0; i < o.plans.size(); ++i) {
     const std::string& arg = o.plans[i];
     try {
-      const LoadedScenario& s = loaded.emplace_back(load_plan(o, arg));
+      const LoadedScenario& s = loaded.emplace_back(load_plan(o, arg, &read));
       if (s.plan.requirements.empty())
         throw Error(s.source,
                     "the plan has no requirements: add a [require] table (e.g. min_utilization = "
@@ -41,7 +43,7 @@ void run_check(const PlanOptions& o) {
     // Every plan argument too, a plan that failed to load among them (`check ./plan.cfg --junit
     // ./plan.cfg` with a typo in the plan must not replace it with XML).
     std::vector<std::string> inputs(o.plans.begin(), o.plans.end());
-    for (const auto& s : loaded) inputs.insert(inputs.end(), s.files.begin(), s.files.end());
+    inputs.insert(inputs.end(), read.begin(), read.end());
     refuse_input_as_output(o.junit, inputs, "--junit");
   }
   std::string text;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unordered_map>
 
 #include "core/base/text.hpp"
 #include "report/colour.hpp"
@@ -161,9 +162,18 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
     if (!put(f)) throw fail("the write failed");
     return;
   }
-  // A file is written whole or not at all: a temporary file beside it, then renamed over it.
-  const std::filesystem::path target(path);
-  std::string tmp = (target.parent_path() / (".pipesim-" + target.filename().string() + ".XXXXXX")).string();
+  // A file is written whole or not at all: a temporary file beside it, then renamed over it. A
+  // symbolic link is written through, to the file it names (which keeps the link); an existing
+  // file keeps its permissions. The temporary name is short: any name the folder takes fits.
+  std::filesystem::path target(path);
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) {
+    const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
+    if (ec) throw fail("cannot follow the link");
+    target = resolved;
+  }
+  struct stat existing {};
+  const bool had = ::stat(target.c_str(), &existing) == 0;
+  std::string tmp = (target.parent_path() / ".pipesim-XXXXXX").string();
   const int fd = mkstemp(tmp.data());
   if (fd < 0) throw fail("cannot create a file beside it");
   std::FILE* f = fdopen(fd, "wb");
@@ -177,11 +187,12 @@ void write_file(const std::string& path, const std::string& text, std::string_vi
     std::remove(tmp.c_str());
     throw e;
   }
-  // mkstemp makes the file private (0600); a report is as readable as any file the user writes.
+  // mkstemp makes the file private (0600); a new report is as readable as any file the user
+  // writes, one written over keeps the permissions it had.
   const mode_t mask = umask(0);
   umask(mask);
-  chmod(tmp.c_str(), 0666 & ~mask);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  chmod(tmp.c_str(), had ? existing.st_mode & 07777 : 0666 & ~mask);
+  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
     const Error e = fail("cannot rename the finished file onto it");
     std::remove(tmp.c_str());
     throw e;
@@ -238,13 +249,13 @@ void add_plot_option(CLI::App& cmd, std::string& path) {
       ->type_name("FILE");
 }
 
-namespace {
-
-constexpr const char* kRasteriser = "rsvg-convert";
-
 // PNG and PDF are the SVG figure converted by librsvg's converter: a well-kept renderer of the
 // same SVG a browser shows, run as a program so that pipesim stays one static binary.
 bool converted_plot(const std::string& path) { return path.ends_with(".png") || path.ends_with(".pdf"); }
+
+namespace {
+
+constexpr const char* kRasteriser = "rsvg-convert";
 
 bool on_path(const char* program) {
   const char* path = std::getenv("PATH");
@@ -258,10 +269,18 @@ bool on_path(const char* program) {
   }
 }
 
+// The folder for temporary files: $TMPDIR, else /tmp, as an absolute path (a TMPDIR of "-x"
+// would otherwise reach rsvg-convert as an option).
+std::string temporary_folder() {
+  const char* dir = std::getenv("TMPDIR");
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::absolute(dir != nullptr && *dir != '\0' ? dir : "/tmp", ec);
+  return ec ? std::string("/tmp") : folder.string();
+}
+
 // A temporary file holding `text` (empty text: an empty file to write into); its path.
 std::string temporary(std::string_view text, const Error& fail) {
-  const char* dir = std::getenv("TMPDIR");
-  std::string tmp = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/pipesim-plot-XXXXXX";
+  std::string tmp = temporary_folder() + "/pipesim-plot-XXXXXX";
   const int fd = mkstemp(tmp.data());
   if (fd < 0) throw fail;
   bool ok = true;
@@ -327,6 +346,11 @@ void check_plot(const std::string& path, const std::vector<std::string>& inputs)
     throw Error(where, fmt::format("a PNG or PDF figure is the SVG converted by {}, which is not installed "
                                    "(Debian: apt-get install librsvg2-bin); or name the file FILE.svg",
                                    kRasteriser));
+  // The conversion's files are written in the temporary folder: known to be there before any work.
+  if (const std::string tmp = temporary_folder(); converted_plot(path) && access(tmp.c_str(), W_OK | X_OK) != 0)
+    throw Error(where, fmt::format("cannot write the conversion's temporary files in {} ({}): set TMPDIR to a "
+                                   "folder you can write",
+                                   echo(tmp), std::strerror(errno)));
   refuse_input_as_output(path, inputs, "--plot");
 }
 
@@ -389,11 +413,13 @@ std::vector<std::string> plan_labels(const std::vector<std::string>& arguments) 
     deepest = std::max(deepest, parts.size());
     paths.push_back(std::move(parts));
   }
-  const auto shared = [&](std::size_t i) { return std::count(labels.begin(), labels.end(), labels[i]) > 1; };
+  // Labels counted in a map at each depth: 20,000 plans take a pass each, not one per pair.
   for (std::size_t depth = 2; depth <= deepest; ++depth) {
+    std::unordered_map<std::string, std::size_t> uses;
+    for (const auto& l : labels) ++uses[l];
     std::vector<std::size_t> again;
     for (std::size_t i = 0; i < labels.size(); ++i)
-      if (shared(i)) again.push_back(i);
+      if (uses[labels[i]] > 1) again.push_back(i);
     if (again.empty()) break;
     for (std::size_t i : again) {
       const auto& p = paths[i];
@@ -405,10 +431,9 @@ std::vector<std::string> plan_labels(const std::vector<std::string>& arguments) 
   }
   // The same plan named more than once: the second and later by their place.
   std::vector<std::string> out = labels;
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    const auto before = std::count(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(i), labels[i]);
-    if (before > 0) out[i] += fmt::format(" ({})", before + 1);
-  }
+  std::unordered_map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (const std::size_t before = seen[labels[i]]++; before > 0) out[i] += fmt::format(" ({})", before + 1);
   return out;
 }
 

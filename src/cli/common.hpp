@@ -86,6 +86,8 @@ void refuse_same_output(const std::string& a, std::string_view a_option, const s
 void add_plot_option(CLI::App& cmd, std::string& path);
 void check_plot(const std::string& path, const std::vector<std::string>& inputs);
 bool plot_is_html(const std::string& path);
+// FILE.png or FILE.pdf: the SVG figure converted by rsvg-convert.
+bool converted_plot(const std::string& path);
 // Writes `text` whole to `path`, converted to PNG or PDF where its name says so.
 void write_plot(const std::string& path, const std::string& text);
 // The one way a command writes its --plot: the figure `svg`, or for FILE.html the report `page()`

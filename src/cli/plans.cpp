@@ -20,8 +20,8 @@ void check_stdin_once(const PlanOptions& o) {
     throw Error("standard input (-) can be only one of the plans: write the others to files");
 }
 
-LoadedScenario load_plan(const PlanOptions& o, const std::string& arg) {
-  LoadedScenario s = load_scenario(arg);
+LoadedScenario load_plan(const PlanOptions& o, const std::string& arg, std::vector<std::string>* read) {
+  LoadedScenario s = load_scenario(arg, read);
   for (const auto& a : o.sets) apply_assignment(s, a);
   for (const auto& r : o.requires_) apply_requirement(s, r);
   return s;

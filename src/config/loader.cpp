@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "config/input_file.hpp"
@@ -36,7 +37,31 @@ std::string file_key(const std::filesystem::path& p) {
   return ec ? p.lexically_normal().string() : canonical.string();
 }
 
-std::string read_file(const std::string& path) { return read_input_file(path, kMaxFileBytes, "the file"); }
+// Whether some key of pipesim's lives in [name] ("storage", "model.on" aside).
+bool is_table_name(std::string_view name) {
+  for (const FieldSpec& f : all_fields())
+    if (f.key.size() > name.size() && f.key.starts_with(name) && f.key[name.size()] == '.') return true;
+  return name == "model";
+}
+
+// "; did you mean [storage]?" for a table name near one of pipesim's, else the list's pointer.
+std::string table_hint(std::string_view name) {
+  std::vector<std::string_view> tables;
+  for (const FieldSpec& f : all_fields()) {
+    const std::string_view t = f.key.substr(0, f.key.find('.'));
+    if (std::find(tables.begin(), tables.end(), t) == tables.end()) tables.push_back(t);
+  }
+  const std::string near = did_you_mean(name, tables);
+  return near.empty() ? std::string(" (see `pipesim presets --keys` for the tables and their keys)") : near;
+}
+
+// The files opened by the load_scenario call in progress on this thread, when its caller asks.
+thread_local std::vector<std::string>* files_read = nullptr;
+
+std::string read_file(const std::string& path) {
+  if (files_read != nullptr) files_read->push_back(path);
+  return read_input_file(path, kMaxFileBytes, "the file");
+}
 
 // The scenario on standard input (`-`), read to its end: at most 16 MiB, like a file.
 std::string read_stdin() {
@@ -223,6 +248,13 @@ struct Loader {
         problems.push_back(e);
       }
     };
+    // Unknown keys are messages of their own: a "did you mean" is searched only for those an error
+    // can show (the first kMaxErrorLines by position), not for each of 100,000.
+    struct Unknown {
+      Origin where;
+      std::string written, full;
+    };
+    std::vector<Unknown> unknown;
     for (const auto& [k, v] : root) {
       const std::string key(k.str());
       if (key == "use") continue;
@@ -236,7 +268,12 @@ struct Loader {
       }
       const auto* table = v.as_table();
       if (!table) {
-        problems.emplace_back(at(doc, k.source()), key_message(key, key));
+        unknown.push_back({at(doc, k.source()), key, key});
+        continue;
+      }
+      // An empty table no key belongs to ([stroage]) is a typo too, not nothing.
+      if (table->empty() && key != "require" && !is_table_name(key)) {
+        problems.emplace_back(at(doc, k.source()), fmt::format("unknown table [{}]{}", echo(key), table_hint(key)));
         continue;
       }
       if (key == "require") {
@@ -264,12 +301,19 @@ struct Loader {
         const std::string full = key + "." + std::string(k2.str());
         const FieldSpec* field = find_field(full);
         if (!field) {
-          problems.emplace_back(at(doc, k2.source()), key_message(std::string(k2.str()), full));
+          unknown.push_back({at(doc, k2.source()), std::string(k2.str()), full});
           continue;
         }
         attempt([&, &v2 = v2] { set_field(out, field->field, node_value(*field, v2, doc), at(doc, v2.source())); });
       }
     }
+    std::stable_sort(unknown.begin(), unknown.end(), [](const Unknown& a, const Unknown& b) {
+      return std::pair(a.where.line, a.where.column) < std::pair(b.where.line, b.where.column);
+    });
+    for (std::size_t i = 0; i < unknown.size(); ++i)
+      problems.emplace_back(unknown[i].where, i < kMaxErrorLines
+                                                  ? key_message(unknown[i].written, unknown[i].full)
+                                                  : fmt::format("unknown key '{}'", echo(unknown[i].full)));
     if (!problems.empty()) {
       std::stable_sort(problems.begin(), problems.end(), [](const Error& a, const Error& b) {
         return std::pair(a.origin().line, a.origin().column) < std::pair(b.origin().line, b.origin().column);
@@ -389,7 +433,11 @@ LoadedScenario load_preset(const EmbeddedPreset& preset) {
 
 }  // namespace
 
-LoadedScenario load_scenario(std::string_view arg) {
+LoadedScenario load_scenario(std::string_view arg, std::vector<std::string>* read) {
+  struct Log {
+    std::vector<std::string>* before;
+    ~Log() { files_read = before; }
+  } const log{std::exchange(files_read, read)};
   // No scenario: the embedded default, whatever the current directory holds.
   const std::string name(arg.empty() ? kDefaultPreset : arg);
   std::error_code ec;

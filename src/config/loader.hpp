@@ -70,7 +70,9 @@ LoadedScenario load_scenario_text(std::string_view text, const Origin& doc, cons
 
 // A file path or an embedded preset name; empty means the default preset, and "-" standard
 // input (named "<stdin>" in errors; read once: a second "-" reads nothing).
-LoadedScenario load_scenario(std::string_view arg);
+// `read`, when given, gains the path of every file opened for it as it is opened, also where the
+// scenario then fails to load (what a report must not be written over).
+LoadedScenario load_scenario(std::string_view arg, std::vector<std::string>* read = nullptr);
 
 // Rates given per step ("3.45 it/s") as samples/s: times the scenario's batch size. Done when
 // a file has been read whole (its `use`s and its own batch size applied) and after each --set,
