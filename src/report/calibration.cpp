@@ -159,10 +159,15 @@ std::string decode_toml(const DecodeCalibration& c) {
                      format_human(p.cpu_per_image, Dim::Duration), p.fitted, 100 * p.residual,
                      p.oversubscribed ? "  past the CPUs" : "");
   }
-  t += fmt::format("# Scaling law (Universal Scalability Law): sigma {:.4f}, largest residual {:.1f}%;\n# kappa {}.\n",
-                   c.fit.sigma, 100 * c.fit.max_abs_residual,
-                   c.fit.kappa_fitted ? fmt::format("{:.5f}", c.fit.kappa)
-                                      : std::string("not determined (it needs three or more thread counts)"));
+  if (c.fit.sigma_fitted)
+    t +=
+        fmt::format("# Scaling law (Universal Scalability Law): sigma {:.4f}, largest residual {:.1f}%;\n# kappa {}.\n",
+                    c.fit.sigma, 100 * c.fit.max_abs_residual,
+                    c.fit.kappa_fitted ? fmt::format("{:.5f}", c.fit.kappa)
+                                       : std::string("not determined (it needs three or more thread counts)"));
+  else
+    t += "# Scaling law (Universal Scalability Law): not determined (it needs two or more thread counts,\n"
+         "# --threads 1,N); the scenario's own scaling keys, or linear scaling, stand.\n";
   if (c.oversubscription)
     t += fmt::format(
         "# Time slicing: past the {} logical CPUs each thread spent {} CPU per image than at them:\n"
@@ -181,7 +186,7 @@ std::string decode_toml(const DecodeCalibration& c) {
     lines += fmt::format("worker_sample_rate = \"{}\"\n", measured_value(k.single, Dim::SampleRate));
   else
     lines += fmt::format("worker_throughput = \"{}\"\n", measured_value(k.single, Dim::Rate));
-  lines += fmt::format("scaling_contention = {:.4f}\n", c.fit.sigma);
+  if (c.fit.sigma_fitted) lines += fmt::format("scaling_contention = {:.4f}\n", c.fit.sigma);
   if (c.fit.kappa_fitted) lines += fmt::format("scaling_coherency = {:.5f}\n", c.fit.kappa);
   if (c.oversubscription) lines += fmt::format("oversubscription_cost = {:.4f}\n", *c.oversubscription);
   const auto again = "Measure again on an idle machine, or with --threads no higher than the CPUs that are free.";
@@ -229,11 +234,14 @@ std::string decode_json(const DecodeCalibration& c) {
     j.key("fit").object().kv("single_thread_images_per_s", c.fit.single).kv("sigma", c.fit.sigma);
     if (c.fit.kappa_fitted) j.kv("kappa", c.fit.kappa);
     if (c.oversubscription) j.kv("oversubscription_cost", *c.oversubscription);
-    j.kv_bool("kappa_fitted", c.fit.kappa_fitted).kv("max_abs_residual", c.fit.max_abs_residual).end();
+    j.kv_bool("sigma_fitted", c.fit.sigma_fitted)
+        .kv_bool("kappa_fitted", c.fit.kappa_fitted)
+        .kv("max_abs_residual", c.fit.max_abs_residual)
+        .end();
     const DecodeKeys k = decode_keys(c);
     j.key(scenario_member(j, !c.busy())).object();
     j.kv(k.per_image ? "cpu.worker_sample_rate" : "cpu.worker_throughput", k.single);
-    j.kv("cpu.scaling_contention", c.fit.sigma);
+    if (c.fit.sigma_fitted) j.kv("cpu.scaling_contention", c.fit.sigma);
     if (c.fit.kappa_fitted) j.kv("cpu.scaling_coherency", c.fit.kappa);
     if (c.oversubscription) j.kv("cpu.oversubscription_cost", *c.oversubscription);
     j.end();

@@ -51,6 +51,7 @@ ScalingFit fit_scaling(const std::vector<ScalingPoint>& points) {
   for (const auto& p : points)
     if (p.threads > 1 && std::find(counts.begin(), counts.end(), p.threads) == counts.end())
       counts.push_back(p.threads);
+  f.sigma_fitted = !counts.empty();
   f.kappa_fitted = counts.size() >= 2;
   if (f.kappa_fitted) {
     // Normal equations of the two-parameter fit; when either comes out negative the law with

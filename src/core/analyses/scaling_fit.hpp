@@ -18,6 +18,7 @@ struct ScalingFit {
   double single = 0;          // the rate of one thread (the measurement at 1)
   double sigma = 0;           // contention, >= 0
   double kappa = 0;           // coherency, >= 0
+  bool sigma_fitted = false;  // false: no thread count above 1, so sigma is not measured (held at 0)
   bool kappa_fitted = false;  // false: fewer than two thread counts above 1, kappa held at 0
   // Per point, in input order: (fitted - measured) / measured.
   std::vector<double> residuals;

@@ -48,6 +48,7 @@ DecodeCalibration decode(double sigma) {
   c.points = {one, two};
   c.fit.single = 100;
   c.fit.sigma = sigma;
+  c.fit.sigma_fitted = true;  // two thread counts
   return c;
 }
 
@@ -77,6 +78,19 @@ TEST_CASE("calibrate storage: cold reads like warm ones emit no key") {
   CHECK_FALSE(j.contains("scenario"));
   CHECK(j["untrusted_scenario"]["storage.latency"] == 176e-9);
   CHECK(json::parse(storage_json(storage(false)))["scenario"]["storage.iops"] == 6000);
+}
+
+TEST_CASE("calibrate decode: one thread count sets no scaling key") {
+  DecodeCalibration one = decode(0);
+  one.points.resize(1);
+  one.fit.sigma_fitted = false;
+  const std::string toml = decode_toml(one);
+  CHECK(key_lines(toml) == 1);  // the rate alone
+  CHECK(toml.find("scaling_contention") == std::string::npos);
+  CHECK(toml.find("# Scaling law (Universal Scalability Law): not determined") != std::string::npos);
+  const json j = json::parse(decode_json(one));
+  CHECK_FALSE(j["scenario"].contains("cpu.scaling_contention"));
+  CHECK(j["fit"]["sigma_fitted"] == false);
 }
 
 TEST_CASE("calibrate decode: more threads no faster than one (a busy machine) emit no key") {

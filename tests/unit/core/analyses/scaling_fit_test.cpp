@@ -29,10 +29,18 @@ TEST_CASE("scaling fit: rates made by the law give its sigma and kappa back") {
 TEST_CASE("scaling fit: two thread counts give sigma alone") {
   // 2 threads deliver 160 where 1 delivers 100: C = 1.6, 2 / 1.6 - 1 = 0.25.
   const ScalingFit f = fit_scaling({{1, 100}, {2, 160}});
+  CHECK(f.sigma_fitted);
   CHECK_FALSE(f.kappa_fitted);
   CHECK(f.sigma == doctest::Approx(0.25));
   CHECK(f.kappa == 0);
   CHECK(f.max_abs_residual == doctest::Approx(0).epsilon(1e-12));
+}
+
+TEST_CASE("scaling fit: one thread count fits nothing") {
+  const ScalingFit f = fit_scaling({{1, 100}});
+  CHECK_FALSE(f.sigma_fitted);
+  CHECK_FALSE(f.kappa_fitted);
+  CHECK(f.single == 100);
 }
 
 TEST_CASE("scaling fit: better than linear is held at linear, and the residual says so") {
