@@ -47,9 +47,17 @@ struct Reader {
     each_line(text, [&](std::string_view raw, int line) {
       const std::string_view t = trim(raw);
       if (t.empty()) return;
+      // Only the line's own object and its plain members are kept: a nested array or object (and
+      // a line that is one: "[{},{},...]") is parsed past without being built, so a line costs
+      // memory for its members alone, not for every value it holds.
+      const auto flat = [](int depth, nlohmann::json::parse_event_t e, nlohmann::json&) {
+        using E = nlohmann::json::parse_event_t;
+        if (e == E::object_start || e == E::array_start) return depth == 0 && e == E::object_start;
+        return true;
+      };
       nlohmann::json j;
       try {
-        j = nlohmann::json::parse(t);
+        j = nlohmann::json::parse(t, flat);
       } catch (const nlohmann::json::parse_error& e) {
         const auto column = static_cast<int>(e.byte + static_cast<std::size_t>(t.data() - raw.data()));
         throw Error(doc.at(line, std::max(column, 1)), "not a JSON object: each line of a JSON-lines log is one");
@@ -84,57 +92,61 @@ struct Reader {
     return v;
   }
 
+  // Calls cell(index, text, column) for each cell of a CSV line, split at commas outside quotes:
+  // a quoted cell ("lr, group 0") may hold commas, and "" inside it is a quote (RFC 4180); the
+  // cell is what lies between its quotes. Nothing is kept: a line of millions of cells costs no
+  // memory for them.
+  template <class Cell>
+  static void each_cell(std::string_view raw, Cell&& cell) {
+    std::size_t start = 0;
+    for (std::size_t index = 0;; ++index) {
+      std::size_t at = start;
+      while (at < raw.size() && (raw[at] == ' ' || raw[at] == '\t')) ++at;
+      std::size_t comma = 0;
+      std::string_view text;
+      if (at < raw.size() && raw[at] == '"') {
+        std::size_t close = at + 1;
+        while (close < raw.size() && (raw[close] != '"' || (close + 1 < raw.size() && raw[close + 1] == '"')))
+          close += raw[close] == '"' ? std::size_t{2} : std::size_t{1};
+        comma = raw.find(',', close);
+        text = raw.substr(at + 1, std::min(close, raw.size()) - at - 1);
+      } else {
+        comma = raw.find(',', start);
+        text = trim(raw.substr(start, comma == std::string_view::npos ? comma : comma - start));
+      }
+      cell(index, text, static_cast<int>(start) + 1);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  }
+
   void csv(std::string_view text) {
-    int data_col = -1;
-    int time_col = -1;
+    std::optional<std::size_t> data_col, time_col;
     bool header = true;
     each_line(text, [&](std::string_view raw, int line) {
       if (trim(raw).empty()) return;
-      std::vector<std::string_view> cells;
-      std::vector<int> columns;
-      // Cells split at commas outside quotes: a quoted cell ("lr, group 0") may hold commas, and
-      // "" inside it is a quote (RFC 4180); the cell is what lies between its quotes.
-      std::size_t start = 0;
-      while (true) {
-        std::size_t at = start;
-        while (at < raw.size() && (raw[at] == ' ' || raw[at] == '\t')) ++at;
-        std::size_t comma = 0;
-        if (at < raw.size() && raw[at] == '"') {
-          std::size_t close = at + 1;
-          while (close < raw.size() && (raw[close] != '"' || (close + 1 < raw.size() && raw[close + 1] == '"')))
-            close += raw[close] == '"' ? std::size_t{2} : std::size_t{1};
-          comma = raw.find(',', close);
-          cells.push_back(raw.substr(at + 1, std::min(close, raw.size()) - at - 1));
-        } else {
-          comma = raw.find(',', start);
-          cells.push_back(trim(raw.substr(start, comma == std::string_view::npos ? comma : comma - start)));
-        }
-        columns.push_back(static_cast<int>(start) + 1);
-        if (comma == std::string_view::npos) break;
-        start = comma + 1;
-      }
       if (header) {
         header = false;
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-          const std::string_view name = cells[i];
+        each_cell(raw, [&](std::size_t i, std::string_view name, int) {
           const auto is = [&](std::string_view want) {
             return name == want ||
                    (name.size() > want.size() && name.ends_with(want) && name[name.size() - want.size() - 1] == '/');
           };
-          if (data_col < 0 && is("data_time")) data_col = static_cast<int>(i);
-          if (time_col < 0 && is("time")) time_col = static_cast<int>(i);
-        }
-        if (data_col < 0 || time_col < 0)
+          if (!data_col && is("data_time")) data_col = i;
+          if (!time_col && is("time")) time_col = i;
+        });
+        if (!data_col || !time_col)
           throw Error(doc.at(line, 1),
                       fmt::format("the CSV header names no {} column: a per-step log needs data_time and time",
-                                  data_col < 0 ? "data_time" : "time"));
+                                  !data_col ? "data_time" : "time"));
         return;
       }
-      const auto cell = [&](int i) -> std::string_view {
-        return static_cast<std::size_t>(i) < cells.size() ? cells[static_cast<std::size_t>(i)] : std::string_view{};
-      };
-      const std::string_view d = cell(data_col);
-      const std::string_view t = cell(time_col);
+      std::string_view d, t;
+      int d_column = 1, t_column = 1;
+      each_cell(raw, [&](std::size_t i, std::string_view cell, int column) {
+        if (i == *data_col) d = cell, d_column = column;
+        if (i == *time_col) t = cell, t_column = column;
+      });
       if (d.empty() || t.empty()) {
         ++log.skipped;  // Lightning writes one row per logging call: other metrics' rows are sparse
         return;
@@ -144,12 +156,10 @@ struct Reader {
       const auto dv = leading_number(d, &used_d);
       const auto tv = leading_number(t, &used_t);
       if (!dv || used_d != d.size())
-        throw Error(doc.at(line, columns[static_cast<std::size_t>(data_col)]),
-                    fmt::format("data_time \"{}\" is not a number of seconds", echo(d)));
+        throw Error(doc.at(line, d_column), fmt::format("data_time \"{}\" is not a number of seconds", echo(d)));
       if (!tv || used_t != t.size())
-        throw Error(doc.at(line, columns[static_cast<std::size_t>(time_col)]),
-                    fmt::format("time \"{}\" is not a number of seconds", echo(t)));
-      add(*dv, *tv, line, columns[static_cast<std::size_t>(data_col)]);
+        throw Error(doc.at(line, t_column), fmt::format("time \"{}\" is not a number of seconds", echo(t)));
+      add(*dv, *tv, line, d_column);
     });
   }
 

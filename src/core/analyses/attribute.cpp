@@ -43,6 +43,13 @@ void check(const CachingExperiments& e) {
       throw Error(Origin::argument("--full-at"),
                   "the other worker count must be a whole number from 1 to 1e6 other than --workers, which must be "
                   "1 or more");
+    // No count of workers makes the whole pipeline outrun its compute alone (the device-cached rate).
+    if (const double device = *e.rate(CacheLevel::Device); *e.other_full > device * (1 + kSameRate))
+      throw Error(Origin::argument("--full-at"),
+                  fmt::format("{} steps/s at {} workers is faster than --device-cached ({} steps/s, the step's "
+                              "compute alone): no pipeline outruns its compute; measure both again",
+                              format_compact(*e.other_full, Dim::Number), format_compact(*e.other_workers, Dim::Number),
+                              format_compact(device, Dim::Number)));
   }
 }
 

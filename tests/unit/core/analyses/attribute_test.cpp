@@ -199,8 +199,11 @@ TEST_CASE("attribute: the full pipeline at another worker count is the evidence 
   CHECK(a.evidence == WorkerEvidence::Slack);
   CHECK(a.proportional_steps_per_s == doctest::Approx(6.44));  // 3.22 x 8 / 4
   // 8 workers faster: the workers bound at 4, whatever the caching levels said.
-  e.other_full = 3.6;
+  e.other_full = 3.4;
   CHECK(attribute(e).evidence == WorkerEvidence::Moves);
+  // Faster than the compute alone (device-cached, 3.45): no count of workers gets there.
+  e.other_full = 3.6;
+  CHECK_THROWS_AS(attribute(e), Error);
   // 2 workers at 1.7: from 1.7 the rate at 4 would be 3.4 in proportion; 3.22 is more than half
   // of the way (2.55), so the workers bind at 4 too.
   e.other_workers = 2;
