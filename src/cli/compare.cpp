@@ -24,6 +24,11 @@ void setup_compare(CLI::App& app) {
   cmd->callback([opts, plot] {
     const auto renderer = compare_renderer(opts->format, output_columns());
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
+    if (converted_plot(*plot) && opts->plans.size() > compare_raster_plans())
+      throw Error(Origin::argument("--plot " + *plot),
+                  fmt::format("a PNG or PDF figure holds at most {} plans (rsvg-convert draws at most 32,767 pixels "
+                              "a side), not {}: name the file FILE.svg or FILE.html",
+                              compare_raster_plans(), opts->plans.size()));
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
     for (const auto& s : loaded) check_plot(*plot, s.files);
     std::vector<PlanReport> reports;

@@ -33,6 +33,8 @@ struct ComparePlan {
 // Plans side by side: one panel of bars per figure compared (throughput, utilization, the first
 // epoch's, epoch time, cost per epoch and of the run, when any plan has it), the best marked.
 std::string compare_svg(const std::vector<ComparePlan>& plans, const std::vector<CompareRow>& rows);
+// The most plans compare's figure holds as PNG or PDF (rsvg-convert's largest picture).
+std::size_t compare_raster_plans();
 
 // A simulation: the timeline of the first `steps` steps of accelerator 0 (each track's spans,
 // coloured by what it did; needs the simulation's spans), the distribution of the loop's wait

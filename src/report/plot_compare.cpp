@@ -16,10 +16,32 @@ namespace pipesim {
 
 using namespace plot;
 
+namespace {
+
+constexpr double kBar = 20;  // one plan's bar in a panel
+constexpr double kTop = 76;  // the title and the key above the panels
+constexpr std::size_t kMostPanels = 6;
+
+// The figure's height for `plans` plans in `panels` panels.
+double compare_height(std::size_t plans, std::size_t panels) {
+  const double panel = 34 + kBar * static_cast<double>(plans) + 16;
+  return kTop + panel * static_cast<double>(panels) + 24;
+}
+
+}  // namespace
+
+std::size_t compare_raster_plans() {
+  // rsvg-convert draws at most 32,767 pixels a side, and a PNG has twice the SVG's.
+  std::size_t n = 2;
+  while (2 * compare_height(n + 1, kMostPanels) <= 32767) ++n;
+  return n;
+}
+
 std::string compare_svg(const std::vector<ComparePlan>& plans, const std::vector<CompareRow>& rows) {
   constexpr std::array kShown = {
       CompareMetric::Throughput, CompareMetric::Utilization,  CompareMetric::WorstEpochUtilization,
       CompareMetric::EpochTime,  CompareMetric::CostPerEpoch, CompareMetric::RunCost};
+  static_assert(kShown.size() == kMostPanels);
   std::vector<const CompareRow*> shown;
   for (const CompareRow& r : rows)
     if (r.any && std::find(kShown.begin(), kShown.end(), r.metric) != kShown.end()) shown.push_back(&r);
@@ -32,10 +54,10 @@ std::string compare_svg(const std::vector<ComparePlan>& plans, const std::vector
     some_pass = some_pass || p.verdict != Verdict::Fail;
   }
   for (const CompareRow* r : shown) worst = worst || r->metric == CompareMetric::WorstEpochUtilization;
-  const double bar = 20;
+  const double bar = kBar;
   const double panel = 34 + bar * static_cast<double>(labels.size()) + 16;
-  const double top = 76;
-  const double height = top + panel * static_cast<double>(shown.size()) + 24;
+  const double top = kTop;
+  const double height = compare_height(labels.size(), shown.size());
   std::string title = "pipesim compare: ";
   for (std::size_t i = 0; i < labels.size(); ++i) title += (i ? " vs " : "") + labels[i];
   Svg svg(kWidth, height, title);

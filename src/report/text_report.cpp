@@ -671,10 +671,12 @@ std::string epochs_line(const Simulation& s) {
     case EpochSkip::TooFewSamples:
       return "not simulated: the dataset is smaller than one step of the cluster";
     case EpochSkip::TooLong:
-      return fmt::format(
-          "not simulated: {} steps per epoch is too many to simulate (use --epochs 1 or a smaller "
-          "workload.dataset_samples)",
-          count(static_cast<double>(s.steps_per_epoch)));
+      return fmt::format("not simulated: {} of {} steps {} too many to simulate ({}a smaller workload.dataset_samples)",
+                         plural(static_cast<double>(s.epochs), "epoch", "epochs"),
+                         count(static_cast<double>(s.steps_per_epoch)), s.epochs == 1 ? "is" : "are",
+                         s.epochs_that_fit >= 1
+                             ? fmt::format("use --epochs {} or ", count(static_cast<double>(s.epochs_that_fit)))
+                             : std::string("use "));
   }
   return {};  // every EpochSkip is handled above
 }

@@ -199,9 +199,13 @@ void simulate_epochs(const Inputs& in, const Costs& c, const SimOptions& o, Rng&
     s.epoch_skip = EpochSkip::TooFewSamples;
     return;
   }
-  if (static_cast<double>(n) * static_cast<double>(epochs) * in.accelerators > static_cast<double>(o.max_steps) ||
-      work_per_step(in, o) * static_cast<double>(n) * static_cast<double>(epochs) > o.max_work) {
+  // The most epochs of n steps the run's bounds take.
+  const double fit = std::floor(std::min(static_cast<double>(o.max_steps) / (static_cast<double>(n) * in.accelerators),
+                                         o.max_work / (work_per_step(in, o) * static_cast<double>(n))));
+  if (fit < static_cast<double>(epochs)) {
     s.epoch_skip = EpochSkip::TooLong;
+    s.epochs = epochs;
+    s.epochs_that_fit = static_cast<std::size_t>(std::max(0.0, fit));
     return;
   }
   const EngineRecord e = run_engine(in, c, o, rng, false, epochs, n);

@@ -112,6 +112,7 @@ struct Simulation {
   EpochSkip epoch_skip = EpochSkip::None;
   std::size_t epochs = 0;
   std::size_t steps_per_epoch = 0;
+  std::size_t epochs_that_fit = 0;  // EpochSkip::TooLong: the most epochs that would run (0: not one)
   std::optional<double> epoch_utilization;
   std::vector<double> epoch_s;        // per epoch
   std::vector<double> first_batch_s;  // per epoch: from its start to its first step's end
