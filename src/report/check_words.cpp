@@ -120,9 +120,10 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
     }
   }
   // An unmodelled stage could break it: refused unless the plan accepts it, and said either way.
-  const auto stages = [](unsigned bits) {
-    return stage_list(bits, ", ", [](Stage s) {
-      return fmt::format("{} ({})", stage_key(s), spec(unmodelled_key(s, TransformAt::Cpu)).key);
+  const auto stages = [&](unsigned bits) {
+    return stage_list(bits, ", ", [&](Stage s) {
+      return fmt::format("{} ({})", stage_key(s),
+                         keys_text(unmodelled_keys(s, o.transform_at, o.transfer_needs_device_bytes)));
     });
   };
   std::string note;

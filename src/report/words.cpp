@@ -151,9 +151,16 @@ std::string unmodelled_list(const Result& r) {
   return stage_list(r.unmodelled, ", ", [&](Stage s) { return stage_name(s, r.transform_at); });
 }
 
+std::string keys_text(const std::vector<Field>& keys) {
+  std::string out;
+  for (const Field f : keys) out += fmt::format("{}{}", out.empty() ? "" : " with ", spec(f).key);
+  return out;
+}
+
 std::string upper_bound_sentence(const Result& r) {
   const std::string stages = stage_list(r.unmodelled, ", ", [&](Stage s) {
-    return fmt::format("{} ({})", stage_name(s, r.transform_at), spec(unmodelled_key(s, r.transform_at)).key);
+    return fmt::format("{} ({})", stage_name(s, r.transform_at),
+                       keys_text(unmodelled_keys(s, r.transform_at, r.transfer_needs_device_bytes)));
   });
   return fmt::format("Utilization {} is an upper bound: not modelled, and each could bind: {}.", percent(r.utilization),
                      stages);

@@ -71,6 +71,8 @@ std::string binding_text(const Result& r);
 
 // "storage fetch, host-to-device transfer": the stages not modelled.
 std::string unmodelled_list(const Result& r);
+// The keys that model a stage, as one says them: "link.bandwidth with workload.device_sample_size".
+std::string keys_text(const std::vector<Field>& keys);
 // "Utilization 97.4% is an upper bound: not modelled, and each could bind: storage fetch
 // (storage.read_bandwidth)."
 std::string upper_bound_sentence(const Result& r);

@@ -248,6 +248,8 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     out.outcomes.push_back(outcome(&req));
     // Every figure but the memory rests on the compute step (not on the batch size: the same at each).
     out.outcomes.back().elsewhere = in.compute.elsewhere;
+    out.outcomes.back().transform_at = in.transform.at;
+    out.outcomes.back().transfer_needs_device_bytes = in.transfer.needs_device_bytes;
     out.outcomes.back().elsewhere_accepted = in.compute.elsewhere && plan.accept_elsewhere;
   }
   if (in.compute.memory_capacity) {

@@ -119,6 +119,10 @@ struct Outcome {
   // accepted by the plan (the requirement fails), and accepted (it passes on an upper bound).
   unsigned unmodelled = 0;
   unsigned accepted = 0;
+  // Which keys model them (unmodelled_keys): where the transform runs, and whether the transfer
+  // needs the device's bytes per sample beside the link.
+  TransformAt transform_at = TransformAt::Cpu;
+  bool transfer_needs_device_bytes = false;
   // The compute step this requirement rests on was measured on another accelerator than the
   // scenario's (every requirement but fits_in_memory): unverified unless the plan accepts it.
   std::optional<StepElsewhere> elsewhere;

@@ -116,6 +116,12 @@ Field unmodelled_key(Stage s, TransformAt at) {
   return Field::LinkBandwidth;
 }
 
+std::vector<Field> unmodelled_keys(Stage s, TransformAt at, bool needs_device_bytes) {
+  std::vector<Field> out{unmodelled_key(s, at)};
+  if (s == Stage::Transfer && needs_device_bytes) out.push_back(Field::DeviceSampleSize);
+  return out;
+}
+
 bool Result::compute_bound() const { return compute_side_s() >= step_s * (1 - kCoBinding); }
 
 namespace {
@@ -271,6 +277,7 @@ void loop_and_workers(const Inputs& in, Result& r) {
   r.transfer_serialised = in.transfer.modelled && !in.transfer.pinned && !r.serial;
   r.cache_hit = in.storage.cache_hit;
   r.transform_at = in.transform.at;
+  r.transfer_needs_device_bytes = in.transfer.needs_device_bytes;
   r.loop_overhead_s = in.loop_time();
   const Slowest slowest = slowest_of(in.accelerators * in.nodes, in.step_cv);
   r.sync_wait_s = compute.time_s * (slowest.mean - 1);

@@ -79,6 +79,7 @@ struct Result {
   bool transfer_serialised = false;             // not pinned: transfer adds to compute
   bool memory_bound = false;                    // roofline weight-streaming term dominates
   TransformAt transform_at = TransformAt::Cpu;  // where the transform stage ran
+  bool transfer_needs_device_bytes = false;     // TransferInputs::needs_device_bytes
   double effective_workers = 0;                 // per accelerator (0 when no CPU work is modelled)
   double worker_slicing = 1;                    // what time slicing costs the W workers' CPU work on their cores (>= 1)
   double worker_bytes_per_s = 0;                // one worker's transform rate (0 when no CPU work)
@@ -151,6 +152,9 @@ struct Result {
 // The field that models a stage when it is not modelled: storage.read_bandwidth,
 // cpu.worker_throughput (transform.host_cost when decoding is off the CPU), link.bandwidth.
 Field unmodelled_key(Stage s, TransformAt at);
+// Every field that must be set to model it: unmodelled_key's, and for the transfer after a CPU
+// transform whose output size is not given, workload.device_sample_size with it.
+std::vector<Field> unmodelled_keys(Stage s, TransformAt at, bool needs_device_bytes);
 
 Result evaluate(const Inputs& in);
 

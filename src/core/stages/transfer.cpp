@@ -23,6 +23,7 @@ TransferInputs resolve_transfer(const Scenario& s, const Workload& w, const Tran
   if (!s.has(Field::LinkBandwidth)) {
     forbid_without(s, {Field::LinkPinned, Field::LinkSharedBy, Field::PageableBandwidth}, "link.bandwidth",
                    "the transfer");
+    in.needs_device_bytes = t.at == TransformAt::Cpu && t.cpu_work && !device_bytes;
     return in;
   }
   if (t.at != TransformAt::Cpu) {

@@ -17,6 +17,9 @@ struct TransferInputs {
   double copy_bandwidth = 0;  // the whole link as copied (pinned or pageable)
   bool pinned = true;
   double shared_by = 1;
+  // Not modelled, and link.bandwidth alone would not model it: the CPU transform's output per
+  // sample is not given either (workload.device_sample_size).
+  bool needs_device_bytes = false;
 };
 
 // Bytes per sample on the device after a CPU transform, when the scenario says.

@@ -439,3 +439,46 @@ TEST_CASE("a sweep's passing points rank by the run's cost where there is a pric
   CHECK(ranks_before({RankBy::Throughput, 5000}, {RankBy::Throughput, 4000}));
   CHECK(ranks_before({RankBy::SamplesPerUsd, 5e5}, {RankBy::SamplesPerUsd, 4e5}));
 }
+
+TEST_CASE("a requirement not verified names the keys that model each stage, and they do") {
+  // A generous value for each key a note can name: set, the stage it names is modelled.
+  const auto generous = [](Field f) -> Quantity {
+    switch (f) {
+      case Field::HostCost:
+        return {1e-9, Dim::Duration};
+      case Field::DeviceSampleSize:
+        return {1e5, Dim::Size};
+      default:
+        return {1e12, Dim::Rate};
+    }
+  };
+  struct Case {
+    const char* what;
+    std::vector<const char*> sets;
+  };
+  const std::vector<Case> cases = {
+      {"storage and the transfer after a CPU transform of unknown output", {}},
+      {"a transform decoded on the GPU", {"transform.device=gpu", "transform.gpu_time=0.1ms"}},
+      {"a transform on the hardware decoder", {"transform.device=decoder", "accelerator.decoder_rate=5000 samples/s"}},
+  };
+  int checked = 0;
+  for (const Case& c : cases) {
+    CAPTURE(std::string(c.what));
+    LoadedScenario s = load_scenario("");
+    apply_assignment(s, "pipeline.batch_size=32");
+    for (const char* a : c.sets) apply_assignment(s, a);
+    apply_requirement(s, "min_utilization=1%");
+    const Outcome o = check_plan(s.scenario, s.plan).outcomes[0];
+    REQUIRE(o.verdict == Verdict::Unverified);
+    for (const Stage st : kStages) {
+      if ((o.unmodelled & stage_bit(st)) == 0) continue;
+      CAPTURE(stage_key(st));
+      Scenario t = s.scenario;
+      for (Field f : unmodelled_keys(st, o.transform_at, o.transfer_needs_device_bytes)) t.set(f, generous(f));
+      const Outcome after = check_plan(t, s.plan).outcomes[0];
+      CHECK((after.unmodelled & stage_bit(st)) == 0);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 5);
+}
