@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -37,20 +38,18 @@ std::string file_key(const std::filesystem::path& p) {
   return ec ? p.lexically_normal().string() : canonical.string();
 }
 
-// Whether some key of pipesim's lives in [name] ("storage", "model.on" aside).
-bool is_table_name(std::string_view name) {
-  for (const FieldSpec& f : all_fields())
-    if (f.key.size() > name.size() && f.key.starts_with(name) && f.key[name.size()] == '.') return true;
-  return name == "model";
-}
-
-// "; did you mean [storage]?" for a table name near one of pipesim's, else the list's pointer.
-std::string table_hint(std::string_view name) {
+// The tables pipesim's keys live in ("pipeline", "storage", ...), each once.
+std::vector<std::string_view> table_names() {
   std::vector<std::string_view> tables;
   for (const FieldSpec& f : all_fields()) {
     const std::string_view t = f.key.substr(0, f.key.find('.'));
     if (std::find(tables.begin(), tables.end(), t) == tables.end()) tables.push_back(t);
   }
+  return tables;
+}
+
+// "; did you mean 'storage'?" for a table name near one of pipesim's, else the list's pointer.
+std::string table_hint(std::string_view name, std::span<const std::string_view> tables) {
   const std::string near = did_you_mean(name, tables);
   return near.empty() ? std::string(" (see `pipesim presets --keys` for the tables and their keys)") : near;
 }
@@ -272,9 +271,13 @@ struct Loader {
         continue;
       }
       // An empty table no key belongs to ([stroage]) is a typo too, not nothing.
-      if (table->empty() && key != "require" && !is_table_name(key)) {
-        problems.emplace_back(at(doc, k.source()), fmt::format("unknown table [{}]{}", echo(key), table_hint(key)));
-        continue;
+      if (table->empty() && key != "require") {
+        const std::vector<std::string_view> tables = table_names();
+        if (std::find(tables.begin(), tables.end(), key) == tables.end()) {
+          problems.emplace_back(at(doc, k.source()),
+                                fmt::format("unknown table [{}]{}", echo(key), table_hint(key, tables)));
+          continue;
+        }
       }
       if (key == "require") {
         // In the order written (toml++ iterates keys sorted), so reports follow the file.

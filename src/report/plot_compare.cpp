@@ -22,10 +22,10 @@ constexpr double kBar = 20;  // one plan's bar in a panel
 constexpr double kTop = 76;  // the title and the key above the panels
 constexpr std::size_t kMostPanels = 6;
 
-// The figure's height for `plans` plans in `panels` panels.
+// One panel's height for `plans` plans, and the figure's for `panels` panels of them.
+double panel_height(std::size_t plans) { return 34 + kBar * static_cast<double>(plans) + 16; }
 double compare_height(std::size_t plans, std::size_t panels) {
-  const double panel = 34 + kBar * static_cast<double>(plans) + 16;
-  return kTop + panel * static_cast<double>(panels) + 24;
+  return kTop + panel_height(plans) * static_cast<double>(panels) + 24;
 }
 
 }  // namespace
@@ -55,7 +55,7 @@ std::string compare_svg(const std::vector<ComparePlan>& plans, const std::vector
   }
   for (const CompareRow* r : shown) worst = worst || r->metric == CompareMetric::WorstEpochUtilization;
   const double bar = kBar;
-  const double panel = 34 + bar * static_cast<double>(labels.size()) + 16;
+  const double panel = panel_height(labels.size());
   const double top = kTop;
   const double height = compare_height(labels.size(), shown.size());
   std::string title = "pipesim compare: ";

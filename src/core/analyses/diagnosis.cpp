@@ -857,7 +857,7 @@ void FixContext::storage_fixes() const {
       } else {
         std::vector<Change> changes{
             {in.storage.bandwidth_limit == Limit::Network ? Field::NetworkBandwidth : Field::NodeStorageBandwidth,
-             {need.node_bandwidth.value_or(bytes * in.accelerators / compute), Dim::Rate}}};
+             {*need.node_bandwidth, Dim::Rate}}};
         if (in.storage.read_bandwidth && *in.storage.read_bandwidth < d.storage_needed.bandwidth)
           changes.push_back(aggregate(d.storage_needed.bandwidth));
         add(FixKind::StorageBandwidth, changes);

@@ -103,23 +103,18 @@ Inputs resolve(const Scenario& s) {
   return in;
 }
 
-Field unmodelled_key(Stage s, TransformAt at) {
+std::vector<Field> unmodelled_keys(Stage s, TransformAt at, bool needs_device_bytes) {
   switch (s) {
     case Stage::Storage:
-      return Field::ReadBandwidth;
+      return {Field::ReadBandwidth};
     case Stage::Transform:
-      return at == TransformAt::Cpu ? Field::WorkerThroughput : Field::HostCost;
+      return {at == TransformAt::Cpu ? Field::WorkerThroughput : Field::HostCost};
     case Stage::Transfer:
     case Stage::Compute:
       break;
   }
-  return Field::LinkBandwidth;
-}
-
-std::vector<Field> unmodelled_keys(Stage s, TransformAt at, bool needs_device_bytes) {
-  std::vector<Field> out{unmodelled_key(s, at)};
-  if (s == Stage::Transfer && needs_device_bytes) out.push_back(Field::DeviceSampleSize);
-  return out;
+  if (needs_device_bytes) return {Field::LinkBandwidth, Field::DeviceSampleSize};
+  return {Field::LinkBandwidth};
 }
 
 bool Result::compute_bound() const { return compute_side_s() >= step_s * (1 - kCoBinding); }

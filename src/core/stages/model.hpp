@@ -72,8 +72,8 @@ struct Result {
   double data_demand_per_cluster = 0;
   unsigned binding = 0;  // bit per Stage
   // Stages before compute that are not modelled (bit per Stage): each could bound the step, so
-  // utilization and throughput are upper bounds (docs/manual/commands.md, "diagnose"). unmodelled_key names
-  // the field that models one.
+  // utilization and throughput are upper bounds (docs/manual/commands.md, "diagnose"). unmodelled_keys names
+  // the fields that model one.
   unsigned unmodelled = 0;
   bool serial = false;                          // workers == 0: stages run in turn
   bool transfer_serialised = false;             // not pinned: transfer adds to compute
@@ -149,11 +149,9 @@ struct Result {
   [[nodiscard]] bool upper_bound() const { return unmodelled != 0; }
 };
 
-// The field that models a stage when it is not modelled: storage.read_bandwidth,
-// cpu.worker_throughput (transform.host_cost when decoding is off the CPU), link.bandwidth.
-Field unmodelled_key(Stage s, TransformAt at);
-// Every field that must be set to model it: unmodelled_key's, and for the transfer after a CPU
-// transform whose output size is not given, workload.device_sample_size with it.
+// The fields that must be set to model a stage when it is not modelled: storage.read_bandwidth,
+// cpu.worker_throughput (transform.host_cost when decoding is off the CPU), link.bandwidth (with
+// workload.device_sample_size after a CPU transform whose output size is not given).
 std::vector<Field> unmodelled_keys(Stage s, TransformAt at, bool needs_device_bytes);
 
 Result evaluate(const Inputs& in);
