@@ -46,8 +46,7 @@ int main(int argc, char** argv) {
   try {
     for (const auto& p : embedded_presets()) {
       const LoadedScenario s = load_scenario_text(p.text, Origin::preset(std::string(p.path)), "");
-      // Plans carry requirements, and a model with steps per accelerator picks one at load time.
-      if (!s.plan.requirements.empty() || s.plan.batch_sizes || s.steps) continue;
+      if (!snapshot_holds(s)) continue;
       if (std::none_of(all_fields().begin(), all_fields().end(),
                        [&](const FieldSpec& f) { return s.scenario.has(f.field); }))
         continue;

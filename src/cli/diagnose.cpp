@@ -19,6 +19,9 @@ void setup_diagnose(CLI::App& app) {
     check_plot(*plot, loaded.files);
     Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
     d.unused = with_unused_uses(loaded, unused_keys(loaded.scenario, d, user_fields(loaded)));
+    // After the keys that change nothing, which compare the model's own assumptions.
+    for (Assumption& a : foreign_assumptions(loaded.scenario, d.inputs, loaded.plan.measured_for))
+      d.assumptions.push_back(std::move(a));
     const std::string text = render_diagnosis(opts->format, loaded, d, output_columns());
     if (!plot->empty()) {
       const std::string svg = diagnosis_svg(loaded, d);

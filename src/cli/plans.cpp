@@ -39,6 +39,7 @@ PlanReport plan_report(const LoadedScenario& s, std::string label) {
   const Inputs in = with_origins(s, [&] { return resolve(s.scenario); });
   r.result = with_origins(s, [&] { return evaluate(in); });
   r.assumptions = assumptions(s.scenario, in);
+  for (Assumption& a : foreign_assumptions(s.scenario, in, s.plan.measured_for)) r.assumptions.push_back(std::move(a));
   r.unused = with_unused_uses(s, unused_keys(s.scenario, user_fields(s)));
   return r;
 }

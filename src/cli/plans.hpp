@@ -12,6 +12,7 @@ struct PlanOptions {
   std::vector<std::string> requires_;
   Format format = Format::Table;
   std::string junit;
+  bool strict = false;  // check --strict
 };
 
 void add_plan_options(CLI::App& cmd, PlanOptions& o, const char* what, Output output);

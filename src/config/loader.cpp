@@ -72,6 +72,13 @@ std::string read_stdin() {
 // The fields of a measured step, which a [model.on.NAME] table gives per accelerator.
 constexpr std::array kStepFields = {Field::MeasuredOverhead, Field::MeasuredPerSample, Field::MeasuredOn};
 
+// A figure set again: what a preset measured it for no longer holds (the measured step is the
+// figure model.measured_per_sample, set again by any of its keys or points).
+void drop_measured_for(LoadedScenario& s, Field f) {
+  if (f == Field::MeasuredOverhead) f = Field::MeasuredPerSample;
+  std::erase_if(s.plan.measured_for, [&](const MeasuredFor& m) { return m.figure == f; });
+}
+
 // What setting `f` later than a StepTable does to it: the step set itself sets the table aside;
 // model.measured_on alone picks the entry measured there.
 void after_step_table(LoadedScenario& s, Field f, const Quantity& q, const Origin& where) {
@@ -102,13 +109,23 @@ std::vector<StepOn> step_entries(const toml::table& on, const Origin& doc) {
                                      "(measured_overhead, measured_per_sample)",
                                      echo(name.str())));
     for (const auto& [k, v] : *keys) {
+      if (k.str() == "measured_steps") {
+        e.points = step_points_value(v, doc);
+        e.points_origin = at(doc, v.source());
+        continue;
+      }
       const FieldSpec* f = find_field("model." + std::string(k.str()));
       if (!f || (f->field != Field::MeasuredOverhead && f->field != Field::MeasuredPerSample))
         throw Error(at(doc, k.source()), fmt::format("[model.on.{}] holds model.measured_overhead and "
-                                                     "model.measured_per_sample only, not '{}'",
+                                                     "model.measured_per_sample, or model.measured_steps, "
+                                                     "only, not '{}'",
                                                      echo(name.str()), echo(k.str())));
       e.values.push_back({f->field, node_value(*f, v, doc), at(doc, v.source())});
     }
+    if (!e.points.empty() && !e.values.empty())
+      throw Error(e.points_origin, fmt::format("[model.on.{}]: model.measured_steps and {} say the same thing in "
+                                               "two ways: keep one",
+                                               echo(name.str()), spec(e.values.front().field).key));
     entries.push_back(std::move(e));
   }
   return entries;
@@ -131,13 +148,22 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag, bool named)
       if (frag.scenario.has(f))
         after_step_table(out, f, {frag.scenario.get(f), frag.scenario.dim(f)},
                          frag.origins[static_cast<std::size_t>(f)]);
+    if (!frag.scenario.step_points().empty()) after_step_table(out, Field::MeasuredPerSample, {}, {});
   }
   for (std::size_t i = 0; i < kFieldCount; ++i) {
     const auto f = static_cast<Field>(i);
     if (!frag.scenario.has(f)) continue;
+    drop_measured_for(out, f);
     if (const auto alt = out.scenario.set_alternative(f)) out.origins[static_cast<std::size_t>(*alt)] = {};
     out.scenario.set(f, {frag.scenario.get(f), frag.scenario.dim(f)});
     out.origins[i] = frag.origins[i];
+  }
+  if (!frag.scenario.step_points().empty()) {
+    drop_measured_for(out, Field::MeasuredPerSample);
+    out.scenario.set_step_points(frag.scenario.step_points());
+    out.origins[static_cast<std::size_t>(Field::MeasuredPerSample)] =
+        frag.origins[static_cast<std::size_t>(Field::MeasuredPerSample)];
+    out.origins[static_cast<std::size_t>(Field::MeasuredOverhead)] = {};
   }
   for (const auto& req : frag.plan.requirements) {
     bool replaced = false;
@@ -148,9 +174,12 @@ void apply_fragment(LoadedScenario& out, const LoadedScenario& frag, bool named)
       }
     if (!replaced) out.plan.requirements.push_back(req);
   }
+  out.plan.measured_for.insert(out.plan.measured_for.end(), frag.plan.measured_for.begin(),
+                               frag.plan.measured_for.end());
   // What a used plan accepts, the file using it accepts too.
   out.plan.accept_unmodelled |= frag.plan.accept_unmodelled;
   out.plan.accept_elsewhere = out.plan.accept_elsewhere || frag.plan.accept_elsewhere;
+  out.plan.accept_extrapolated = out.plan.accept_extrapolated || frag.plan.accept_extrapolated;
   out.plan.steady_only = out.plan.steady_only || frag.plan.steady_only;
   if (frag.plan.batch_sizes) {
     out.plan.batch_sizes = frag.plan.batch_sizes;
@@ -172,12 +201,45 @@ std::string source_name(const Origin& o) {
   return o.label();
 }
 
+// A [measured_for] table: for each figure (a field key, or model.measured_steps for the step),
+// the values of the fields it was measured for.
+std::vector<MeasuredFor> measured_for_table(const toml::table& t, const Origin& doc) {
+  std::vector<MeasuredFor> out;
+  const std::string who = source_name(doc);
+  for (const auto& [k, v] : t) {
+    const Origin where = at(doc, k.source());
+    const std::string key(k.str());
+    const FieldSpec* figure = key == "model.measured_steps" ? &spec(Field::MeasuredPerSample) : find_field(key);
+    if (!figure) throw Error(where, fmt::format("[measured_for]: {}", unknown_key_message(key)));
+    const auto* context = v.as_table();
+    if (!context || context->empty())
+      throw Error(at(doc, v.source()),
+                  fmt::format("[measured_for] \"{}\" takes a table of what it was measured for, e.g. "
+                              "{{ \"accelerator.type\" = \"a100-80gb-sxm\", \"workload.sample_size\" = \"110 KB\" }}",
+                              echo(key)));
+    MeasuredFor m{figure->field, who, {}};
+    for (const auto& [ck, cv] : *context) {
+      const FieldSpec* f = find_field(ck.str());
+      if (!f || !context_field(f->field))
+        throw Error(at(doc, ck.source()),
+                    fmt::format("[measured_for] \"{}\": a figure is measured for model.parameters, "
+                                "model.flops_per_sample, accelerator.type, workload.sample_size or "
+                                "workload.device_shape, not '{}'",
+                                echo(key), echo(ck.str())));
+      m.context.emplace_back(f->field, node_value(*f, cv, doc).value);
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 // Whether what `frag` set still stands in `out`: a field with its value from there, or a
 // requirement, a step table or a plan option (which a later layer adds to, not replaces).
 // Else the sources that set its fields again.
 std::optional<std::vector<std::string>> shadowed_by(const LoadedScenario& out, const LoadedScenario& frag) {
-  if (!frag.plan.requirements.empty() || frag.steps || frag.plan.batch_sizes || frag.plan.accept_unmodelled ||
-      frag.plan.accept_elsewhere || frag.plan.steady_only)
+  if (!frag.plan.requirements.empty() || frag.steps || !frag.scenario.step_points().empty() || frag.plan.batch_sizes ||
+      frag.plan.accept_unmodelled || frag.plan.accept_elsewhere || frag.plan.accept_extrapolated ||
+      frag.plan.steady_only)
     return std::nullopt;
   std::vector<std::string> by;
   bool any = false;
@@ -240,6 +302,7 @@ struct Loader {
     // Every unknown key and bad value of the file is reported at once, in file order.
     std::vector<Error> problems;
     std::optional<std::vector<StepOn>> own_steps;  // the file's own [model.on] table
+    std::vector<MeasuredFor> own_measured;         // its [measured_for] table, after its fields
     const auto attempt = [&problems](auto&& fn) {
       try {
         fn();
@@ -279,6 +342,10 @@ struct Loader {
           continue;
         }
       }
+      if (key == "measured_for") {
+        attempt([&] { own_measured = measured_for_table(*table, doc); });
+        continue;
+      }
       if (key == "require") {
         // In the order written (toml++ iterates keys sorted), so reports follow the file.
         std::vector<std::pair<std::string, const toml::node*>> entries;
@@ -293,6 +360,19 @@ struct Loader {
         continue;
       }
       for (const auto& [k2, v2] : *table) {
+        if (key == "model" && k2.str() == "measured_steps") {
+          attempt([&, &v2 = v2] {
+            const Origin where = at(doc, v2.source());
+            for (Field f : {Field::MeasuredPerSample, Field::MeasuredOverhead})
+              if (const Origin& other = out.origins[static_cast<std::size_t>(f)];
+                  other.same_source(where) && other.line > 0)
+                throw Error(where, fmt::format("model.measured_steps and {} (line {}) say the same thing in two "
+                                               "ways: keep one",
+                                               spec(f).key, other.line));
+            set_step_points(out, step_points_value(v2, doc), where);
+          });
+          continue;
+        }
         if (key == "model" && k2.str() == "on") {
           attempt([&, &v2 = v2] {
             if (!v2.is_table())
@@ -325,6 +405,13 @@ struct Loader {
       first.add_more(std::vector<Error>(problems.begin() + 1, problems.end()));
       throw first;
     }
+    for (MeasuredFor& m : own_measured) {
+      if (!(m.figure == Field::MeasuredPerSample ? out.scenario.step_measured() : out.scenario.has(m.figure)))
+        throw Error(doc, fmt::format("[measured_for] names {}, which this file and what it uses do not set",
+                                     spec(m.figure).key));
+      drop_measured_for(out, m.figure);
+      out.plan.measured_for.push_back(std::move(m));
+    }
     if (own_steps) {
       // The step set beside the table (in this file or what it uses) stands for the others.
       StepTable t;
@@ -335,6 +422,8 @@ struct Loader {
                               ? std::optional<Quantity>(Quantity{out.scenario.get(f), out.scenario.dim(f)})
                               : std::nullopt,
                           out.origins[static_cast<std::size_t>(f)]});
+      t.base_points = out.scenario.step_points();
+      t.base_points_origin = out.origins[static_cast<std::size_t>(Field::MeasuredPerSample)];
       out.steps = std::move(t);
     }
     --depth;
@@ -497,6 +586,10 @@ void pick_step(LoadedScenario& s) {
       s.scenario.unset(v.field);
     s.origins[static_cast<std::size_t>(v.field)] = v.value ? v.origin : Origin{};
   }
+  if (!t.base_points.empty()) {
+    s.scenario.set_step_points(t.base_points);
+    s.origins[static_cast<std::size_t>(Field::MeasuredPerSample)] = t.base_points_origin;
+  }
   std::optional<double> on = t.forced;
   if (!on && s.scenario.has(Field::AcceleratorType)) on = s.scenario.get(Field::AcceleratorType);
   if (!on) return;
@@ -506,19 +599,37 @@ void pick_step(LoadedScenario& s) {
   }
   for (const StepOn& e : t.entries) {
     if (e.accelerator != *on) continue;
+    if (!e.points.empty()) {
+      s.scenario.set_step_points(e.points);
+      s.origins[static_cast<std::size_t>(Field::MeasuredPerSample)] = e.points_origin;
+      s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)] = {};
+    }
     for (const StepValue& v : e.values) {
       s.scenario.set(v.field, *v.value);
       s.origins[static_cast<std::size_t>(v.field)] = v.origin;
     }
     // A step that leaves out the fixed time per step has none.
-    if (std::none_of(e.values.begin(), e.values.end(),
-                     [](const StepValue& v) { return v.field == Field::MeasuredOverhead; })) {
+    if (e.points.empty() && std::none_of(e.values.begin(), e.values.end(),
+                                         [](const StepValue& v) { return v.field == Field::MeasuredOverhead; })) {
       s.scenario.unset(Field::MeasuredOverhead);
       s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)] = {};
     }
     s.scenario.set(Field::MeasuredOn, {e.accelerator, Dim::Choice});
     if (!t.forced) s.origins[static_cast<std::size_t>(Field::MeasuredOn)] = e.where;
   }
+}
+
+bool snapshot_holds(const LoadedScenario& s) {
+  return s.plan.requirements.empty() && !s.plan.batch_sizes && !s.steps && s.scenario.step_points().empty() &&
+         s.plan.measured_for.empty();
+}
+
+void set_step_points(LoadedScenario& s, const StepPoints& p, const Origin& where) {
+  drop_measured_for(s, Field::MeasuredPerSample);
+  s.scenario.set_step_points(p);
+  s.origins[static_cast<std::size_t>(Field::MeasuredPerSample)] = where;
+  s.origins[static_cast<std::size_t>(Field::MeasuredOverhead)] = {};
+  after_step_table(s, Field::MeasuredPerSample, {}, where);
 }
 
 void convert_step_rates(LoadedScenario& s) {
@@ -559,6 +670,7 @@ void set_field(LoadedScenario& s, Field f, const Quantity& q, const Origin& wher
   }
   s.scenario.set(f, q);
   s.origins[static_cast<std::size_t>(f)] = where;
+  drop_measured_for(s, f);
   after_step_table(s, f, q, where);
 }
 

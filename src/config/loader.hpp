@@ -16,7 +16,8 @@
 namespace pipesim {
 
 // A model's steps measured on several accelerators: `[model.on.NAME]` tables of a model preset
-// (or file), each with the measured_overhead and measured_per_sample measured on NAME. The
+// (or file), each with the measured_overhead and measured_per_sample measured on NAME, or the
+// measured_steps (the step at several batch sizes) measured there. The
 // scenario takes the step of its own accelerator (accelerator.type) where the table has one,
 // or of model.measured_on where a later layer names it alone; else the step set beside the
 // table (its `base`). A later layer that sets the step itself sets the table aside.
@@ -30,12 +31,17 @@ struct StepOn {
   double accelerator = 0;  // the choice of accelerator.type / model.measured_on
   Origin where;            // the table's header
   std::vector<StepValue> values;
+  StepPoints points;  // model.measured_steps there, in place of the values
+  Origin points_origin;
 };
 struct StepTable {
   std::vector<StepOn> entries;
   // The step fields (model.measured_overhead, measured_per_sample, measured_on) as set beside
-  // the table: restored where the accelerator has no entry.
+  // the table: restored where the accelerator has no entry; or the step measured at several
+  // batch sizes beside it.
   std::vector<StepValue> base;
+  StepPoints base_points;
+  Origin base_points_origin;
   std::optional<double> forced;  // model.measured_on set after the table, alone
   Origin forced_origin;
 };
@@ -59,6 +65,15 @@ struct LoadedScenario {
   std::optional<StepTable> steps;             // the model's steps per accelerator, where it has them
   std::vector<ShadowedUse> shadowed;          // the file's own uses that change nothing
 };
+
+// Sets the step measured at several batch sizes (model.measured_steps), written at `where`: it
+// replaces model.measured_per_sample and model.measured_overhead, and sets a step table aside.
+void set_step_points(LoadedScenario& s, const StepPoints& p, const Origin& where);
+
+// Whether a preset, loaded, is what its build-time snapshot holds: plain field values. Plans
+// (requirements), a model's steps per accelerator or at several batch sizes, and what its figures
+// were measured for are not snapshotted.
+bool snapshot_holds(const LoadedScenario& s);
 
 // Takes the step of the scenario's accelerator from its StepTable (see StepTable). Done when a
 // scenario has been loaded and after each --set, like convert_step_rates.

@@ -72,6 +72,16 @@ bool set_plan_option(Plan& plan, std::string_view key, std::string_view text, co
                      {"false", "false"}}}) == 0;
     return true;
   }
+  if (key == "extrapolated") {
+    // Whether the plan accepts a step measured at several batch sizes used outside them.
+    plan.accept_extrapolated =
+        which_word(text, where, key,
+                   {{{"true",
+                      "true (the plan accepts a measured step extrapolated past the batch sizes it was "
+                      "measured at)"},
+                     {"false", "false"}}}) == 0;
+    return true;
+  }
   if (key == "epochs") {
     // Which epochs the plan's requirements hold in: "every" (the first, cold, and the steady
     // state: the default) or "steady" (the steady state alone).

@@ -1,6 +1,8 @@
 #include "config/toml_values.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "core/base/text.hpp"
@@ -59,6 +61,61 @@ Quantity node_value(const FieldSpec& field, const toml::node& node, const Origin
     if (!e.origin().empty()) throw;
     throw Error(where, e.what());
   }
+}
+
+StepPoints step_points_value(const toml::node& node, const Origin& doc) {
+  constexpr std::string_view kExample = "{ 128 = \"35.8 ms\", 256 = \"65.9 ms\" }";
+  const auto* table = node.as_table();
+  if (!table || table->empty())
+    throw Error(at(doc, node.source()),
+                fmt::format("model.measured_steps takes a batch size with the step measured there, at one batch "
+                            "size or more: {}",
+                            kExample));
+  StepPoints p;
+  for (const auto& [k, v] : *table) {
+    const Origin where = at(doc, k.source());
+    const std::string_view name = k.str();
+    unsigned long batch = 0;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), batch);
+    if (ec != std::errc() || end != name.data() + name.size() || batch == 0 || batch > 100'000'000)
+      throw Error(where, fmt::format("model.measured_steps: '{}' is not a batch size (a whole number of samples "
+                                     "from 1): {}",
+                                     echo(name), kExample));
+    if (p.count == kMaxStepPoints)
+      throw Error(where, fmt::format("model.measured_steps: at most {} batch sizes", kMaxStepPoints));
+    const auto* text = v.as_string();
+    if (!text)
+      throw Error(at(doc, v.source()), fmt::format("model.measured_steps.{}: expected the step's time, or the "
+                                                   "samples/s or it/s measured there, as a string: \"35.8 ms\"",
+                                                   batch));
+    Quantity q;
+    try {
+      q = parse_quantity_as(text->get(), static_cast<DimSet>((Dim::Duration | Dim::SampleRate) | dims(Dim::StepRate)));
+    } catch (const Error& e) {
+      throw Error(at(doc, v.source()), fmt::format("model.measured_steps.{}: {}", batch, e.what()));
+    }
+    if (!(q.value > 0) || !std::isfinite(q.value) || q.value > kMaxMagnitude || q.value < kMinMagnitude)
+      throw Error(at(doc, v.source()),
+                  fmt::format("model.measured_steps.{}: must be positive, within 1e-21 to 1e21", batch));
+    const auto b = static_cast<double>(batch);
+    const double seconds = q.dim == Dim::Duration ? q.value : q.dim == Dim::SampleRate ? b / q.value : 1 / q.value;
+    for (const StepPoint& other : p.points())
+      if (other.batch == b)
+        throw Error(where, fmt::format("model.measured_steps: batch size {} is given twice", batch));
+    p.at[p.count++] = {b, seconds};
+  }
+  std::sort(p.at.begin(), p.at.begin() + static_cast<std::ptrdiff_t>(p.count),
+            [](const StepPoint& a, const StepPoint& b) { return a.batch < b.batch; });
+  for (std::size_t i = 1; i < p.count; ++i)
+    if (p.at[i].seconds < p.at[i - 1].seconds)
+      throw Error(
+          at(doc, node.source()),
+          fmt::format("model.measured_steps: the step at batch {} ({}) is shorter than at batch {} ({}): "
+                      "a larger batch takes at least as long; keep the points where it does",
+                      format_compact(p.at[i].batch, Dim::Number), format_compact(p.at[i].seconds, Dim::Duration),
+                      format_compact(p.at[i - 1].batch, Dim::Number),
+                      format_compact(p.at[i - 1].seconds, Dim::Duration)));
+  return p;
 }
 
 std::string requirement_text(const toml::node& v, const Origin& doc, std::string_view key) {

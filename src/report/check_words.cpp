@@ -143,6 +143,26 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
                     "model.measured_on), or accept it with require.measured_elsewhere",
                     on, here, here));
   }
+  // A figure a preset measured for another model, accelerator or kind of data.
+  for (const ForeignFigure& f : o.foreign)
+    add(fmt::format("not verified: {}; set {} measured for this plan", foreign_text(f),
+                    f.entry->figure == Field::MeasuredPerSample ? std::string_view("model.measured_steps")
+                                                                : spec(f.entry->figure).key));
+  // A term of the memory not counted: what is counted only grows with it.
+  if (o.memory_unknown)
+    add(fmt::format("{}: {}", o.verdict == Verdict::Fail ? "fails on what is counted alone" : "not verified",
+                    *o.memory_unknown == Field::Parameters
+                        ? "the weights, gradients and optimizer state are not counted; set model.parameters"
+                        : "the activations are not counted; set model.activation_bytes (scripts/activation-bytes "
+                          "measures a model's), or a transformer's shape (model.layers, model.hidden_size, "
+                          "model.sequence_length, model.attention_heads)"));
+  // A step measured at several batch sizes, used outside them: extrapolated. Where the plan
+  // accepts it, the assumptions under the lines say so once.
+  if (const auto& x = o.extrapolated; x && !o.extrapolated_accepted)
+    add(
+        fmt::format("not verified: the step was measured at {}; batch {} is outside, extrapolated; "
+                    "measure it there (model.measured_steps), or accept it with require.extrapolated",
+                    batch_span(x->first, x->last), count(x->batch)));
   // The closed forms and simulate apart on the step: simulate's figure beside the model's.
   if (const auto& d = o.disagreement)
     add(fmt::format(
@@ -163,18 +183,28 @@ constexpr std::array<std::array<std::string_view, 2>, 3> kVerdictWords = {
 // Why a plan's requirements are unverified: an unmodelled stage, a step measured elsewhere, a
 // step the closed forms and simulate disagree on; each that applies.
 std::string unverified_why(const PlanOutcome& p) {
-  bool stage = false, step = false, apart = false;
+  bool stage = false, step = false, apart = false, outside = false, memory = false, preset = false;
   for (const auto& o : p.outcomes) {
+    memory = memory || (o.memory_unknown && o.verdict == Verdict::Unverified);
     stage = stage || o.unmodelled != 0;
     step = step || (o.elsewhere && !o.elsewhere_accepted);
     apart = apart || o.disagreement.has_value();
+    outside = outside || (o.extrapolated && !o.extrapolated_accepted);
+    preset = preset || !o.foreign.empty();
   }
   const std::string_view rest = p.unverified == 1 ? "it rests" : "they rest";
   std::vector<std::string> why;
-  if (stage || (!step && !apart)) why.push_back(fmt::format("a stage {} on is not modelled", rest));
+  if (stage || (!step && !apart && !outside && !memory && !preset))
+    why.push_back(fmt::format("a stage {} on is not modelled", rest));
   if (step)
     why.push_back(why.empty() ? fmt::format("the step {} on was measured on another accelerator", rest)
                               : std::string("the step was measured on another accelerator"));
+  if (outside)
+    why.push_back(why.empty()
+                      ? fmt::format("the step {} on is extrapolated past the batch sizes it was measured at", rest)
+                      : std::string("the step is extrapolated past the batch sizes it was measured at"));
+  if (memory) why.push_back("the memory needed leaves a term uncounted");
+  if (preset) why.push_back("a preset's figure measured for another model, accelerator or data is used");
   if (apart)
     why.push_back(why.empty() ? fmt::format("the closed forms and simulate disagree on the step {} on", rest)
                               : std::string("the closed forms and simulate disagree on the step"));
@@ -193,9 +223,17 @@ std::string verdict(const PlanOutcome& o) {
   switch (o.verdict) {
     case Verdict::Pass:
       return fmt::format("PASS ({} of {} {} met)", n, n, requirements);
-    case Verdict::Fail:
-      return fmt::format("FAIL ({} of {} {} failed{})", o.failures, n, requirements,
-                         o.unverified ? fmt::format(", {} not verified", o.unverified) : std::string());
+    case Verdict::Fail: {
+      const std::string strict =
+          o.unused_failures
+              ? fmt::format("--strict: {} {} the plan sets {} nothing", o.unused_failures,
+                            o.unused_failures == 1 ? "key" : "keys", o.unused_failures == 1 ? "changes" : "change")
+              : std::string();
+      if (o.failures == 0) return fmt::format("FAIL ({})", strict);
+      return fmt::format("FAIL ({} of {} {} failed{}{})", o.failures, n, requirements,
+                         o.unverified ? fmt::format(", {} not verified", o.unverified) : std::string(),
+                         strict.empty() ? strict : "; " + strict);
+    }
     case Verdict::Unverified:
       return fmt::format("UNVERIFIED ({} of {} {} not verified: {})", o.unverified, n, requirements, unverified_why(o));
   }

@@ -80,7 +80,8 @@ class GithubRenderer final : public CheckRenderer {
       for (const auto& u : p.unused)
         annotate(o, u.key.empty() ? origin_of(*p.loaded, u.field) : u.where,
                  fmt::format("pipesim check {}: {} changes nothing", p.label, unused_key_name(u)),
-                 fmt::format("{} changes nothing here: {}", unused_key_name(u), u.reason), "notice");
+                 fmt::format("{} changes nothing here: {}", unused_key_name(u), u.reason),
+                 p.outcome.unused_failures ? "error" : "notice");  // --strict: a failure
       // The plan's name as printable text that starts no workflow command: a file name holding a
       // line break, or starting with "::", would otherwise be read as one (::stop-commands:: and
       // the rest).

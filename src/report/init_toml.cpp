@@ -40,7 +40,7 @@ bool moot(const Scenario& s, Field f) {
   const bool peaks_known = std::any_of(fields.begin(), fields.end(),
                                        [&](const FieldSpec& g) { return precision_peak(g.field) && s.has(g.field); });
   if (precision_peak(f) && peaks_known) return true;
-  return s.has(Field::MeasuredPerSample) && roofline_input(f);
+  return s.step_measured() && roofline_input(f);
 }
 
 const Instead* instead_pair(Field f) {

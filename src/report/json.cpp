@@ -399,6 +399,7 @@ class JsonRenderer final : public DiagnosisRenderer,
           .kv_str("epochs", p.loaded->plan.steady_only ? "steady" : "every")
           .kv("failures", static_cast<double>(p.outcome.failures))
           .kv("unverified", static_cast<double>(p.outcome.unverified));
+      if (p.outcome.unused_failures) j.kv("unused_failures", static_cast<double>(p.outcome.unused_failures));
       j.key("requirements").array();
       for (const Outcome& oc : p.outcome.outcomes) {
         const Requirement& req = *oc.requirement;
@@ -429,6 +430,26 @@ class JsonRenderer final : public DiagnosisRenderer,
               .kv_bool("accepted", oc.elsewhere_accepted)
               .end();
         }
+        if (oc.memory_unknown) j.kv_str("not_counted", spec(*oc.memory_unknown).key);
+        if (!oc.foreign.empty()) {
+          j.key("measured_for_another").array();
+          for (const ForeignFigure& f : oc.foreign)
+            j.object()
+                .kv_str("key", f.entry->figure == Field::MeasuredPerSample ? std::string_view("model.measured_steps")
+                                                                           : spec(f.entry->figure).key)
+                .kv_str("preset", f.entry->preset)
+                .kv_str("text", foreign_text(f))
+                .end();
+          j.end();
+        }
+        if (const auto& x = oc.extrapolated)
+          j.key("extrapolated")
+              .object()
+              .kv("measured_from_batch_size", x->first)
+              .kv("measured_to_batch_size", x->last)
+              .kv("at_batch_size", x->batch)
+              .kv_bool("accepted", oc.extrapolated_accepted)
+              .end();
         if (const auto& d = oc.disagreement)
           j.key("simulate_disagrees")
               .object()

@@ -15,7 +15,8 @@ class JunitRenderer final : public CheckRenderer {
     std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
     for (const auto& p : plans) {
       tests += p.error ? 1 : p.outcome.outcomes.size();
-      failures += p.outcome.failures;
+      failures += p.outcome.failures + (p.outcome.unused_failures ? 1 : 0);
+      tests += p.outcome.unused_failures ? 1 : 0;
       skipped += p.outcome.unverified;
       if (p.error) ++errors;
     }
@@ -33,8 +34,9 @@ class JunitRenderer final : public CheckRenderer {
         continue;
       }
       const bool ranged = p.loaded->plan.batch_sizes.has_value();
+      const std::size_t strict = p.outcome.unused_failures ? 1 : 0;
       o.print("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", xml_escape(p.label),
-              p.outcome.outcomes.size(), p.outcome.failures, p.outcome.unverified);
+              p.outcome.outcomes.size() + strict, p.outcome.failures + strict, p.outcome.unverified);
       for (const auto& oc : p.outcome.outcomes) {
         const OutcomeLine l = outcome_line(oc, ranged);
         o.print("    <testcase classname=\"pipesim.check.{}\" name=\"{}\"", xml_escape(p.label), l.key);
@@ -51,7 +53,16 @@ class JunitRenderer final : public CheckRenderer {
                 xml_escape(fmt::format("{}\nplan: {} ({})", msg, p.loaded->name, p.loaded->source.label())),
                 failed ? "failure" : "skipped");
       }
-      // Keys the plan set that change nothing: said beside the verdicts, not a test of their own.
+      // Keys the plan set that change nothing: said beside the verdicts, and with --strict a
+      // failing test case of their own.
+      if (strict) {
+        std::string said;
+        for (const auto& u : p.unused) said += fmt::format("{} ({})\n", unused_key_name(u), u.reason);
+        o.print(
+            "    <testcase classname=\"pipesim.check.{}\" name=\"unused\">\n      <failure message=\"{}\">{}"
+            "</failure>\n    </testcase>\n",
+            xml_escape(p.label), xml_escape(verdict(p.outcome)), xml_escape(said));
+      }
       if (!p.unused.empty()) {
         std::string said;
         for (const auto& u : p.unused) said += fmt::format("unused: {} ({})\n", unused_key_name(u), u.reason);

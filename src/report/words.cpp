@@ -30,6 +30,9 @@ std::string count(double n) {
   append_count(out, n);
   return out;
 }
+std::string batch_span(double first, double last) {
+  return first == last ? "batch " + count(first) : "batches " + count(first) + "-" + count(last);
+}
 std::string percent(double ratio) {
   std::string out;
   append_percent(out, ratio);

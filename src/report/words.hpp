@@ -20,11 +20,12 @@ namespace pipesim {
 // Markdown (md) with the characters that would make it markup or raw HTML backslash-escaped
 // (\ ` * _ [ ] < > & ~ #; a '|' in a table cell is the table's to escape).
 std::string shown(std::string_view text, bool md);
-std::string dur(double seconds);       // "11.74 ms"
-std::string rate(double bytes_per_s);  // "10.90 GB/s"
-std::string samples(double per_s);     // "4,000 samples/s", "156.3 samples/s"
-std::string count(double n);           // "44", "1,281,167"
-std::string percent(double ratio);     // "18.3%"
+std::string dur(double seconds);                    // "11.74 ms"
+std::string rate(double bytes_per_s);               // "10.90 GB/s"
+std::string samples(double per_s);                  // "4,000 samples/s", "156.3 samples/s"
+std::string count(double n);                        // "44", "1,281,167"
+std::string batch_span(double first, double last);  // "batches 128-256", "batch 256"
+std::string percent(double ratio);                  // "18.3%"
 // The same texts appended to out (sentences written in sweeps, without a string each).
 void append_samples(std::string& out, double per_s);
 void append_count(std::string& out, double n);

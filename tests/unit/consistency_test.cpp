@@ -343,6 +343,7 @@ TEST_CASE("one answer: check, compare and a sweep over a plan judge the diagnosi
     REQUIRE(r.run_utilization);
     Plan plan;
     plan.accept_elsewhere = true;
+    plan.accept_extrapolated = true;
     plan.accept_unmodelled = 0xF;
     plan.requirements = {require(Metric::Utilization, g.uniform(0.3, 1)), require(Metric::RunUtilization, 0.5),
                          require(Metric::EpochTime, *r.epoch_s * g.uniform(0.8, 1.5))};
@@ -473,6 +474,7 @@ TEST_CASE("one answer: the closed forms agree with simulate, and check says wher
     plan.requirements.push_back(require(Metric::Utilization, 0.01));
     plan.accept_unmodelled = ~0u;
     plan.accept_elsewhere = true;
+    plan.accept_extrapolated = true;
     const PlanOutcome p = check_plan(s, plan);
     const Outcome& o = p.outcomes.front();
     if (std::abs(u.first - u.second) > kAgreement) {

@@ -156,6 +156,7 @@ std::vector<std::string_view> requirement_keys() {
   keys.push_back("unmodelled");
   keys.push_back("epochs");
   keys.push_back("measured_elsewhere");
+  keys.push_back("extrapolated");
   return keys;
 }
 
@@ -177,14 +178,20 @@ namespace {
 // Folds one operating point's result into a requirement's outcome: the worst value over the
 // points (and over the first epoch unless the plan judges the steady state only), the walls
 // that bind, and the unmodelled stages it rests on.
-void fold(Outcome& o, const Result& r, const std::optional<Disagreement>& apart, double batch, const Plan& plan,
+void fold(Outcome& o, const Inputs& in, const Result& r, const std::optional<Disagreement>& apart, const Plan& plan,
           bool first) {
   const Requirement& req = *o.requirement;
-  // An unmodelled stage, or a step simulate disagrees on, could break every requirement but the memory one.
+  const double batch = in.batch;
+  // An unmodelled stage, a step simulate disagrees on, or one extrapolated past where it was
+  // measured could break every requirement but the memory one.
   if (req.metric != Metric::Memory) {
     o.unmodelled |= r.unmodelled & ~plan.accept_unmodelled;
     o.accepted |= r.unmodelled & plan.accept_unmodelled;
     if (apart && !o.disagreement) o.disagreement = apart;
+    if (const auto& range = in.compute.measured_range; range && range->outside() && !o.extrapolated) {
+      o.extrapolated = range;
+      o.extrapolated_accepted = plan.accept_extrapolated;
+    }
   }
   if (req.metric == Metric::Walls) {
     // The first epoch's walls too (storage, say, before the page cache holds the dataset).
@@ -225,11 +232,12 @@ Verdict judge(const Outcome& o) {
   // A step measured elsewhere leaves a figure unverified whichever side it falls: another
   // accelerator's step could be faster or slower; so does a step the closed forms and simulate
   // disagree on. An unmodelled stage's bound only one way.
-  const bool foreign = o.elsewhere && !o.elsewhere_accepted;
-  return foreign || o.disagreement ? Verdict::Unverified
-         : !holds                  ? Verdict::Fail
-         : o.unmodelled != 0       ? Verdict::Unverified
-                                   : Verdict::Pass;
+  const bool foreign =
+      (o.elsewhere && !o.elsewhere_accepted) || (o.extrapolated && !o.extrapolated_accepted) || !o.foreign.empty();
+  return foreign || o.disagreement               ? Verdict::Unverified
+         : !holds                                ? Verdict::Fail
+         : o.unmodelled != 0 || o.memory_unknown ? Verdict::Unverified
+                                                 : Verdict::Pass;
 }
 
 }  // namespace
@@ -244,6 +252,13 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     return o;
   };
   const Inputs in = resolve(s);
+  const std::vector<ForeignFigure> foreign = foreign_figures(s, in, plan.measured_for);
+  const auto resting_on = [&](Metric m) {
+    std::vector<ForeignFigure> rest;
+    for (const ForeignFigure& f : foreign)
+      if (memory_figure(f.entry->figure) == (m == Metric::Memory)) rest.push_back(f);
+    return rest;
+  };
   for (const auto& req : plan.requirements) {
     out.outcomes.push_back(outcome(&req));
     // Every figure but the memory rests on the compute step (not on the batch size: the same at each).
@@ -251,17 +266,23 @@ PlanOutcome check_plan(const Scenario& s, const Plan& plan) {
     out.outcomes.back().transform_at = in.transform.at;
     out.outcomes.back().transfer_needs_device_bytes = in.transfer.needs_device_bytes;
     out.outcomes.back().elsewhere_accepted = in.compute.elsewhere && plan.accept_elsewhere;
+    out.outcomes.back().foreign = resting_on(req.metric);
   }
   if (in.compute.memory_capacity) {
     out.memory = std::make_shared<Requirement>(Requirement{Metric::Memory, *in.compute.memory_capacity, 0, {}, false});
     out.outcomes.push_back(outcome(out.memory.get()));
+    out.outcomes.back().foreign = resting_on(Metric::Memory);
+    if (!in.compute.weights_counted)
+      out.outcomes.back().memory_unknown = Field::Parameters;
+    else if (!in.compute.activation_bytes)
+      out.outcomes.back().memory_unknown = Field::ActivationBytes;
   }
 
   const auto visit = [&](const Scenario& point, bool first) {
     const Inputs at = resolve(point);
     const Result r = evaluate(at);
     const std::optional<Disagreement> apart = disagreement(at, r);
-    for (auto& o : out.outcomes) fold(o, r, apart, point.get(Field::BatchSize), plan, first);
+    for (auto& o : out.outcomes) fold(o, at, r, apart, plan, first);
   };
   if (plan.batch_sizes) {
     Scenario point = s;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analyses/provenance.hpp"
 #include "core/base/error.hpp"
 #include "core/base/range.hpp"
 #include "core/stages/model.hpp"
@@ -56,6 +57,14 @@ struct Plan {
   // accelerator than its own, used as measured; otherwise a requirement resting on one is
   // unverified.
   bool accept_elsewhere = false;
+  // require.extrapolated = true: the plan accepts a step measured at several batch sizes
+  // (model.measured_steps) used at a batch size outside them, extrapolated; otherwise a
+  // requirement resting on one is unverified.
+  bool accept_extrapolated = false;
+  // What the figures the scenario takes from presets were measured for (the loader fills it from
+  // each preset's [measured_for] table, dropping those a later layer sets): a requirement resting on
+  // one that the scenario changed the model, accelerator or data of is unverified.
+  std::vector<MeasuredFor> measured_for;
   // require.epochs = "steady": utilization, throughput, walls, epoch time, cost and samples per
   // dollar are judged in the steady state alone (an epoch's steps once its pipeline is full and
   // its page cache warm). By default over every epoch: the worst, the first with its start and
@@ -75,7 +84,8 @@ bool find_requirement(std::string_view key, Metric* out);
 // The unit of a requirement's value and threshold in machine-readable output: "ratio",
 // "samples/s", "it/s", "s", "USD", "samples/USD", "B"; empty for allowed_walls.
 std::string_view requirement_unit(const Requirement& r);
-// Every requirement key, plus "batch_sizes", "unmodelled", "epochs" and "measured_elsewhere".
+// Every requirement key, plus "batch_sizes", "unmodelled", "epochs", "measured_elsewhere" and
+// "extrapolated".
 std::vector<std::string_view> requirement_keys();
 
 // A requirement's verdict. Unverified: the model's figure meets the threshold, but a stage it
@@ -127,6 +137,19 @@ struct Outcome {
   // scenario's (every requirement but fits_in_memory): unverified unless the plan accepts it.
   std::optional<StepElsewhere> elsewhere;
   bool elsewhere_accepted = false;
+  // The step measured at several batch sizes was used outside them (the first such point): the
+  // figure rests on an extrapolation (every requirement but fits_in_memory), unverified unless
+  // the plan accepts it.
+  std::optional<StepRange> extrapolated;
+  bool extrapolated_accepted = false;
+  // fits_in_memory with a term of the memory unknown: the key that gives it (model.parameters for
+  // the weights, gradients and optimizer state; model.activation_bytes for the activations). What
+  // is counted can only grow: a batch that misses fails, one that fits is unverified.
+  std::optional<Field> memory_unknown;
+  // Figures a preset measured for another model, accelerator or kind of data than the scenario's,
+  // that this requirement rests on (the activations for fits_in_memory, the others for the rest):
+  // unverified, met or missed, until the scenario sets them.
+  std::vector<ForeignFigure> foreign;
   // Where the worst epoch differs from the steady state, at the batch size of the worst value:
   // the worst epoch's figure (the first, with its start and, where first_epoch_cold, its cold page
   // cache) and the steady state's, so that the output can give both and say which was judged
@@ -149,6 +172,8 @@ struct PlanOutcome {
   bool pass = true;  // every requirement passed
   std::size_t failures = 0;
   std::size_t unverified = 0;  // requirements whose figure holds on an unmodelled stage's bound
+  // check --strict: the keys the plan sets that change nothing, each a failure (the verdict Fail).
+  std::size_t unused_failures = 0;
   // Fail when any requirement failed, else Unverified when any is, else Pass.
   Verdict verdict = Verdict::Pass;
   // Some requirement was judged (compare leaves a plan without requirements unjudged).

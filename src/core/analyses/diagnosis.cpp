@@ -614,6 +614,17 @@ void worker_assumptions(const Scenario& s, const Inputs& in, std::vector<Assumpt
 // A measured compute time belongs to the accelerator it was measured on.
 void measured_on_assumption(const Scenario& s, const Inputs& in, std::vector<Assumption>& a) {
   if (!in.compute.measured) return;
+  if (const auto& range = in.compute.measured_range; range && range->outside()) {
+    const auto batch = [](double b) { return format_compact(b, Dim::Number); };
+    a.push_back({Field::MeasuredPerSample,
+                 fmt::format("the step was measured at {}; at batch {} it is extrapolated {} "
+                             "(model.measured_steps at this batch measures it)",
+                             range->first == range->last ? "batch " + batch(range->first)
+                                                         : "batches " + batch(range->first) + "-" + batch(range->last),
+                             batch(range->batch),
+                             range->first == range->last ? "in proportion to the batch"
+                                                         : "on the line through the nearest two")});
+  }
   const FieldSpec& names = spec(Field::MeasuredOn);
   const auto on = s.opt(Field::MeasuredOn);
   const auto here = s.opt(Field::AcceleratorType);

@@ -189,7 +189,7 @@ bool among(Field f, std::initializer_list<Field> fields) {
 }
 
 std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
-  if (s.has(Field::MeasuredPerSample) && roofline_input(f))
+  if (s.step_measured() && roofline_input(f))
     return "the compute time is measured (model.measured_per_sample): the roofline's inputs act on nothing";
   if (f == Field::NetworkBandwidth && s.value(Field::StorageScope) == 0)
     return "storage is per node (storage.scope = \"node\"): no read crosses the network; set storage.scope = "

@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, 5> kPrecisions = {"fp32", "tf32", "bf16",
 constexpr std::array<std::string_view, 8> kDtypes = {"uint8", "int8", "fp8", "fp16", "bf16", "fp32", "int32", "int64"};
 constexpr std::array<std::string_view, 3> kTransformAt = {"cpu", "gpu", "decoder"};
 constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
+constexpr std::array<std::string_view, 3> kCheckpointing = {"none", "selective", "full"};
 // The accelerator presets' names (configs/accelerators; a unit test keeps the two in step).
 constexpr std::array<std::string_view, 15> kAccelerators = {"a100-40gb-pcie",
                                                             "a100-40gb-sxm",
@@ -150,6 +151,21 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "activation memory per sample of the batch in 16-bit precision (bf16 or fp16, mixed precision); doubled "
      "when model.precision is fp32 or tf32 (omit: not counted; scripts/activation-bytes measures it)",
      "\"100 MB\""},
+    {Field::HiddenSize, "model.hidden_size", kNum, C::Positive, true, "",
+     "a transformer's hidden size: with model.layers and model.sequence_length, the activations per token when "
+     "model.activation_bytes is not given (a sample is a token)",
+     "4096"},
+    {Field::AttentionHeads, "model.attention_heads", kNum, C::Positive, true, "",
+     "a transformer's attention heads: the attention scores kept per token without recomputation "
+     "(model.activation_checkpointing = \"none\")",
+     "32"},
+    {Field::SequenceLength, "model.sequence_length", kNum, C::Positive, true, "",
+     "tokens per sequence of a language model (its attention spans them)", "8192"},
+    {Field::ActivationCheckpointing, "model.activation_checkpointing", kChoice, C::None, false, "none",
+     "what a transformer keeps for its backward pass: none recomputed (every activation, the attention scores "
+     "among them), selective (the attention recomputed, as FlashAttention does) or full (each layer's input "
+     "alone)",
+     "", kCheckpointing},
     {Field::Layers, "model.layers", kNum, C::NonNegative, true, "0", "layer count"},
     {Field::Passes, "model.passes", kNum, C::Positive, true, "3 when training, else 1",
      "passes per sample: 1 forward only, 3 training, 4 training with recomputation"},
@@ -383,6 +399,30 @@ void Scenario::set(Field f, Quantity q) {
   for (Field alt : alternatives(f))
     if (alt != f) unset(alt);
   values_[static_cast<std::size_t>(f)] = Value{q.value, q.dim, true};
+  if (f == Field::MeasuredPerSample || f == Field::MeasuredOverhead) steps_.count = 0;
+}
+
+void Scenario::set_step_points(const StepPoints& p) {
+  unset(Field::MeasuredPerSample);
+  unset(Field::MeasuredOverhead);
+  steps_ = p;
+}
+
+StepLine step_line(const StepPoints& p, double batch) {
+  const auto pts = p.points();
+  const StepPoint& first = pts.front();
+  const StepLine proportional{0, first.seconds / first.batch};
+  if (pts.size() == 1) return proportional;
+  std::size_t i = 0;  // the segment [i, i + 1]: the one holding the batch, else the nearest
+  while (i + 2 < pts.size() && batch > pts[i + 1].batch) ++i;
+  const StepPoint& a = pts[i];
+  const StepPoint& b = pts[i + 1];
+  const double slope = (b.seconds - a.seconds) / (b.batch - a.batch);
+  const StepLine line{a.seconds - slope * a.batch, slope};
+  // Below the first point, never under its time per sample: a line steeper than that would reach
+  // zero before batch 1.
+  if (batch < first.batch && line.overhead < 0) return proportional;
+  return line;
 }
 
 std::span<const std::string_view> accelerator_names() { return kAccelerators; }

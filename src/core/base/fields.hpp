@@ -55,6 +55,10 @@ enum class Field : std::uint8_t {
   Training,
   StateBytesPerParameter,
   ActivationBytes,
+  HiddenSize,
+  AttentionHeads,
+  SequenceLength,
+  ActivationCheckpointing,
   Layers,
   Passes,
   MeasuredOverhead,
@@ -152,6 +156,10 @@ enum class Precision : std::uint8_t { Fp32, Tf32, Bf16, Fp16, Fp8 };
 enum class Dtype : std::uint8_t { Uint8, Int8, Fp8, Fp16, Bf16, Fp32, Int32, Int64 };
 enum class TransformAt : std::uint8_t { Cpu, Gpu, Decoder };
 enum class StorageScope : std::uint8_t { Node, Cluster };
+// What a transformer keeps for its backward pass (model.activation_checkpointing): every
+// activation, the attention scores among them; all but the attention, recomputed (as FlashAttention
+// does); or each layer's input alone, the layer recomputed.
+enum class Checkpointing : std::uint8_t { None, Selective, Full };
 // accelerator.type and model.measured_on name one of these (the accelerator presets), or
 // "other": the index of "other".
 inline constexpr double kOtherAccelerator = 14;
@@ -203,6 +211,31 @@ bool required(Field f);
 // setting one replaces the others. Empty for most fields.
 std::span<const Field> alternatives(Field f);
 
+// A training step measured at several batch sizes (model.measured_steps): each batch size with the
+// step's time there, in increasing batch size, the times never falling. Between two points the step
+// follows the straight line between them; outside them, the line through the nearest two (below
+// the first never under the first point's time per sample times the batch), and with one point
+// the step is that time per sample times the batch.
+struct StepPoint {
+  double batch = 0;
+  double seconds = 0;
+};
+inline constexpr std::size_t kMaxStepPoints = 8;
+struct StepPoints {
+  std::array<StepPoint, kMaxStepPoints> at{};
+  std::size_t count = 0;
+  [[nodiscard]] std::span<const StepPoint> points() const { return {at.data(), count}; }
+  [[nodiscard]] bool empty() const { return count == 0; }
+  [[nodiscard]] double first_batch() const { return at[0].batch; }
+  [[nodiscard]] double last_batch() const { return at[count - 1].batch; }
+};
+// The step at a batch size as a line, overhead + batch x per_sample, from the points around it.
+struct StepLine {
+  double overhead = 0;
+  double per_sample = 0;
+};
+StepLine step_line(const StepPoints& p, double batch);
+
 struct Value {
   double value = 0;
   Dim dim = Dim::Number;
@@ -234,10 +267,21 @@ class Scenario {
   [[nodiscard]] std::optional<Field> set_alternative(Field f) const;
   void set(Field f, Quantity q);
   void set(Field f, double v) { set(f, Quantity{v, Dim::Number}); }
-  void unset(Field f) { values_[static_cast<std::size_t>(f)] = {}; }
+  void unset(Field f) {
+    values_[static_cast<std::size_t>(f)] = {};
+    if (f == Field::MeasuredPerSample || f == Field::MeasuredOverhead) steps_.count = 0;
+  }
+  // The step measured at several batch sizes, where it was given so (model.measured_steps): it
+  // and model.measured_per_sample with model.measured_overhead exclude each other, as
+  // alternatives do.
+  [[nodiscard]] const StepPoints& step_points() const { return steps_; }
+  void set_step_points(const StepPoints& p);
+  // The compute step is measured: by points or by model.measured_per_sample.
+  [[nodiscard]] bool step_measured() const { return !steps_.empty() || has(Field::MeasuredPerSample); }
 
  private:
   std::array<Value, kFieldCount> values_{};
+  StepPoints steps_{};
   const double* defaults_ = fixed_default_values();  // the shared table (copies share it)
 };
 

@@ -9,6 +9,25 @@
 
 namespace pipesim {
 
+namespace {
+
+// A measured step's line at the scenario's batch size: from the points measured around it, or
+// as given.
+void measured_step(const Scenario& s, ComputeInputs& in) {
+  if (const StepPoints& points = s.step_points(); !points.empty()) {
+    const double batch = s.get(Field::BatchSize);
+    const StepLine line = step_line(points, batch);
+    in.overhead = line.overhead;
+    in.per_sample = line.per_sample;
+    in.measured_range = StepRange{points.first_batch(), points.last_batch(), batch};
+  } else {
+    in.overhead = s.value(Field::MeasuredOverhead);
+    in.per_sample = s.get(Field::MeasuredPerSample);
+  }
+}
+
+}  // namespace
+
 ComputeInputs resolve_compute(const Scenario& s) {
   ComputeInputs in;
   const std::optional<Precision> precision =
@@ -23,10 +42,9 @@ ComputeInputs resolve_compute(const Scenario& s) {
   const double activation_scale =
       s.has(Field::Precision) && precision_bytes(static_cast<Precision>(s.get(Field::Precision))) >= 4 ? 2.0 : 1.0;
 
-  if (s.has(Field::MeasuredPerSample)) {
+  if (s.step_measured()) {
     in.measured = true;
-    in.overhead = s.value(Field::MeasuredOverhead);
-    in.per_sample = s.get(Field::MeasuredPerSample);
+    measured_step(s, in);
     if (in.overhead + in.per_sample <= 0)
       throw FieldError(Field::MeasuredPerSample,
                        "model.measured_per_sample and model.measured_overhead are both zero: a step takes time");
@@ -41,11 +59,10 @@ ComputeInputs resolve_compute(const Scenario& s) {
     if (!peak && precision) {
       const Field f = peak_field(*precision);
       if (!s.has(f))
-        throw FieldError(
-            Field::Precision,
-            fmt::format("model.precision is {} but the accelerator gives no {}: set it, or "
-                        "accelerator.peak_flops",
-                        choice_name(spec(Field::Precision), static_cast<double>(*precision)), spec(f).key));
+        throw FieldError(Field::Precision,
+                         fmt::format("model.precision is {} but the accelerator gives no {}: set it, or "
+                                     "accelerator.peak_flops",
+                                     choice_name(spec(Field::Precision), s.get(Field::Precision)), spec(f).key));
       peak = s.get(f);
     }
     std::string missing;
@@ -75,16 +92,39 @@ ComputeInputs resolve_compute(const Scenario& s) {
 
   // Checked against the accelerator's memory whenever one of its terms is known; the words say
   // which term is missing.
-  if (s.has(Field::AcceleratorMemory) && (s.has(Field::Parameters) || s.has(Field::ActivationBytes))) {
+  const std::optional<double> activations =
+      s.has(Field::ActivationBytes) ? s.opt(Field::ActivationBytes) : transformer_activation_bytes(s);
+  if (s.has(Field::AcceleratorMemory) && (s.has(Field::Parameters) || activations)) {
     in.memory_capacity = s.get(Field::AcceleratorMemory);
     // Mixed-precision Adam holds 16 bytes per parameter: fp16 weights and gradients (2 + 2),
     // fp32 master weights, momentum and variance (4 + 4 + 4) (Rajbhandari et al., ZeRO, 2020).
     const double per_parameter = training ? s.opt(Field::StateBytesPerParameter).value_or(16) : bytes_per_parameter;
     in.weights_counted = s.has(Field::Parameters);
     in.memory_static = s.opt(Field::Parameters).value_or(0) * per_parameter;
-    if (const auto activations = s.opt(Field::ActivationBytes)) in.activation_bytes = *activations * activation_scale;
+    if (activations) in.activation_bytes = *activations * activation_scale;
   }
   return in;
+}
+
+std::optional<double> transformer_activation_bytes(const Scenario& s) {
+  const double layers = s.value(Field::Layers);
+  if (!s.has(Field::HiddenSize) || !s.has(Field::SequenceLength) || layers <= 0) return std::nullopt;
+  const double h = s.get(Field::HiddenSize);
+  // Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (MLSys
+  // 2023), section 4: a GPT layer keeps s b h (34 + 5 a s / h) bytes of 16-bit activations for s
+  // tokens of b sequences: 34 s b h in its linear layers, norms and masks, 5 a s^2 b in its
+  // attention scores (a heads); with the attention recomputed 34 s b h; with the whole layer
+  // recomputed its input, 2 s b h. Per token: divided by s b.
+  switch (static_cast<Checkpointing>(s.value(Field::ActivationCheckpointing))) {
+    case Checkpointing::None:
+      if (!s.has(Field::AttentionHeads)) return std::nullopt;
+      return layers * h * (34 + 5 * s.get(Field::AttentionHeads) * s.get(Field::SequenceLength) / h);
+    case Checkpointing::Selective:
+      return layers * h * 34;
+    case Checkpointing::Full:
+      return layers * h * 2;
+  }
+  return std::nullopt;
 }
 
 bool precision_peak(Field f) {

@@ -16,8 +16,19 @@ struct StepElsewhere {
   double accelerator = 0;
 };
 
+// The batch sizes a step measured at several (model.measured_steps) spans, and the batch it was
+// asked at: outside them the step is extrapolated (StepPoints).
+struct StepRange {
+  double first = 0;
+  double last = 0;
+  double batch = 0;
+  [[nodiscard]] bool outside() const { return batch < first || batch > last; }
+};
+
 struct ComputeInputs {
   bool measured = false;
+  // The step was measured at several batch sizes (model.measured_steps): where.
+  std::optional<StepRange> measured_range;
   // The measured step was taken on another accelerator: used as measured, not scaled, so every
   // figure that rests on it is that accelerator's.
   std::optional<StepElsewhere> elsewhere;
@@ -34,6 +45,11 @@ struct ComputeInputs {
 };
 
 ComputeInputs resolve_compute(const Scenario& s);
+
+// A transformer's activations per token from its shape (model.layers, model.hidden_size,
+// model.sequence_length, model.attention_heads, model.activation_checkpointing), in 16-bit
+// precision; nothing where the shape is not given.
+std::optional<double> transformer_activation_bytes(const Scenario& s);
 
 // The per-precision peaks (accelerator.peak_flops_fp32 ... _fp8): an accelerator has some of them.
 bool precision_peak(Field f);

@@ -267,34 +267,89 @@ TEST_CASE("a model's step measured on the scenario's accelerator is taken from [
 }
 
 TEST_CASE("the shipped models take their accelerator's measured step") {
-  const auto step = [](const char* name) {
+  const auto points = [](const char* name) {
     const LoadedScenario s = load_scenario(name);
-    return std::pair(s.scenario.has(Field::MeasuredOverhead) ? s.scenario.get(Field::MeasuredOverhead) : 0.0,
-                     s.scenario.get(Field::MeasuredPerSample));
+    std::vector<std::pair<double, double>> out;
+    for (const StepPoint& p : s.scenario.step_points().points()) out.emplace_back(p.batch, p.seconds);
+    return out;
   };
+  using Points = std::vector<std::pair<double, double>>;
   // The H100 SXM's and H200's own ResNet-50 steps; an A100 40GB has none: the A100 80GB's.
-  CHECK(step("dgx-h100+resnet50-imagenet-amp") == std::pair(5.649e-3, 0.2352e-3));
-  CHECK(step("h200+resnet50-imagenet-amp") == std::pair(9.727e-3, 0.17985e-3));
-  CHECK(step("p4d-24xlarge+resnet50-imagenet-amp") == std::pair(0.0, 0.404858e-3));
+  CHECK(points("dgx-h100+resnet50-imagenet-amp") == Points{{64, 32.9e-3}, {128, 35.76e-3}, {256, 65.87e-3}});
+  CHECK(points("h200+resnet50-imagenet-amp") ==
+        Points{{64, 21.09e-3}, {128, 32.75e-3}, {192, 43.34e-3}, {256, 55.77e-3}, {384, 81.31e-3}});
+  CHECK(points("p4d-24xlarge+resnet50-imagenet-amp") == Points{{256, 256 / 2470.0}});
   // The per-accelerator presets name one step whatever the accelerator, the same numbers.
-  CHECK(step("h200+resnet50-imagenet-h100") == step("dgx-h100+resnet50-imagenet-amp"));
-  CHECK(step("resnet50-imagenet-h200") == step("h200+resnet50-imagenet-amp"));
-  CHECK(step("dgx-h100+resnet18-imagenet") == std::pair(6.126e-3, 0.06209e-3));
-  CHECK(step("dgx-h100+resnet18-imagenet-h200") == std::pair(2.100e-3, 0.06978e-3));
-  CHECK(step("h200+resnet18-imagenet") == step("resnet18-imagenet-h200"));
-  // A file using a model that sets its own step later leaves the table behind.
+  CHECK(points("h200+resnet50-imagenet-h100") == points("dgx-h100+resnet50-imagenet-amp"));
+  CHECK(points("resnet50-imagenet-h200") == points("h200+resnet50-imagenet-amp"));
+  CHECK(points("dgx-h100+resnet18-imagenet") == Points{{128, 14.07e-3}, {256, 22.02e-3}});
+  CHECK(points("dgx-h100+resnet18-imagenet-h200") == Points{{32, 8.02e-3}, {128, 11.03e-3}, {256, 19.96e-3}});
+  CHECK(points("h200+resnet18-imagenet") == points("resnet18-imagenet-h200"));
+  // A file using a model that sets its own step later leaves the table and the points behind.
   const LoadedScenario s =
       load_picked("use = [\"h200\", \"resnet50-imagenet-amp\"]\n[model]\nmeasured_per_sample = \"1 ms\"\n");
   CHECK_FALSE(s.steps);
+  CHECK(s.scenario.step_points().empty());
   CHECK(s.scenario.get(Field::MeasuredPerSample) == doctest::Approx(1e-3));
+}
+
+TEST_CASE("model.measured_steps: the step at several batch sizes, in place of the line") {
+  LoadedScenario s =
+      load_picked("[model]\nmeasured_steps = { 256 = \"4 it/s\", 64 = \"100 ms\", 128 = \"1280 samples/s\" }\n");
+  const auto p = s.scenario.step_points().points();
+  REQUIRE(p.size() == 3);  // sorted by batch; a rate becomes the step's time
+  CHECK(p[0].batch == 64);
+  CHECK(p[0].seconds == doctest::Approx(0.1));
+  CHECK(p[1].seconds == doctest::Approx(0.1));
+  CHECK(p[2].seconds == doctest::Approx(0.25));
+  CHECK(s.scenario.step_measured());
+  CHECK_FALSE(s.scenario.has(Field::MeasuredPerSample));
+  CHECK(s.origins[static_cast<std::size_t>(Field::MeasuredPerSample)].str() == "s.toml:2:18");
+  // The step itself, later, replaces the points.
+  apply_assignment(s, "model.measured_per_sample=3 ms");
+  CHECK(s.scenario.step_points().empty());
+  // In a [model.on] table, picked by the accelerator.
+  LoadedScenario t =
+      load_picked("[model]\nmeasured_per_sample = \"1 ms\"\n[model.on.h200]\nmeasured_steps = { 32 = \"10 ms\" }\n");
+  CHECK(t.scenario.step_points().empty());
+  apply_assignment(t, "accelerator.type=h200");
+  REQUIRE(t.scenario.step_points().count == 1);
+  CHECK_FALSE(t.scenario.has(Field::MeasuredPerSample));
+  apply_assignment(t, "accelerator.type=a10g");
+  CHECK(t.scenario.step_points().empty());
+  CHECK(t.scenario.get(Field::MeasuredPerSample) == doctest::Approx(1e-3));
+}
+
+TEST_CASE("a bad model.measured_steps gets one line with file:line:col") {
+  CHECK(load_error("[model]\nmeasured_steps = 3\n")
+            .starts_with("s.toml:2:18: error: model.measured_steps takes a batch size with the step measured there"));
+  CHECK(load_error("[model]\nmeasured_steps = { x = \"1 ms\" }\n")
+            .starts_with("s.toml:2:20: error: model.measured_steps: 'x' is not a batch size"));
+  CHECK(load_error("[model]\nmeasured_steps = { 0 = \"1 ms\" }\n")
+            .starts_with("s.toml:2:20: error: model.measured_steps: '0' is not a batch size"));
+  CHECK(load_error("[model]\nmeasured_steps = { 8 = 1 }\n")
+            .starts_with("s.toml:2:24: error: model.measured_steps.8: expected the step's time"));
+  CHECK(load_error("[model]\nmeasured_steps = { 8 = \"1 GB\" }\n")
+            .starts_with("s.toml:2:24: error: model.measured_steps.8: "));
+  CHECK(load_error("[model]\nmeasured_steps = { 8 = \"2 ms\", 16 = \"1 ms\" }\n") ==
+        "s.toml:2:18: error: model.measured_steps: the step at batch 16 (1 ms) is shorter than at batch 8 (2 ms): "
+        "a larger batch takes at least as long; keep the points where it does");
+  CHECK(load_error("[model]\nmeasured_steps = { 8 = \"2 ms\", 08 = \"3 ms\" }\n")
+            .ends_with("model.measured_steps: batch size 8 is given twice"));
+  CHECK(load_error("[model]\nmeasured_per_sample = \"1 ms\"\nmeasured_steps = { 8 = \"2 ms\" }\n") ==
+        "s.toml:3:18: error: model.measured_steps and model.measured_per_sample (line 2) say the same thing in two "
+        "ways: keep one");
+  CHECK(load_error("[model.on.h200]\nmeasured_per_sample = \"1 ms\"\nmeasured_steps = { 8 = \"2 ms\" }\n") ==
+        "s.toml:3:18: error: [model.on.h200]: model.measured_steps and model.measured_per_sample say the same thing "
+        "in two ways: keep one");
 }
 
 TEST_CASE("a bad [model.on] table gets one line with file:line:col") {
   CHECK(load_error("[model.on.h900]\nmeasured_per_sample = \"1 ms\"\n")
             .starts_with("s.toml:1:11: error: [model.on.h900]: model.measured_on: expected one of"));
   CHECK(load_error("[model.on.h200]\nprecision = \"bf16\"\n") ==
-        "s.toml:2:1: error: [model.on.h200] holds model.measured_overhead and model.measured_per_sample only, "
-        "not 'precision'");
+        "s.toml:2:1: error: [model.on.h200] holds model.measured_overhead and model.measured_per_sample, or "
+        "model.measured_steps, only, not 'precision'");
   CHECK(load_error("[model]\non = 3\n") ==
         "s.toml:2:6: error: model.on takes a table per accelerator: [model.on.h100-sxm]");
   CHECK(load_error("[model.on]\nh200 = 3\n") ==

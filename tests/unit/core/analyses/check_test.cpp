@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "config/loader.hpp"
@@ -65,6 +66,7 @@ TEST_CASE("a plan passes at one batch size and fails at another") {
   apply_requirement(s, "min_utilization=99%");
   apply_requirement(s, "allowed_walls=compute");
   apply_assignment(s, "pipeline.batch_size=16");
+  apply_assignment(s, "model.activation_bytes=5 MB");  // counted, so the memory line can pass
   // Storage and transfer are not modelled in the reference: either could break both
   // requirements, so nothing passes until the plan accepts them (docs/manual/commands.md, "diagnose").
   PlanOutcome at16 = check_plan(s.scenario, s.plan);
@@ -102,6 +104,7 @@ TEST_CASE("a bound that already misses fails, unmodelled stage or not") {
   // only lower it, so 90% fails outright; 70% is met on the bound alone: not verified.
   LoadedScenario s = load_scenario("");
   apply_assignment(s, "pipeline.batch_size=32");
+  apply_assignment(s, "model.activation_bytes=5 MB");  // counted, so the memory line can pass
   apply_requirement(s, "min_utilization=90%");
   PlanOutcome o = check_plan(s.scenario, s.plan);
   CHECK(o.outcomes[0].verdict == Verdict::Fail);
@@ -183,6 +186,7 @@ TEST_CASE("min_throughput per step holds steps per second at every batch size") 
   // steps every 32 / 4000 = 8 ms (125 it/s) and batch 64 every 16 ms (62.5 it/s); batch 16 is
   // compute-bound at 2943.6 samples/s, the least samples/s of the range.
   LoadedScenario s = load_scenario("");
+  apply_assignment(s, "model.activation_bytes=5 MB");  // counted, so the memory line can pass
   apply_requirement(s, "unmodelled=storage,transfer");
   apply_requirement(s, "batch_sizes=16..64");  // 16, 32, 64
   apply_requirement(s, "min_throughput=100 it/s");
@@ -481,4 +485,97 @@ TEST_CASE("a requirement not verified names the keys that model each stage, and 
     }
   }
   CHECK(checked >= 5);
+}
+
+TEST_CASE("a step used outside the batch sizes it was measured at leaves the requirements unverified") {
+  // The H100's ResNet-50 step was measured at batches 64, 128 and 256.
+  LoadedScenario s = load_scenario("dgx-h100+resnet50-imagenet-h100");
+  apply_assignment(s, "storage.read_bandwidth=100 GB/s");
+  apply_assignment(s, "pipeline.batch_size=64");
+  apply_requirement(s, "min_throughput=40 it/s");
+  // At batch 64, measured: 32.9 ms a step, so at most 30.4 it/s: a failure.
+  PlanOutcome o = check_plan(s.scenario, s.plan);
+  CHECK_FALSE(o.outcomes[0].extrapolated);
+  CHECK(o.outcomes[0].verdict == Verdict::Fail);
+  // At batch 32, outside: extrapolated, unverified met or missed; with the range named.
+  apply_assignment(s, "pipeline.batch_size=32");
+  o = check_plan(s.scenario, s.plan);
+  REQUIRE(o.outcomes[0].extrapolated);
+  CHECK(o.outcomes[0].extrapolated->first == 64);
+  CHECK(o.outcomes[0].extrapolated->last == 256);
+  CHECK(o.outcomes[0].extrapolated->batch == 32);
+  CHECK(o.outcomes[0].verdict == Verdict::Unverified);
+  CHECK_FALSE(o.outcomes.back().extrapolated);  // memory does not rest on the step
+  // A plan over batch sizes: the first one outside is named.
+  apply_requirement(s, "batch_sizes=64..512");
+  o = check_plan(s.scenario, s.plan);
+  REQUIRE(o.outcomes[0].extrapolated);
+  CHECK(o.outcomes[0].extrapolated->batch == 512);
+  // Accepted by the plan: judged on the extrapolation.
+  apply_requirement(s, "extrapolated=true");
+  o = check_plan(s.scenario, s.plan);
+  CHECK(o.outcomes[0].extrapolated_accepted);
+  CHECK(o.outcomes[0].verdict == Verdict::Fail);
+  CHECK_THROWS_AS(apply_requirement(s, "extrapolated=maybe"), Error);
+}
+
+TEST_CASE("every reason a requirement is unverified names a key, and setting that key resolves it") {
+  // A step extrapolated: the step measured at the plan's batch size resolves it.
+  LoadedScenario s = load_scenario("dgx-h100+nvme-gen4+resnet50-imagenet-h100");
+  apply_assignment(s, "pipeline.batch_size=32");
+  apply_requirement(s, "min_utilization=10%");
+  CHECK(check_plan(s.scenario, s.plan).outcomes[0].extrapolated);
+  StepPoints p = s.scenario.step_points();
+  p.at[p.count++] = {512, 0.13};
+  std::sort(p.at.begin(), p.at.begin() + static_cast<std::ptrdiff_t>(p.count),
+            [](const StepPoint& a, const StepPoint& b) { return a.batch < b.batch; });
+  p.at[0] = {32, 0.03};
+  std::sort(p.at.begin(), p.at.begin() + static_cast<std::ptrdiff_t>(p.count),
+            [](const StepPoint& a, const StepPoint& b) { return a.batch < b.batch; });
+  set_step_points(s, p, Origin::argument("test"));
+  CHECK_FALSE(check_plan(s.scenario, s.plan).outcomes[0].extrapolated);
+
+  // A preset's figure measured for another model: the figure named, set, resolves it.
+  LoadedScenario vit = load_scenario("dgx-h100+nvme-gen4+vit-b16-imagenet");
+  apply_assignment(vit, "accelerator.efficiency=0.4");
+  apply_assignment(vit, "model.parameters=304e6");
+  apply_requirement(vit, "min_utilization=10%");
+  PlanOutcome o = check_plan(vit.scenario, vit.plan);
+  REQUIRE(o.outcomes.back().foreign.size() == 1);
+  CHECK(o.outcomes.back().foreign[0].entry->figure == Field::ActivationBytes);
+  CHECK(o.outcomes.back().verdict == Verdict::Unverified);
+  CHECK(o.outcomes[0].foreign.empty());  // the activations bear on memory alone
+  apply_assignment(vit, "model.activation_bytes=200 MB");
+  o = check_plan(vit.scenario, vit.plan);
+  CHECK(o.outcomes.back().foreign.empty());
+  CHECK(o.outcomes.back().verdict == Verdict::Pass);
+
+  // The GPU decode time measured on an A100, used on an H100 where the GPU decodes: the step's
+  // requirements rest on it; transform.gpu_time set resolves it.
+  LoadedScenario gpu = load_scenario("dgx-h100+nvme-gen4+resnet50-imagenet-amp");
+  apply_assignment(gpu, "transform.device=gpu");
+  apply_assignment(gpu, "transform.host_cost=1 ms");
+  apply_requirement(gpu, "min_utilization=10%");
+  o = check_plan(gpu.scenario, gpu.plan);
+  REQUIRE(o.outcomes[0].foreign.size() == 1);
+  CHECK(o.outcomes[0].foreign[0].entry->figure == Field::GpuTime);
+  CHECK(o.outcomes[0].foreign[0].entry->preset == "resnet50-imagenet-amp");
+  CHECK(o.outcomes[0].verdict == Verdict::Unverified);
+  apply_assignment(gpu, "transform.gpu_time=0.1 ms");
+  CHECK(check_plan(gpu.scenario, gpu.plan).outcomes[0].foreign.empty());
+  // On the CPU the figure acts on nothing: nothing to say.
+  apply_assignment(gpu, "transform.device=cpu");
+  CHECK(check_plan(gpu.scenario, gpu.plan).outcomes[0].foreign.empty());
+
+  // A decoder rate for ImageNet JPEGs applied to 2 MB clips.
+  LoadedScenario dec = load_scenario("dgx-a100+nvme-gen4+resnet50-imagenet-amp");
+  apply_assignment(dec, "transform.device=decoder");
+  apply_assignment(dec, "workload.sample_size=2 MB");
+  apply_requirement(dec, "min_utilization=10%");
+  o = check_plan(dec.scenario, dec.plan);
+  REQUIRE(o.outcomes[0].foreign.size() == 1);
+  CHECK(o.outcomes[0].foreign[0].entry->figure == Field::DecoderRate);
+  CHECK(o.outcomes[0].foreign[0].changed[0].first == Field::SampleSize);
+  apply_assignment(dec, "accelerator.decoder_rate=400 samples/s");
+  CHECK(check_plan(dec.scenario, dec.plan).outcomes[0].foreign.empty());
 }

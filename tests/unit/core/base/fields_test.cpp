@@ -65,8 +65,14 @@ TEST_CASE("every other default is prose about other fields, never a value that f
 
 TEST_CASE("leaving a field at its fixed default and setting it to that default give one answer") {
   std::set<std::string_view> compared;
+  const auto scenario = [](const char* name) {
+    LoadedScenario l = load_scenario(name);
+    // A step measured as a line (model.measured_overhead's default), not at batch sizes.
+    if (std::string_view(name) == "dgx-h100-imagenet-nfs10") apply_assignment(l, "model.measured_per_sample=0.25 ms");
+    return l.scenario;
+  };
   for (const char* name : {"reference", "p4d-resnet50-nvme", "dgx-h100-imagenet-nfs10"}) {
-    const Scenario base = load_scenario(name).scenario;
+    const Scenario base = scenario(name);
     const Result plain = evaluate(resolve(base));
     for (const FieldSpec& f : all_fields()) {
       const auto d = fixed_default(f.field);
@@ -92,7 +98,7 @@ TEST_CASE("leaving a field at its fixed default and setting it to that default g
     if (fixed_default(f.field) && !compared.count(f.key)) {
       bool set_everywhere = true;
       for (const char* name : {"reference", "p4d-resnet50-nvme", "dgx-h100-imagenet-nfs10"})
-        set_everywhere = set_everywhere && load_scenario(name).scenario.has(f.field);
+        set_everywhere = set_everywhere && scenario(name).has(f.field);
       CHECK_MESSAGE(set_everywhere, f.key, " is never compared");
     }
 }

@@ -127,3 +127,107 @@ TEST_CASE("accelerator memory is checked on the activations alone, and says the 
   CHECK_FALSE(resolve(s).compute.memory_capacity);
   CHECK(check_plan(s, plan).outcomes.empty());
 }
+
+TEST_CASE("a step measured at several batch sizes: between them on the points, outside on the nearest two") {
+  // 64: 32.9 ms, 128: 35.76 ms, 256: 65.87 ms (the H100's ResNet-50 step).
+  StepPoints p;
+  p.at[0] = {64, 32.9e-3};
+  p.at[1] = {128, 35.76e-3};
+  p.at[2] = {256, 65.87e-3};
+  p.count = 3;
+  Scenario s = measured(64, 100e3);
+  s.set_step_points(p);
+  CHECK_FALSE(s.has(Field::MeasuredPerSample));
+  const auto step = [&](double batch) {
+    s.set(Field::BatchSize, batch);
+    const Inputs in = resolve(s);
+    return std::pair(model_compute_time(in.compute, batch), in.compute.measured_range->outside());
+  };
+  // On the points, exactly; between them on the line through its neighbours.
+  CHECK(step(64) == std::pair(32.9e-3, false));
+  CHECK(step(128).first == doctest::Approx(35.76e-3).epsilon(1e-14));
+  CHECK(step(256).first == doctest::Approx(65.87e-3).epsilon(1e-14));
+  CHECK(step(96).first == doctest::Approx(0.5 * (32.9e-3 + 35.76e-3)).epsilon(1e-14));
+  CHECK(step(192).first == doctest::Approx(0.5 * (35.76e-3 + 65.87e-3)).epsilon(1e-14));
+  // Outside, the nearest two's line, and said to be outside: batch 512 = 65.87 + 256 x 0.2352 ms.
+  CHECK(step(512).first == doctest::Approx(65.87e-3 + 256 * (65.87e-3 - 35.76e-3) / 128).epsilon(1e-12));
+  CHECK(step(512).second);
+  // batch 32: 32.9 - 32 x (35.76 - 32.9) / 64 ms = 31.47 ms.
+  CHECK(step(32).first == doctest::Approx(32.9e-3 - 32 * (35.76e-3 - 32.9e-3) / 64).epsilon(1e-12));
+  CHECK(step(32).second);
+  const Inputs in = resolve(s);
+  CHECK(in.compute.measured_range->first == 64);
+  CHECK(in.compute.measured_range->last == 256);
+  // A line through the first two steeper than the first point's time per sample would reach zero:
+  // below the first point the step is then that time per sample times the batch.
+  StepPoints steep;
+  steep.at[0] = {100, 10e-3};
+  steep.at[1] = {200, 30e-3};
+  steep.count = 2;
+  CHECK(step_line(steep, 50).overhead == 0);
+  CHECK(step_line(steep, 50).per_sample == doctest::Approx(1e-4).epsilon(1e-14));
+  CHECK(step_line(steep, 300).per_sample == doctest::Approx(2e-4).epsilon(1e-14));
+  // One point: in proportion to the batch everywhere.
+  StepPoints one;
+  one.at[0] = {256, 256 / 2470.0};
+  one.count = 1;
+  CHECK(step_line(one, 128).overhead == 0);
+  CHECK(step_line(one, 128).per_sample == doctest::Approx(1 / 2470.0).epsilon(1e-14));
+  // The step set itself replaces the points.
+  s.set(Field::MeasuredPerSample, {1e-3, Dim::Duration});
+  CHECK(s.step_points().empty());
+  CHECK_FALSE(resolve(s).compute.measured_range);
+}
+
+TEST_CASE("a transformer's activations per token from its shape (Korthikanti et al.)") {
+  // Llama-3 8B's shape: 32 layers, hidden 4096, 32 heads, 8192 tokens.
+  Scenario s = measured(8192, 4);
+  s.set(Field::Layers, 32);
+  s.set(Field::HiddenSize, 4096);
+  s.set(Field::SequenceLength, 8192);
+  // No recomputation: the attention's scores need the heads.
+  CHECK_FALSE(transformer_activation_bytes(s));
+  s.set(Field::AttentionHeads, 32);
+  // 32 x 4096 x (34 + 5 x 32 x 8192 / 4096) = 46,399,488 bytes a token.
+  CHECK(*transformer_activation_bytes(s) == 32.0 * 4096 * (34 + 5.0 * 32 * 8192 / 4096));
+  s.set(Field::ActivationCheckpointing, {static_cast<double>(Checkpointing::Selective), Dim::Choice});
+  CHECK(*transformer_activation_bytes(s) == 32.0 * 4096 * 34);  // 4,456,448
+  s.set(Field::ActivationCheckpointing, {static_cast<double>(Checkpointing::Full), Dim::Choice});
+  CHECK(*transformer_activation_bytes(s) == 32.0 * 4096 * 2);
+  // They count in the memory, and model.activation_bytes, given, stands instead.
+  s.set(Field::AcceleratorMemory, {80e9, Dim::Size});
+  CHECK(*resolve(s).compute.activation_bytes == 32.0 * 4096 * 2);
+  s.set(Field::ActivationBytes, {1e6, Dim::Size});
+  CHECK(*resolve(s).compute.activation_bytes == 1e6);
+}
+
+TEST_CASE("memory with a term not counted: a batch that misses fails, one that fits is not verified") {
+  Scenario s = reference(16);
+  s.set(Field::Training, {1, Dim::Bool});
+  s.set(Field::AcceleratorMemory, {40e9, Dim::Size});
+  Plan plan;
+  // Weights, gradients and optimizer state alone (409.6 MB): activations not counted.
+  PlanOutcome o = check_plan(s, plan);
+  REQUIRE(o.outcomes.size() == 1);
+  CHECK(o.outcomes[0].memory_unknown == Field::ActivationBytes);
+  CHECK(o.outcomes[0].verdict == Verdict::Unverified);
+  CHECK(o.verdict == Verdict::Unverified);
+  // Setting the key named resolves it.
+  s.set(Field::ActivationBytes, {100e6, Dim::Size});
+  o = check_plan(s, plan);
+  CHECK_FALSE(o.outcomes[0].memory_unknown);
+  CHECK(o.outcomes[0].verdict == Verdict::Pass);
+  // What is counted already too much: a failure whatever the rest.
+  s.unset(Field::ActivationBytes);
+  s.set(Field::AcceleratorMemory, {100e6, Dim::Size});
+  CHECK(check_plan(s, plan).outcomes[0].verdict == Verdict::Fail);
+  // Activations alone: the weights not counted, named.
+  s.unset(Field::Parameters);
+  s.set(Field::AcceleratorMemory, {40e9, Dim::Size});
+  s.set(Field::ActivationBytes, {100e6, Dim::Size});
+  o = check_plan(s, plan);
+  CHECK(o.outcomes[0].memory_unknown == Field::Parameters);
+  CHECK(o.outcomes[0].verdict == Verdict::Unverified);
+  s.set(Field::Parameters, 25.6e6);
+  CHECK(check_plan(s, plan).outcomes[0].verdict == Verdict::Pass);
+}
