@@ -51,7 +51,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# Through the link `pipesim-probe` an installed pipesim puts on PATH, too: the modules lie beside
+# the script itself.
+HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(HERE, "lib"))
 from debian_python import ensure  # noqa: E402

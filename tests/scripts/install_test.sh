@@ -18,6 +18,11 @@ for f in bin/pipesim share/man/man1/pipesim.1.gz share/bash-completion/completio
   [ -s "$tmp/local/usr/local/$f" ] || bad "cmake --install did not install $f"
 done
 "$tmp/local/usr/local/bin/pipesim" --version | grep -q '^pipesim ' || bad "the installed binary does not run"
+# The probe, on PATH as pipesim-probe, finds its modules through the link.
+[ -L "$tmp/local/usr/local/bin/pipesim-probe" ] || bad "cmake --install did not link bin/pipesim-probe"
+probe="$(readlink -f "$tmp/local/usr/local/bin/pipesim-probe")"
+[ -x "$probe" ] && [ -s "$(dirname "$probe")/lib/loader_timing.py" ] ||
+  bad "bin/pipesim-probe does not lead to the probe with its modules beside it"
 
 # The man page: every command's help, the exit status, the environment, an example per command.
 page="$(zcat "$tmp/local/usr/local/share/man/man1/pipesim.1.gz" | groff -man -Tascii -P-cbou 2> /dev/null)"
@@ -35,8 +40,9 @@ if [ -z "$deb" ]; then
 else
   listing="$(dpkg-deb -c "$deb")"
   for f in usr/bin/pipesim usr/share/man/man1/pipesim.1.gz usr/share/bash-completion/completions/pipesim \
-    usr/share/zsh/vendor-completions/_pipesim usr/share/fish/vendor_completions.d/pipesim.fish; do
-    grep -q "\./$f\$" <<< "$listing" || bad "the .deb lacks /$f"
+    usr/share/zsh/vendor-completions/_pipesim usr/share/fish/vendor_completions.d/pipesim.fish \
+    usr/share/pipesim/pipesim-probe.py usr/share/pipesim/lib/loader_timing.py usr/bin/pipesim-probe; do
+    grep -Eq "\./$f( -> .*)?\$" <<< "$listing" || bad "the .deb lacks /$f"
   done
   [ -z "$(dpkg-deb -f "$deb" Depends)" ] || bad "the .deb has dependencies: $(dpkg-deb -f "$deb" Depends)"
   dpkg-deb -x "$deb" "$tmp/x" && "$tmp/x/usr/bin/pipesim" presets > /dev/null || bad "the packaged binary does not run"
