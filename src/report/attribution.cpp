@@ -200,12 +200,26 @@ std::string scenario_toml(const Scenario& s, const std::function<std::string(Fie
                           const std::function<int(Field)>& digits) {
   std::string t;
   std::string table;
+  // The step measured at several batch sizes closes the [model] table (opening it if no other
+  // model key is set).
+  bool steps_written = s.step_points().empty();
+  const auto write_steps = [&] {
+    if (steps_written) return;
+    if (table != "model") t += fmt::format("{}[model]\n", t.empty() ? "" : "\n");
+    std::string points;
+    for (const StepPoint& p : s.step_points().points())
+      points +=
+          fmt::format("{}{:g} = \"{}\"", points.empty() ? "" : ", ", p.batch, format_exact(p.seconds, Dim::Duration));
+    t += fmt::format("measured_steps = {{ {} }}\n", points);
+    steps_written = true;
+  };
   for (const FieldSpec& f : all_fields()) {
     if (!s.has(f.field)) continue;
     const std::string_view key = f.key;
     const std::size_t dot = key.find('.');
     const std::string_view this_table = key.substr(0, dot);
     if (this_table != table) {
+      if (table == "model") write_steps();
       t += fmt::format("{}[{}]\n", t.empty() ? "" : "\n", this_table);
       table = this_table;
     }
@@ -214,6 +228,7 @@ std::string scenario_toml(const Scenario& s, const std::function<std::string(Fie
     const std::string note = comment(f.field);
     t += note.empty() ? line + "\n" : fmt::format("{:<32} # {}\n", line, note);
   }
+  write_steps();
   return t;
 }
 
@@ -382,11 +397,33 @@ std::string solution_table(const LoadedScenario& loaded, const Solution& sol, co
          solved_scenario_toml(loaded, sol, o, false);
 }
 
+// What the scenario's preset figures were measured for, as [measured_for] tables, so that the
+// written scenario is judged as the one it came from; the solved field is this scenario's own.
+std::string measured_for_toml(const std::vector<MeasuredFor>& all, const Solution& sol) {
+  std::string t;
+  for (const MeasuredFor& m : all) {
+    if (m.figure == sol.field || !sol.scenario.has(m.figure)) continue;
+    t += fmt::format("\n[measured_for.\"{}\"]  # measured by {}\n", spec(m.figure).key, m.preset);
+    for (const auto& [field, v] : m.context) {
+      const FieldSpec& f = spec(field);
+      Dim dim = Dim::Number;
+      for (unsigned d = 0; d < kDimCount; ++d)
+        if (has(f.accepts, static_cast<Dim>(d))) {
+          dim = static_cast<Dim>(d);
+          break;
+        }
+      t += fmt::format("\"{}\" = {}\n", f.key, toml_value(f, v, dim));
+    }
+  }
+  return t;
+}
+
 std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
   std::string t = fmt::format("# pipesim attribute --observed (pipesim {}): {} with one field solved.\n",
                               PIPESIM_VERSION, echo(loaded.name));
   t += commented(wrap(solution_header(loaded, sol, o), 96));
-  return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, sol, o, true);
+  return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, sol, o, true) +
+         measured_for_toml(loaded.plan.measured_for, sol);
 }
 
 std::string solution_json(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {

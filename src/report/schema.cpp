@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/analyses/check.hpp"
+#include "core/analyses/provenance.hpp"
 #include "core/base/fields.hpp"
 #include "report/json_writer.hpp"
 
@@ -89,6 +90,41 @@ void field_schema(JsonWriter& j, const FieldSpec& f) {
   j.end().end();
 }
 
+// model.measured_steps: a batch size with the step measured there, a time or a rate.
+void measured_steps_schema(JsonWriter& j) {
+  j.object(true)
+      .kv_str("description",
+              "the step measured at several batch sizes: a batch size with the step's time or the samples/s there")
+      .kv_str("type", "object")
+      .key("propertyNames")
+      .object()
+      .kv_str("pattern", "^[0-9]+$")
+      .end()
+      .key("additionalProperties")
+      .object()
+      .kv_str("type", "string")
+      .end()
+      .end();
+}
+
+// [measured_for."KEY"]: what a preset's figure was measured for.
+void measured_for_schema(JsonWriter& j) {
+  j.object(true)
+      .kv_str("description",
+              "what each measured figure was measured for: a table per figure's key, of the model, accelerator "
+              "and data it was measured with")
+      .kv_str("type", "object")
+      .key("additionalProperties")
+      .object(true)
+      .kv_str("type", "object")
+      .kv_bool("additionalProperties", false)
+      .key("properties")
+      .object(true);
+  for (const auto& f : all_fields())
+    if (context_field(f.field)) field_schema(j.key(f.key), f);
+  j.end().end().end();
+}
+
 // [model.on.NAME]: the step measured on the accelerator NAME, taken where accelerator.type is NAME.
 void step_on_schema(JsonWriter& j) {
   j.object(true)
@@ -110,6 +146,7 @@ void step_on_schema(JsonWriter& j) {
       .object(true);
   for (const Field f : {Field::MeasuredOverhead, Field::MeasuredPerSample})
     field_schema(j.key(spec(f).key.substr(spec(f).key.find('.') + 1)), spec(f));
+  measured_steps_schema(j.key("measured_steps"));
   j.end().end().end();
 }
 
@@ -149,9 +186,13 @@ void json_schema(Out& o) {
         .object(true);
     for (const auto& f : all_fields())
       if (f.key.substr(0, f.key.find('.')) == table) field_schema(j.key(f.key.substr(f.key.find('.') + 1)), f);
-    if (table == "model") step_on_schema(j.key("on"));
+    if (table == "model") {
+      step_on_schema(j.key("on"));
+      measured_steps_schema(j.key("measured_steps"));
+    }
     j.end().end();
   }
+  measured_for_schema(j.key("measured_for"));
   j.key("require")
       .object(true)
       .kv_str("type", "object")

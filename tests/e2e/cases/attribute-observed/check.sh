@@ -4,6 +4,9 @@ set -e
 f="$CASE_TMP/solved.toml"
 grep -q '^worker_sample_rate = "[0-9.]* samples/s" *# solved from the observed 3.1 steps/s$' "$f"
 grep -q '^cores = 96  *# from preset:configs/nodes/p4d-24xlarge.toml:' "$f"
+# The step measured at its batch sizes, and what the preset's figures were measured for, stay.
+grep -q '^measured_steps = { 256 = "[0-9.]* ms" }$' "$f"
+grep -q '^\[measured_for."transform.gpu_time"\]  # measured by resnet50-imagenet-amp$' "$f"
 "$PIPESIM" diagnose "$f" --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
