@@ -21,7 +21,7 @@ namespace {
 
 struct AttributeOptions {
   CommonOptions common;  // [SCENARIO] and --set, for --observed
-  std::string observed;
+  std::vector<std::string> observed;
   std::string log;
   std::string log_format = "auto";
   std::size_t skip = 1;
@@ -64,13 +64,20 @@ void emit(const AttributeOptions& o, const std::string& text) {
     write_file(o.output, text, "--output");
 }
 
+// The observations one solve takes at most.
+constexpr std::size_t kMaxObservations = 8;
+
 // --observed: the scenario solved for one field.
 std::string observed(const AttributeOptions& o) {
   for (const std::string& rate : o.rates)
     if (!rate.empty())
       throw Error(Origin::argument("--observed"),
                   "give either --observed with a scenario or the caching experiments' rates");
-  const Observation seen = located("--observed", [&] { return parse_observation(o.observed); });
+  if (o.observed.size() > kMaxObservations)
+    throw Error(Origin::argument("--observed"), fmt::format("at most {} observations", kMaxObservations));
+  std::vector<Observation> seen;
+  for (const std::string& text : o.observed)
+    seen.push_back(located("--observed", [&] { return parse_observation(text); }));
   LoadedScenario loaded = load_with_sets(o.common);
   if (!o.output.empty() && o.output != "-") refuse_input_as_output(o.output, loaded.files, "--output", true);
   Field unknown = default_unknown(loaded.scenario);
@@ -79,10 +86,11 @@ std::string observed(const AttributeOptions& o) {
     if (!f) throw Error(Origin::argument("--solve"), unknown_key_message(o.solve));
     unknown = f->field;
   }
-  const Solution sol = located("--observed " + echo(o.observed), [&] {
-    return with_origins(loaded, [&] { return solve_observed(loaded.scenario, unknown, seen); });
+  const std::string where = o.observed.size() == 1 ? "--observed " + echo(o.observed.front()) : "--observed";
+  const JointSolution sol = located(where, [&] {
+    return with_origins(loaded, [&] { return solve_observations(loaded.scenario, unknown, seen); });
   });
-  return text_writers(o.format).solution(loaded, sol, seen);
+  return text_writers(o.format).solution(loaded, sol);
 }
 
 // --log: what a per-step log says.
@@ -117,9 +125,12 @@ void setup_attribute(CLI::App& app) {
       ->check(key_value("KEY=VALUE", "pipeline.batch_size=64"))
       ->allow_extra_args(false);
   cmd->add_option("--observed", o->observed,
-                  "What the training loop showed: \"utilization=40%\", \"3.1 it/s\" or \"790 samples/s\"; solves "
-                  "the scenario for the one field it leaves unknown")
-      ->type_name("FIGURE");
+                  "What the training loop showed: \"3.1 it/s\", \"790 samples/s\" (one accelerator's), \"5600 "
+                  "samples/s for the node\" or \"utilization=40%\" (compute over step: nvidia-smi's GPU-Util, the "
+                  "share of time any kernel runs, reads higher); solves the scenario for the one field it leaves "
+                  "unknown. Repeat it to fit the field to several figures and see how far they disagree")
+      ->type_name("FIGURE")
+      ->allow_extra_args(false);
   cmd->add_option("--solve", o->solve, "With --observed: the field to solve for (default: the worker's rate)")
       ->type_name("KEY");
   cmd->add_option("--log", o->log,

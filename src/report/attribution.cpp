@@ -341,8 +341,49 @@ std::string after_words(const LoadedScenario& loaded, const Solution& sol) {
                      said(Observed::SamplesPerS), said(Observed::Utilization), binds.empty() ? "nothing" : binds);
 }
 
-std::string solution_header(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
-  std::string t = fmt::format("Solved {} from the observed {}", solved_words(sol), observation_text(o.kind, o.value));
+// The observations in words: "utilization 40.0%" or "utilization 45.0% and 700 samples/s".
+std::string observations_text(const JointSolution& j) {
+  std::string t;
+  for (std::size_t i = 0; i < j.observed.size(); ++i)
+    t += fmt::format("{}{}", i == 0 ? "" : i + 1 == j.observed.size() ? " and " : ", ", observation_text(j.observed[i]));
+  return t;
+}
+
+bool any_utilization(const JointSolution& j) {
+  return std::any_of(j.observed.begin(), j.observed.end(),
+                     [](const Observation& o) { return o.kind == Observed::Utilization; });
+}
+
+// What utilization means here, beside an observed utilization.
+constexpr std::string_view kUtilizationMeaning =
+    "Utilization here is the accelerator's compute over the step; nvidia-smi's GPU-Util is the share of time in "
+    "which at least one kernel runs, however little of the GPU it occupies, the data's kernels included, and reads "
+    "higher: solve from the samples/s your training loop prints where you can.\n";
+
+std::string solution_header(const LoadedScenario& loaded, const JointSolution& j) {
+  const Solution& sol = j.fit;
+  std::string t;
+  if (j.observed.size() == 1) {
+    t = fmt::format("Solved {} from the observed {}", solved_words(sol), observation_text(j.observed[0]));
+  } else {
+    t = fmt::format("Solved {} from the observed {}", solved_words(sol), observations_text(j));
+    std::string alone;
+    for (std::size_t i = 0; i < j.observed.size(); ++i)
+      alone += fmt::format("{}{} gives {}", i == 0 ? "" : "; ", observation_text(j.observed[i]),
+                           value_text(j.each[i].value));
+    std::string fitted;
+    for (std::size_t i = 0; i < j.observed.size(); ++i)
+      fitted += fmt::format("{}{} (observed {})", i == 0 ? "" : ", ", observation_text(j.observed[i].kind, j.fitted[i], j.observed[i].scope),
+                            observation_text(j.observed[i]));
+    t += fmt::format(
+        ", the value that fits them together (the least sum of squared logs of the model's figure over the "
+        "observed one). Alone, {}: {:.2f}x apart, {}. At the fitted value the model gives {}",
+        alone, j.spread,
+        j.spread <= kAgreeWithin ? "they agree"
+                                 : "they disagree: in this scenario they cannot all hold, so one of them, or a key "
+                                   "of the scenario, is not what the run had",
+        fitted);
+  }
   if (sol.previous && sol.previous_field)
     t += fmt::format(" (the scenario had {} = {})", spec(*sol.previous_field).key, value_text(*sol.previous));
   t += ".\n";
@@ -351,17 +392,20 @@ std::string solution_header(const LoadedScenario& loaded, const Solution& sol, c
         "The observation is the most this scenario reaches: {} does not bind there, so this is only the {} "
         "value that gives it; measure it directly (pipesim calibrate) to know more.\n",
         spec(sol.field).key, sol.value.dim == Dim::Duration ? "largest" : "smallest");
+  if (any_utilization(j)) t += kUtilizationMeaning;
   return t + after_words(loaded, sol) + "\n";
 }
 
-std::string solved_scenario_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o,
-                                 bool origins) {
+std::string solved_scenario_toml(const LoadedScenario& loaded, const JointSolution& j, bool origins) {
   // The scenario's own values exactly; the solved one to 7 significant digits (the bisection's
   // last digits are noise).
+  const Solution& sol = j.fit;
   return scenario_toml(
       sol.scenario,
       [&](Field f) -> std::string {
-        if (f == sol.field) return fmt::format("solved from the observed {}", observation_text(o.kind, o.value));
+        if (f == sol.field)
+          return fmt::format("{} the observed {}", j.observed.size() == 1 ? "solved from" : "fitted to",
+                             observations_text(j));
         if (!origins) return "";
         const std::string where = loaded.origins[static_cast<std::size_t>(f)].str();
         return where.empty() ? "" : "from " + where;
@@ -391,10 +435,10 @@ std::string toml_string(std::string_view text) {
 
 }  // namespace
 
-std::string solution_table(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
-  return wrap(solution_header(loaded, sol, o), 100) +
+std::string solution_table(const LoadedScenario& loaded, const JointSolution& j) {
+  return wrap(solution_header(loaded, j), 100) +
          "\nThe scenario with it filled in (--format toml writes it alone, with where each key came from):\n\n" +
-         solved_scenario_toml(loaded, sol, o, false);
+         solved_scenario_toml(loaded, j, false);
 }
 
 // What the scenario's preset figures were measured for, as [measured_for] tables, so that the
@@ -418,23 +462,41 @@ std::string measured_for_toml(const std::vector<MeasuredFor>& all, const Solutio
   return t;
 }
 
-std::string solution_toml(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
+std::string solution_toml(const LoadedScenario& loaded, const JointSolution& j) {
   std::string t = fmt::format("# pipesim attribute --observed (pipesim {}): {} with one field solved.\n",
                               PIPESIM_VERSION, echo(loaded.name));
-  t += commented(wrap(solution_header(loaded, sol, o), 96));
-  return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, sol, o, true) +
-         measured_for_toml(loaded.plan.measured_for, sol);
+  t += commented(wrap(solution_header(loaded, j), 96));
+  return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, j, true) +
+         measured_for_toml(loaded.plan.measured_for, j.fit);
 }
 
-std::string solution_json(const LoadedScenario& loaded, const Solution& sol, const Observation& o) {
+std::string solution_json(const LoadedScenario& loaded, const JointSolution& joint) {
+  const Solution& sol = joint.fit;
   std::string text;
   {
     Out out(text);
     JsonWriter j(out);
     constexpr std::array<std::string_view, 3> kinds = {"utilization", "steps_per_s", "samples_per_s"};
+    constexpr std::array<std::string_view, 3> scopes = {"accelerator", "node", "cluster"};
+    const auto observation = [&](const Observation& o) {
+      j.object().kv_str("kind", kinds[static_cast<std::size_t>(o.kind)]).kv("value", o.value);
+      if (o.scope != Scope::Accelerator) j.kv_str("scope", scopes[static_cast<std::size_t>(o.scope)]);
+    };
     j.object().kv_str("attribute", "observed").stamp();
     j.kv_str("scenario_name", valid_utf8(loaded.name));
-    j.key("observed").object().kv_str("kind", kinds[static_cast<std::size_t>(o.kind)]).kv("value", o.value).end();
+    if (joint.observed.size() == 1) {
+      j.key("observed");
+      observation(joint.observed[0]);
+      j.end();
+    }
+    // Each observation with the value it gives alone and the model's figure at the solved value.
+    j.key("observations").array();
+    for (std::size_t i = 0; i < joint.observed.size(); ++i) {
+      observation(joint.observed[i]);
+      j.kv("solved_alone", joint.each[i].value.value).kv("model", joint.fitted[i]).end();
+    }
+    j.end();
+    j.kv("spread", joint.spread).kv_bool("agree", joint.spread <= kAgreeWithin);
     j.key("solved").object().kv_str("key", spec(sol.field).key).kv("value", sol.value.value);
     j.kv_bool("exact", sol.exact);
     if (sol.previous && sol.previous_field)

@@ -17,7 +17,7 @@ namespace pipesim {
 
 struct TextWriters {
   std::string (*attribution)(const Attribution& a) = nullptr;
-  std::string (*solution)(const LoadedScenario& loaded, const Solution& sol, const Observation& o) = nullptr;
+  std::string (*solution)(const LoadedScenario& loaded, const JointSolution& j) = nullptr;
   std::string (*step_log)(const std::string& path, const StepLog& log, const StepLogSummary& s) = nullptr;
   std::string (*decode)(const DecodeCalibration& c) = nullptr;
   std::string (*storage)(const StorageCalibration& c) = nullptr;

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -49,7 +52,7 @@ double typical(Dim d) {
 
 }  // namespace
 
-std::string observation_text(Observed kind, double v) {
+std::string observation_text(Observed kind, double v, Scope scope) {
   switch (kind) {
     case Observed::Utilization:
       return fmt::format("utilization {:.1f}%", 100 * v);
@@ -58,8 +61,11 @@ std::string observation_text(Observed kind, double v) {
     case Observed::SamplesPerS:
       break;
   }
-  return format_human(v, Dim::SampleRate);
+  constexpr std::array<std::string_view, 3> whose = {"", " for the node", " for the cluster"};
+  return format_human(v, Dim::SampleRate) + std::string(whose[static_cast<std::size_t>(scope)]);
 }
+
+std::string observation_text(const Observation& o) { return observation_text(o.kind, o.value, o.scope); }
 
 namespace {
 
@@ -75,7 +81,9 @@ Observation parse_observation(std::string_view text) {
   const std::string_view t = trim(text);
   const auto bad = [&] {
     return Error(fmt::format(
-        "expected \"utilization=40%\", \"3.1 it/s\", \"3.1 steps/s\" or \"790 samples/s\", got \"{}\"", echo(text)));
+        "expected \"utilization=40%\", \"3.1 it/s\", \"790 samples/s\" (per accelerator) or \"5600 samples/s for "
+        "the node\", got \"{}\"",
+        echo(text)));
   };
   Observation o;
   try {
@@ -87,11 +95,29 @@ Observation parse_observation(std::string_view text) {
       if (!(o.value > 0 && o.value <= 1)) throw Error("an observed utilization must be more than 0% and at most 100%");
       return o;
     }
+    // Whose samples/s, said after the rate.
+    std::string_view rate = t;
+    for (const auto& [words, scope] : std::initializer_list<std::pair<std::string_view, Scope>>{
+             {"for the node", Scope::Node},
+             {"per node", Scope::Node},
+             {"for the cluster", Scope::Cluster},
+             {"per accelerator", Scope::Accelerator},
+             {"for one accelerator", Scope::Accelerator},
+             {"per GPU", Scope::Accelerator}})
+      if (ends_with(t, words)) {
+        rate = trim(t.substr(0, t.size() - words.size()));
+        o.scope = scope;
+        if (!ends_with(rate, "samples/s") && !ends_with(rate, "sample/s"))
+          throw Error(fmt::format("\"{}\": only samples/s are said for an accelerator, the node or the cluster; "
+                                  "steps/s and utilization are the same on every accelerator",
+                                  echo(text)));
+        break;
+      }
     bool steps = false;
-    std::string_view number = t;
+    std::string_view number = rate;
     for (std::string_view unit : {"steps/s", "step/s", "it/s"})
-      if (ends_with(t, unit)) {
-        number = t.substr(0, t.size() - unit.size());
+      if (ends_with(rate, unit)) {
+        number = rate.substr(0, rate.size() - unit.size());
         steps = true;
         break;
       }
@@ -99,20 +125,31 @@ Observation parse_observation(std::string_view text) {
     o.kind = steps ? Observed::StepsPerS : Observed::SamplesPerS;
     o.value = q.value;
   } catch (const Error& e) {
-    if (std::string_view(e.what()).find("at most 100%") != std::string_view::npos) throw;
+    const std::string_view what = e.what();
+    if (what.find("at most 100%") != std::string_view::npos || what.find("only samples/s") != std::string_view::npos)
+      throw;
     throw bad();
   }
   if (!(o.value >= 1e-9 && o.value <= 1e12)) throw Error("an observed rate must be between 1e-9 and 1e12 per second");
   return o;
 }
 
-double observed_figure(const Result& r, double batch, Observed kind) {
+double observed_figure(const Result& r, double batch, Observed kind, Scope scope) {
   switch (kind) {
     case Observed::Utilization:
       return r.utilization;
     case Observed::StepsPerS:
       return 1 / r.step_s;
     case Observed::SamplesPerS:
+      break;
+  }
+  // The node's and the cluster's rates are their accelerators' together, each at batch / step.
+  switch (scope) {
+    case Scope::Node:
+      return r.throughput_per_node;
+    case Scope::Cluster:
+      return r.throughput;
+    case Scope::Accelerator:
       break;
   }
   return batch / r.step_s;
@@ -179,7 +216,7 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
   };
   const auto figure = [&](double v) {
     const Inputs in = resolve(with(v));
-    return observed_figure(evaluate(in), in.batch, o.kind);
+    return observed_figure(evaluate(in), in.batch, o.kind, o.scope);
   };
 
   // A grid over the field's range, then bisection between the two grid values around the target.
@@ -208,13 +245,23 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
   const double worst = std::min(first, last);
   const double target = o.value;
   const Result best_result = evaluate(resolve(with(rising ? grid.back() : grid.front())));
-  if (target > best * (1 + 1e-9))
-    throw Error(fmt::format("{} is out of reach: whatever {} is, the model gives at most {} ({} binds)",
-                            observation_text(o.kind, target), f.key, observation_text(o.kind, best),
-                            binding_words(best_result)));
+  if (target > best * (1 + 1e-9)) {
+    // A node's rate given as one accelerator's: say so where the node reaches it.
+    std::string hint;
+    const double node_best = observed_figure(best_result, s.get(Field::BatchSize), o.kind, Scope::Node);
+    if (o.kind == Observed::SamplesPerS && o.scope == Scope::Accelerator && node_best > best * (1 + 1e-9))
+      hint = fmt::format(
+          "; samples/s are one accelerator's unless said: if {} is the node's ({} reach at most {}), write \"{} "
+          "samples/s for the node\"",
+          format_human(target, Dim::SampleRate), format_human(node_best / best, Dim::Number),
+          observation_text(o.kind, node_best, Scope::Node), fmt::format("{:g}", target));
+    throw Error(fmt::format("{} is out of reach: whatever {} is, the model gives at most {} ({} binds){}",
+                            observation_text(o), f.key, observation_text(o.kind, best, o.scope),
+                            binding_words(best_result), hint));
+  }
   if (target < worst * (1 - 1e-9))
-    throw Error(fmt::format("{} is out of reach: whatever {} is, the model gives at least {}",
-                            observation_text(o.kind, target), f.key, observation_text(o.kind, worst)));
+    throw Error(fmt::format("{} is out of reach: whatever {} is, the model gives at least {}", observation_text(o),
+                            f.key, observation_text(o.kind, worst, o.scope)));
 
   // The observation is the scenario's best: the field does not bind there, and only the value at
   // which it stops binding is found.
@@ -234,11 +281,89 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
     }
   sol.scenario = with(value);
   sol.result = evaluate(resolve(sol.scenario));
-  const double got = observed_figure(sol.result, s.get(Field::BatchSize), o.kind);
+  const double got = observed_figure(sol.result, s.get(Field::BatchSize), o.kind, o.scope);
   if (!plateau && std::fabs(got - target) > 1e-6 * target)
-    throw Error(fmt::format("no value of {} gives {}: the model jumps past it near {}", f.key,
-                            observation_text(o.kind, target), format_human(value, dim)));
+    throw Error(fmt::format("no value of {} gives {}: the model jumps past it near {}", f.key, observation_text(o),
+                            format_human(value, dim)));
   return sol;
+}
+
+JointSolution solve_observations(const Scenario& s, Field unknown, const std::vector<Observation>& observed) {
+  if (observed.empty()) throw Error("no observation to solve from");
+  JointSolution j;
+  j.observed = observed;
+  for (const Observation& o : observed) {
+    try {
+      j.each.push_back(solve_observed(s, unknown, o));
+    } catch (const Error& e) {
+      if (observed.size() == 1) throw;
+      throw Error(fmt::format("{} (of the {} observations)", e.what(), observed.size()));
+    }
+  }
+  double lo = j.each.front().value.value;
+  double hi = lo;
+  for (const Solution& sol : j.each) {
+    lo = std::min(lo, sol.value.value);
+    hi = std::max(hi, sol.value.value);
+  }
+  j.spread = lo > 0 ? hi / lo : 1;
+  if (observed.size() == 1) {
+    j.fit = j.each.front();
+    j.fitted = {observed_figure(j.fit.result, s.get(Field::BatchSize), observed[0].kind, observed[0].scope)};
+    return j;
+  }
+  const Dim dim = j.each.front().value.dim;
+  const auto at = [&](double v) {
+    Scenario t = s;
+    t.set(unknown, Quantity{v, dim});
+    return t;
+  };
+  // The sum of squared logs of model over observed, at a value between lo and hi (u in [0, 1]:
+  // evenly by ratio where both are positive, else by value).
+  const bool ratio = lo > 0;
+  const auto value_at = [&](double u) { return ratio ? lo * std::pow(hi / lo, u) : lo + (hi - lo) * u; };
+  const auto misfit = [&](double u) {
+    const Inputs in = resolve(at(value_at(u)));
+    const Result r = evaluate(in);
+    double sum = 0;
+    for (const Observation& o : observed) {
+      const double e = std::log(observed_figure(r, in.batch, o.kind, o.scope) / o.value);
+      sum += e * e;
+    }
+    return sum;
+  };
+  double u = 0;
+  if (hi > lo) {
+    // The best of an even grid, then golden-section search between its neighbours.
+    constexpr int kGrid = 64;
+    int best = 0;
+    double best_misfit = misfit(0);
+    for (int i = 1; i <= kGrid; ++i)
+      if (const double m = misfit(static_cast<double>(i) / kGrid); m < best_misfit) {
+        best_misfit = m;
+        best = i;
+      }
+    double a = std::max(0, best - 1) / static_cast<double>(kGrid);
+    double b = std::min(kGrid, best + 1) / static_cast<double>(kGrid);
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    for (int iter = 0; iter < 60; ++iter) {
+      const double c = b - g * (b - a);
+      const double d = a + g * (b - a);
+      if (misfit(c) < misfit(d))
+        b = d;
+      else
+        a = c;
+    }
+    u = (a + b) / 2;
+  }
+  j.fit = j.each.front();
+  j.fit.value = Quantity{value_at(u), dim};
+  j.fit.exact = std::all_of(j.each.begin(), j.each.end(), [](const Solution& sol) { return sol.exact; });
+  j.fit.scenario = at(j.fit.value.value);
+  j.fit.result = evaluate(resolve(j.fit.scenario));
+  for (const Observation& o : observed)
+    j.fitted.push_back(observed_figure(j.fit.result, s.get(Field::BatchSize), o.kind, o.scope));
+  return j;
 }
 
 }  // namespace pipesim

@@ -1,6 +1,9 @@
 #include "core/analyses/solve.hpp"
 
 #include <doctest/doctest.h>
+#include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "config/loader.hpp"
 #include "core/base/error.hpp"
@@ -93,4 +96,78 @@ TEST_CASE("solve_observed: values the model refuses are left out of the search (
   CHECK(sol.exact);
   CHECK(sol.value.value > 8);
   CHECK(sol.result.utilization == doctest::Approx(0.4).epsilon(1e-6));
+}
+
+TEST_CASE("parse_observation: samples/s of one accelerator, of the node or of the cluster, said in words") {
+  const Observation plain = parse_observation("790 samples/s");
+  CHECK(plain.scope == Scope::Accelerator);
+  CHECK(parse_observation("700 samples/s per accelerator").scope == Scope::Accelerator);
+  CHECK(parse_observation("700 samples/s per GPU").scope == Scope::Accelerator);
+  const Observation node = parse_observation("5600 samples/s for the node");
+  CHECK(node.kind == Observed::SamplesPerS);
+  CHECK(node.scope == Scope::Node);
+  CHECK(node.value == 5600);
+  CHECK(parse_observation("5.6k samples/s per node").scope == Scope::Node);
+  CHECK(parse_observation("44800 samples/s for the cluster").scope == Scope::Cluster);
+  CHECK(observation_text(node) == "5,600 samples/s for the node");
+  // Steps and utilization are every accelerator's alike.
+  CHECK_THROWS_WITH_AS(parse_observation("3.1 it/s for the node"), doctest::Contains("only samples/s"), Error);
+  CHECK_THROWS_WITH_AS(parse_observation("utilization=40% for the node"), doctest::Contains("expected"), Error);
+}
+
+TEST_CASE("solve_observed: the node's samples/s solves as its accelerators' together") {
+  // p4d: 8 accelerators. The node's 8x is one accelerator's x, and the same field value.
+  const Scenario s = load_scenario("p4d-resnet50-nvme").scenario;
+  const Solution node = solve_observed(s, Field::WorkerSampleRate, parse_observation("4000 samples/s for the node"));
+  const Solution one = solve_observed(s, Field::WorkerSampleRate, parse_observation("500 samples/s"));
+  CHECK(node.value.value == doctest::Approx(one.value.value).epsilon(1e-9));
+  CHECK(node.result.throughput_per_node == doctest::Approx(4000).epsilon(1e-9));
+  // A node's rate given as one accelerator's is out of reach, and the error says how to say it.
+  const double compute_s = evaluate(resolve(s)).stages[static_cast<std::size_t>(Stage::Compute)].time_s;
+  const double too_many = 2 * s.get(Field::BatchSize) / compute_s;  // twice the compute-bound rate
+  CHECK_THROWS_WITH_AS(
+      solve_observed(s, Field::WorkerSampleRate, Observation{Observed::SamplesPerS, too_many, Scope::Accelerator}),
+      doctest::Contains("samples/s for the node\""), Error);
+}
+
+TEST_CASE("solve_observations: observations that agree fit as one, those that disagree say how far") {
+  const Scenario s = reference_at(256);
+  // Two figures of one model run agree: the fit is their common value.
+  const Solution util = solve_observed(s, Field::WorkerThroughput, parse_observation("utilization=40%"));
+  const double rate = 256 / util.result.step_s;
+  const JointSolution agree = solve_observations(
+      s, Field::WorkerThroughput, {parse_observation("utilization=40%"), Observation{Observed::SamplesPerS, rate}});
+  CHECK(agree.spread == doctest::Approx(1).epsilon(1e-6));
+  CHECK(agree.spread <= kAgreeWithin);
+  CHECK(agree.fit.value.value == doctest::Approx(util.value.value).epsilon(1e-6));
+
+  // Utilization 45% and half that rate cannot both hold: each alone, and between them the value
+  // with the least squared log error, where one figure is over its observation and one under.
+  const std::vector<Observation> both = {parse_observation("utilization=45%"),
+                                         Observation{Observed::SamplesPerS, rate / 2}};
+  const JointSolution j = solve_observations(s, Field::WorkerThroughput, both);
+  REQUIRE(j.each.size() == 2);
+  const double a = j.each[0].value.value;
+  const double b = j.each[1].value.value;
+  CHECK(a == doctest::Approx(solve_observed(s, Field::WorkerThroughput, both[0]).value.value));
+  CHECK(j.spread == doctest::Approx(std::max(a, b) / std::min(a, b)));
+  CHECK(j.spread > kAgreeWithin);
+  CHECK(j.fit.value.value > std::min(a, b));
+  CHECK(j.fit.value.value < std::max(a, b));
+  CHECK(j.fitted[0] < 0.45);
+  CHECK(j.fitted[1] > rate / 2);
+  const auto misfit = [&](double v) {
+    Scenario t = s;
+    t.set(Field::WorkerThroughput, Quantity{v, Dim::Rate});
+    const Inputs in = resolve(t);
+    const Result r = evaluate(in);
+    double sum = 0;
+    for (const Observation& o : both) sum += std::pow(std::log(observed_figure(r, in.batch, o.kind) / o.value), 2);
+    return sum;
+  };
+  const double fit = misfit(j.fit.value.value);
+  CHECK(fit <= misfit(j.fit.value.value * 1.01));
+  CHECK(fit <= misfit(j.fit.value.value / 1.01));
+  CHECK(fit < misfit(a));
+  CHECK(fit < misfit(b));
 }
