@@ -87,9 +87,8 @@ std::string observed(const AttributeOptions& o) {
     unknown = f->field;
   }
   const std::string where = o.observed.size() == 1 ? "--observed " + echo(o.observed.front()) : "--observed";
-  const JointSolution sol = located(where, [&] {
-    return with_origins(loaded, [&] { return solve_observations(loaded.scenario, unknown, seen); });
-  });
+  const JointSolution sol = located(
+      where, [&] { return with_origins(loaded, [&] { return solve_observations(loaded.scenario, unknown, seen); }); });
   return text_writers(o.format).solution(loaded, sol);
 }
 

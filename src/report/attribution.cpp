@@ -345,7 +345,11 @@ std::string after_words(const LoadedScenario& loaded, const Solution& sol) {
 std::string observations_text(const JointSolution& j) {
   std::string t;
   for (std::size_t i = 0; i < j.observed.size(); ++i)
-    t += fmt::format("{}{}", i == 0 ? "" : i + 1 == j.observed.size() ? " and " : ", ", observation_text(j.observed[i]));
+    t += fmt::format("{}{}",
+                     i == 0                       ? ""
+                     : i + 1 == j.observed.size() ? " and "
+                                                  : ", ",
+                     observation_text(j.observed[i]));
   return t;
 }
 
@@ -362,31 +366,38 @@ constexpr std::string_view kUtilizationMeaning =
 
 std::string solution_header(const LoadedScenario& loaded, const JointSolution& j) {
   const Solution& sol = j.fit;
+  const std::string had =
+      sol.previous && sol.previous_field
+          ? fmt::format(" (the scenario had {} = {})", spec(*sol.previous_field).key, value_text(*sol.previous))
+          : "";
   std::string t;
   if (j.observed.size() == 1) {
-    t = fmt::format("Solved {} from the observed {}", solved_words(sol), observation_text(j.observed[0]));
+    t = fmt::format("Solved {} from the observed {}{}.\n", solved_words(sol), observation_text(j.observed[0]), had);
   } else {
-    t = fmt::format("Solved {} from the observed {}", solved_words(sol), observations_text(j));
-    std::string alone;
-    for (std::size_t i = 0; i < j.observed.size(); ++i)
-      alone += fmt::format("{}{} gives {}", i == 0 ? "" : "; ", observation_text(j.observed[i]),
-                           value_text(j.each[i].value));
-    std::string fitted;
-    for (std::size_t i = 0; i < j.observed.size(); ++i)
-      fitted += fmt::format("{}{} (observed {})", i == 0 ? "" : ", ", observation_text(j.observed[i].kind, j.fitted[i], j.observed[i].scope),
-                            observation_text(j.observed[i]));
-    t += fmt::format(
-        ", the value that fits them together (the least sum of squared logs of the model's figure over the "
-        "observed one). Alone, {}: {:.2f}x apart, {}. At the fitted value the model gives {}",
-        alone, j.spread,
-        j.spread <= kAgreeWithin ? "they agree"
-                                 : "they disagree: in this scenario they cannot all hold, so one of them, or a key "
-                                   "of the scenario, is not what the run had",
-        fitted);
+    const auto list = [&](const auto& item) {
+      std::string out;
+      for (std::size_t i = 0; i < j.observed.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == j.observed.size() ? " and " : ", ") + item(i);
+      return out;
+    };
+    t = fmt::format(
+        "Solved {}{} from the observed {}: the value that fits them together (the least sum of squared logs of the "
+        "model's figure over the observed one). Alone, {}: {:.2f}x apart. {}. At the fitted value the model gives "
+        "{}.\n",
+        solved_words(sol), had, observations_text(j), list([&](std::size_t i) {
+          return fmt::format("{} gives {}", observation_text(j.observed[i]), value_text(j.each[i].value));
+        }),
+        j.spread,
+        j.spread <= kAgreeWithin ? "They agree"
+                                 : "They disagree: in this scenario they cannot all hold, so one of them, or a key of "
+                                   "the scenario, is not what the run had",
+        list([&](std::size_t i) {
+          const Observation& o = j.observed[i];
+          const std::string seen =
+              o.kind == Observed::Utilization ? fmt::format("{:.1f}%", 100 * o.value) : observation_text(o);
+          return fmt::format("{} (observed {})", observation_text(o.kind, j.fitted[i], o.scope), seen);
+        }));
   }
-  if (sol.previous && sol.previous_field)
-    t += fmt::format(" (the scenario had {} = {})", spec(*sol.previous_field).key, value_text(*sol.previous));
-  t += ".\n";
   if (!sol.exact)
     t += fmt::format(
         "The observation is the most this scenario reaches: {} does not bind there, so this is only the {} "

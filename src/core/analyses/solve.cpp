@@ -97,20 +97,21 @@ Observation parse_observation(std::string_view text) {
     }
     // Whose samples/s, said after the rate.
     std::string_view rate = t;
-    for (const auto& [words, scope] : std::initializer_list<std::pair<std::string_view, Scope>>{
-             {"for the node", Scope::Node},
-             {"per node", Scope::Node},
-             {"for the cluster", Scope::Cluster},
-             {"per accelerator", Scope::Accelerator},
-             {"for one accelerator", Scope::Accelerator},
-             {"per GPU", Scope::Accelerator}})
+    for (const auto& [words, scope] :
+         std::initializer_list<std::pair<std::string_view, Scope>>{{"for the node", Scope::Node},
+                                                                   {"per node", Scope::Node},
+                                                                   {"for the cluster", Scope::Cluster},
+                                                                   {"per accelerator", Scope::Accelerator},
+                                                                   {"for one accelerator", Scope::Accelerator},
+                                                                   {"per GPU", Scope::Accelerator}})
       if (ends_with(t, words)) {
         rate = trim(t.substr(0, t.size() - words.size()));
         o.scope = scope;
         if (!ends_with(rate, "samples/s") && !ends_with(rate, "sample/s"))
-          throw Error(fmt::format("\"{}\": only samples/s are said for an accelerator, the node or the cluster; "
-                                  "steps/s and utilization are the same on every accelerator",
-                                  echo(text)));
+          throw Error(
+              fmt::format("\"{}\": only samples/s are said for an accelerator, the node or the cluster; "
+                          "steps/s and utilization are the same on every accelerator",
+                          echo(text)));
         break;
       }
     bool steps = false;
@@ -251,10 +252,10 @@ Solution solve_observed(const Scenario& s, Field unknown, const Observation& o) 
     const double node_best = observed_figure(best_result, s.get(Field::BatchSize), o.kind, Scope::Node);
     if (o.kind == Observed::SamplesPerS && o.scope == Scope::Accelerator && node_best > best * (1 + 1e-9))
       hint = fmt::format(
-          "; samples/s are one accelerator's unless said: if {} is the node's ({} reach at most {}), write \"{} "
-          "samples/s for the node\"",
-          format_human(target, Dim::SampleRate), format_human(node_best / best, Dim::Number),
-          observation_text(o.kind, node_best, Scope::Node), fmt::format("{:g}", target));
+          "; samples/s are one accelerator's unless said: if {} is the node's (its {:g} accelerators reach at most "
+          "{}), write \"{:g} samples/s for the node\"",
+          format_human(target, Dim::SampleRate), std::round(node_best / best), format_human(node_best, Dim::SampleRate),
+          target);
     throw Error(fmt::format("{} is out of reach: whatever {} is, the model gives at most {} ({} binds){}",
                             observation_text(o), f.key, observation_text(o.kind, best, o.scope),
                             binding_words(best_result), hint));
