@@ -68,16 +68,23 @@ inline void expect_consistent(const PlanOutcome& outcome) {
       case Metric::Memory:
         if (o.unmodelled != 0 || o.accepted != 0)
           die("an unmodelled stage was held against fits_in_memory", std::to_string(o.unmodelled | o.accepted));
+        // With a term unknown, what is counted can only grow: a batch that fits is not a pass.
+        if (o.memory_unknown) pass = o.value <= r.threshold;
         break;
     }
-    // A stage not modelled and not accepted by the plan leaves a met threshold unverified; a step
-    // measured on another accelerator, not accepted, leaves any value unverified (not memory's).
+    // A stage not modelled and not accepted by the plan, or a term of the memory unknown, leaves a
+    // met threshold unverified; a step measured on another accelerator or used outside the batch
+    // sizes it was measured at (not accepted), a preset's figure measured for another model,
+    // accelerator or data, or simulate's disagreement leaves any value unverified.
     if (o.elsewhere && r.metric == Metric::Memory) die("a foreign step was held against fits_in_memory", "");
-    const bool foreign = o.elsewhere && !o.elsewhere_accepted;
-    const Verdict expected = foreign             ? Verdict::Unverified
-                             : !pass             ? Verdict::Fail
-                             : o.unmodelled != 0 ? Verdict::Unverified
-                                                 : Verdict::Pass;
+    if (o.extrapolated && r.metric == Metric::Memory) die("an extrapolated step was held against fits_in_memory", "");
+    if (o.memory_unknown && r.metric != Metric::Memory) die("a memory term was held against another requirement", "");
+    const bool foreign = (o.elsewhere && !o.elsewhere_accepted) || (o.extrapolated && !o.extrapolated_accepted) ||
+                         !o.foreign.empty() || o.disagreement;
+    const Verdict expected = foreign                                 ? Verdict::Unverified
+                             : !pass                                 ? Verdict::Fail
+                             : o.unmodelled != 0 || o.memory_unknown ? Verdict::Unverified
+                                                                     : Verdict::Pass;
     if ((o.unmodelled & o.accepted) != 0) die("a stage both refused and accepted", std::to_string(o.unmodelled));
     if (expected != o.verdict)
       die("a requirement's verdict disagrees with its value", std::string(requirement_key(r.metric)));
