@@ -342,15 +342,17 @@ std::string after_words(const LoadedScenario& loaded, const Solution& sol) {
 }
 
 // The observations in words: "utilization 40.0%" or "utilization 45.0% and 700 samples/s".
-std::string observations_text(const JointSolution& j) {
-  std::string t;
+// `item(i)` for each observation i, as said: "a", "a and b", "a, b and c".
+template <class Item>
+std::string each_observation(const JointSolution& j, const Item& item) {
+  std::string out;
   for (std::size_t i = 0; i < j.observed.size(); ++i)
-    t += fmt::format("{}{}",
-                     i == 0                       ? ""
-                     : i + 1 == j.observed.size() ? " and "
-                                                  : ", ",
-                     observation_text(j.observed[i]));
-  return t;
+    out += (i == 0 ? "" : i + 1 == j.observed.size() ? " and " : ", ") + item(i);
+  return out;
+}
+
+std::string observations_text(const JointSolution& j) {
+  return each_observation(j, [&](std::size_t i) { return observation_text(j.observed[i]); });
 }
 
 bool any_utilization(const JointSolution& j) {
@@ -374,24 +376,21 @@ std::string solution_header(const LoadedScenario& loaded, const JointSolution& j
   if (j.observed.size() == 1) {
     t = fmt::format("Solved {} from the observed {}{}.\n", solved_words(sol), observation_text(j.observed[0]), had);
   } else {
-    const auto list = [&](const auto& item) {
-      std::string out;
-      for (std::size_t i = 0; i < j.observed.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == j.observed.size() ? " and " : ", ") + item(i);
-      return out;
-    };
     t = fmt::format(
         "Solved {}{} from the observed {}: the value that fits them together (the least sum of squared logs of the "
         "model's figure over the observed one). Alone, {}: {:.2f}x apart. {}. At the fitted value the model gives "
         "{}.\n",
-        solved_words(sol), had, observations_text(j), list([&](std::size_t i) {
-          return fmt::format("{} gives {}", observation_text(j.observed[i]), value_text(j.each[i].value));
-        }),
+        solved_words(sol), had, observations_text(j),
+        each_observation(j,
+                         [&](std::size_t i) {
+                           return fmt::format("{} gives {}", observation_text(j.observed[i]),
+                                              value_text(j.each[i].value));
+                         }),
         j.spread,
         j.spread <= kAgreeWithin ? "They agree"
                                  : "They disagree: in this scenario they cannot all hold, so one of them, or a key of "
                                    "the scenario, is not what the run had",
-        list([&](std::size_t i) {
+        each_observation(j, [&](std::size_t i) {
           const Observation& o = j.observed[i];
           const std::string seen =
               o.kind == Observed::Utilization ? fmt::format("{:.1f}%", 100 * o.value) : observation_text(o);
@@ -461,13 +460,7 @@ std::string measured_for_toml(const std::vector<MeasuredFor>& all, const Solutio
     t += fmt::format("\n[measured_for.\"{}\"]  # measured by {}\n", spec(m.figure).key, m.preset);
     for (const auto& [field, v] : m.context) {
       const FieldSpec& f = spec(field);
-      Dim dim = Dim::Number;
-      for (unsigned d = 0; d < kDimCount; ++d)
-        if (has(f.accepts, static_cast<Dim>(d))) {
-          dim = static_cast<Dim>(d);
-          break;
-        }
-      t += fmt::format("\"{}\" = {}\n", f.key, toml_value(f, v, dim));
+      t += fmt::format("\"{}\" = {}\n", f.key, toml_value(f, v, first_dim(f)));
     }
   }
   return t;

@@ -82,13 +82,7 @@ namespace {
 // A context field's value as a scenario file writes it.
 std::string context_value(Field f, double v) {
   const FieldSpec& s = spec(f);
-  Dim dim = Dim::Number;
-  for (unsigned d = 0; d < kDimCount; ++d)
-    if (has(s.accepts, static_cast<Dim>(d))) {
-      dim = static_cast<Dim>(d);
-      break;
-    }
-  return format_value(s, v, dim);
+  return format_value(s, v, first_dim(s));
 }
 
 }  // namespace

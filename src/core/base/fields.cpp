@@ -429,6 +429,12 @@ std::span<const std::string_view> accelerator_names() { return kAccelerators; }
 
 const FieldSpec& spec(Field f) { return kFields[static_cast<std::size_t>(f)]; }
 
+Dim first_dim(const FieldSpec& f) {
+  for (unsigned d = 0; d < kDimCount; ++d)
+    if (has(f.accepts, static_cast<Dim>(d))) return static_cast<Dim>(d);
+  return Dim::Number;
+}
+
 double dtype_bytes(Dtype d) {
   switch (d) {
     case Dtype::Uint8:

@@ -144,6 +144,8 @@ struct FieldSpec {
 
 std::span<const FieldSpec> all_fields();
 const FieldSpec& spec(Field f);
+// The first kind of value (in Dim order) a field accepts: the one its bare value is written in.
+Dim first_dim(const FieldSpec& f);
 // nullptr when unknown.
 const FieldSpec* find_field(std::string_view key);
 // The closest known key, for "did you mean"; empty when nothing is close.
