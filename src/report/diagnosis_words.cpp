@@ -521,6 +521,29 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
       fmt::format_to(to(), FMT_COMPILE("Storage: {} outstanding requests per accelerator (now {}) to hide latency: "),
                      count(value(0)), format_compact(in.storage.queue_depth, Dim::Number));
       break;
+    case FixKind::LocalCache:
+      fmt::format_to(to(),
+                     FMT_COMPILE("Storage: a local cache of {} per node (storage.local_cache, now {}) keeps what later "
+                                 "epochs read: "),
+                     format_human(value(0), Dim::Size),
+                     in.storage.local_cache_bytes > 0 ? format_human(in.storage.local_cache_bytes, Dim::Size)
+                                                      : std::string("none"));
+      break;
+    case FixKind::StorageRequestSize:
+      if (fix.changes.at(0).field == Field::SamplesPerShard)
+        fmt::format_to(to(),
+                       FMT_COMPILE("Storage: samples stored {} to a shard (workload.samples_per_shard; now a file "
+                                   "each), each shard read whole, one {} request (now {}): "),
+                       count(value(0)), format_significant(value(0) * in.sample_bytes, Dim::Size, 4),
+                       format_significant(in.storage.request_bytes, Dim::Size, 4));
+      else
+        fmt::format_to(
+            to(), FMT_COMPILE("Storage: requests of {} (storage.request_size, now {}){}: "),
+            format_significant(value(0), Dim::Size, 4), format_significant(in.storage.request_bytes, Dim::Size, 4),
+            fix.changes.size() > 1
+                ? fmt::format(FMT_COMPILE(" in shards of {} samples (workload.samples_per_shard)"), count(value(1)))
+                : std::string());
+      break;
     case FixKind::LinkBandwidth:
       fmt::format_to(to(), FMT_COMPILE("Link: {} host-to-device bandwidth (now {}): "), rate(value(0)),
                      rate(in.transfer.copy_bandwidth));

@@ -104,7 +104,8 @@ void other_stages(Out& o, const Diagnosis& d, std::string_view bullet) {
     o.print("{}Storage: {} every read is a page-cache hit; the first epoch needs {} to keep up (have {}).\n", bullet,
             warm_epochs(d.result), storage_needs_text(d, *first), storage_has_text(d, *first));
   else if (!has_fix(d, FixKind::StorageBandwidth) && !has_fix(d, FixKind::StorageIops) &&
-           !has_fix(d, FixKind::StorageQueueDepth)) {
+           !has_fix(d, FixKind::StorageQueueDepth) && !has_fix(d, FixKind::StorageRequestSize) &&
+           !has_fix(d, FixKind::LocalCache)) {
     const StorageNeeds& n = d.storage_needed;
     const bool one = !n.iops && !n.queue_depth && !n.node_bandwidth;
     o.print("{}Storage: {} {} needed to keep up (have {}).\n", bullet, storage_needs_text(d, n), one ? "is" : "are",
@@ -240,11 +241,12 @@ std::string throughput_text(const Inputs& in, const Result& r) {
 std::string page_cache_text(const Inputs& in, const Result& r) {
   const bool own_shard = in.nodes > 1 && in.storage.shards <= 1;
   std::string cache =
-      fmt::format("{} of {} {} fits in {} of page cache per node: {} read {} from cache", percent(r.cache_hit),
+      fmt::format("{} of {} {} fits in {} of {} per node: {} read {} from cache", percent(r.cache_hit),
                   format_human(own_shard ? in.dataset_bytes / in.nodes : in.dataset_bytes, Dim::Size),
                   own_shard ? "shard (each node reads the same one every epoch, cluster.reshuffle = false)" : "dataset",
-                  format_human(in.storage.page_cache_bytes, Dim::Size), r.warmup ? "once warm, epochs" : "later epochs",
-                  percent(r.cache_hit));
+                  format_human(in.storage.page_cache_bytes, Dim::Size),
+                  in.storage.local_cache_bytes > 0 ? "page cache and local cache" : "page cache",
+                  r.warmup ? "once warm, epochs" : "later epochs", percent(r.cache_hit));
   if (r.warmup)
     cache += fmt::format(
         "; each of the {} nodes reads a different random share every epoch (cluster.reshuffle), so its cache "

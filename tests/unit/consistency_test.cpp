@@ -39,7 +39,7 @@ std::vector<Scenario> preset_scenarios() {
   for (const char* node : {"dgx-h100", "dgx-a100", "p4d-24xlarge", "p5-48xlarge", "g5-xlarge"})
     for (const char* work : {"resnet50-imagenet-h100", "resnet50-imagenet-amp", "resnet18-imagenet-h100",
                              "vit-b16-imagenet", "medical-images-5mb", "resnet50-reference"})
-      for (const char* rest : {"+nvme-gen4", "+nfs-10gbe", "+nvme-gen4+pytorch-dataloader-gpu-node"}) {
+      for (const char* rest : {"+nvme-gen4", "+nfs-10gbe", "+nvme-gen4+pytorch-dataloader-gpu-node", "+s3"}) {
         const std::string name = std::string(node) + "+" + work + rest;
         try {
           Scenario s = load_scenario(name).scenario;
@@ -77,6 +77,9 @@ void override_randomly(Gen& g, Scenario& s) {
   if (g.coin(0.2)) s.set(Field::Nodes, g.whole(1, 16));
   if (g.coin(0.2)) s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
   if (g.coin(0.2)) s.set(Field::PageCache, {g.uniform(1e9, 4e11), Dim::Size});
+  if (g.coin(0.2)) s.set(Field::SamplesPerShard, g.whole(1, 20000));
+  if (g.coin(0.1)) s.set(Field::RequestSize, {std::exp(g.uniform(std::log(4e3), std::log(64e6))), Dim::Size});
+  if (g.coin(0.15)) s.set(Field::LocalCache, {g.uniform(1e10, 2e12), Dim::Size});
 }
 
 // The model at `workers` per accelerator, on `cpus` for the node when > 0.
@@ -97,7 +100,7 @@ bool reaches(const Result& r, double goal) { return ratio(r) >= goal * (1 - 1e-9
 
 struct Tally {
   int diagnosed = 0, counts = 0, cpus = 0, fixes = 0, rows = 0, storage = 0, first_epoch = 0, crossovers = 0,
-      capacity = 0, link = 0;
+      capacity = 0, link = 0, larger = 0;
 };
 
 // Every count of the diagnosis of `s` is sufficient and the fewest, by the model.
@@ -195,7 +198,11 @@ void storage_capacity_holds(const Scenario& s, const Diagnosis& d, Tally& n) {
   const auto bound = [&](double sharing) {
     Scenario t = s;
     t.set(Field::StorageSharedBy, sharing);
-    t.unset(Field::NodeStorageBandwidth);
+    // Object storage has no aggregate bandwidth: its node cap stays, out of the way.
+    if (t.has(Field::ReadBandwidth) || t.has(Field::ThroughputPerTib))
+      t.unset(Field::NodeStorageBandwidth);
+    else
+      t.set(Field::NodeStorageBandwidth, {1e18, Dim::Rate});
     t.unset(Field::NetworkBandwidth);
     const Result r = evaluate(resolve(t));
     return r.stage(Stage::Compute).time_s / r.stage(Stage::Storage).time_s;
@@ -245,6 +252,38 @@ void fixes_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
     if (l.persistent) CHECK(*l.persistent > *d.result.epoch_utilization);
 }
 
+// Larger requests and a local cache: the size each names keeps the storage's reads within compute
+// (whole samples per shard, whole kB per request, whole GB of cache), and one step less does not.
+void fewest_storage_fixes_hold(const Scenario& s, const Diagnosis& d, Tally& n) {
+  for (const Fix& f : d.fixes) {
+    if (f.kind != FixKind::StorageRequestSize && f.kind != FixKind::LocalCache) continue;
+    ++n.larger;
+    const auto keeps_up = [&](double less) {
+      Scenario t = s;
+      for (const Change& c : f.changes) t.set(c.field, c.value);
+      const Change& first = f.changes[0];
+      const double step = first.field == Field::LocalCache ? 1e9 : first.field == Field::RequestSize ? 1e3 : 1;
+      const double value = first.value.value - less * step;
+      t.set(first.field, {value, first.value.dim});
+      if (f.changes.size() > 1) t.set(Field::SamplesPerShard, std::ceil(value / d.inputs.sample_bytes));
+      const Result r = evaluate(resolve(t));
+      return r.stage(Stage::Storage).time_s <= r.stage(Stage::Compute).time_s * (1 + 1e-12);
+    };
+    CAPTURE(fix_key(f.kind));
+    CHECK(keeps_up(0));
+    const double now = f.kind == FixKind::LocalCache ? d.inputs.storage.local_cache_bytes / 1e9
+                       : f.changes[0].field == Field::RequestSize
+                           ? d.inputs.storage.request_bytes / 1e3
+                           : d.inputs.storage.request_bytes / d.inputs.sample_bytes;
+    if (f.changes[0].value.value / (f.kind == FixKind::LocalCache              ? 1e9
+                                    : f.changes[0].field == Field::RequestSize ? 1e3
+                                                                               : 1) -
+            1 >
+        now)
+      CHECK_FALSE(keeps_up(1));
+  }
+}
+
 // A sweep's row (diagnosed with a memo, into a reused diagnosis) holds the point's own fixes.
 void row_equals(const Scenario& s, const Diagnosis& d, FixMemo& memo, Diagnosis& row, Tally& n) {
   ++n.rows;
@@ -286,6 +325,7 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
     storage_capacity_holds(s, d, n);
     link_needs_hold(s, d, n);
     fixes_hold(s, d, n);
+    fewest_storage_fixes_hold(s, d, n);
     // Two rows of one sweep over workers, sharing a memo as a sweep's thread does.
     FixMemo memo(varying);
     row_equals(s, d, memo, row, n);
@@ -295,7 +335,7 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
   }
   MESSAGE("diagnosed ", n.diagnosed, ", counts ", n.counts, ", CPU answers ", n.cpus, ", fixes ", n.fixes,
           ", storage needs ", n.storage, ", first-epoch storage needs ", n.first_epoch, ", crossovers ", n.crossovers,
-          ", storage capacities ", n.capacity, ", link needs ", n.link);
+          ", storage capacities ", n.capacity, ", link needs ", n.link, ", larger requests and caches ", n.larger);
   CHECK(n.diagnosed >= 300);
   CHECK(n.counts >= 100);
   CHECK(n.cpus >= 50);
@@ -305,6 +345,7 @@ TEST_CASE("one answer: counts, CPUs and fixes confirmed by the model over preset
   CHECK(n.crossovers >= 100);
   CHECK(n.capacity >= 50);
   CHECK(n.link >= 50);
+  CHECK(n.larger >= 10);
 }
 
 namespace {
@@ -353,7 +394,8 @@ TEST_CASE("one answer: check, compare and a sweep over a plan judge the diagnosi
     // Every epoch, its start and a cold first epoch included, unless the plan says steady.
     const double every = std::min(r.utilization, r.worst_epoch->utilization);
     CHECK(o.outcomes[0].value == (plan.steady_only ? r.utilization : every));
-    CHECK(o.outcomes[0].pass == (o.outcomes[0].value >= plan.requirements[0].threshold));
+    // Met, it passes unless simulate disagrees with the closed forms there (then unverified).
+    CHECK(o.outcomes[0].pass == (o.outcomes[0].value >= plan.requirements[0].threshold && !o.outcomes[0].disagreement));
     CHECK(o.outcomes[1].value == *r.run_utilization);
     CHECK(o.outcomes[2].value == (plan.steady_only ? *r.epoch_s : std::max(*r.epoch_s, r.worst_epoch->epoch_s)));
     if (r.price_per_hour) CHECK(*r.run_cost == doctest::Approx(*r.run_s * *r.price_per_hour / 3600).epsilon(1e-12));
@@ -471,7 +513,7 @@ TEST_CASE("one answer: the closed forms agree with simulate, and check says wher
     }
     ++compared;
     Plan plan;
-    plan.requirements.push_back(require(Metric::Utilization, 0.01));
+    plan.requirements.push_back(require(Metric::Utilization, 1e-4));  // met by any point (object storage: 0.6%)
     plan.accept_unmodelled = ~0u;
     plan.accept_elsewhere = true;
     plan.accept_extrapolated = true;

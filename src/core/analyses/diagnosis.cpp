@@ -370,6 +370,10 @@ std::string_view fix_key(FixKind k) {
       return "storage_iops";
     case FixKind::StorageQueueDepth:
       return "storage_queue_depth";
+    case FixKind::StorageRequestSize:
+      return "storage_request_size";
+    case FixKind::LocalCache:
+      return "local_cache";
     case FixKind::LinkBandwidth:
       return "link_bandwidth";
     case FixKind::PinMemory:
@@ -646,6 +650,7 @@ void measured_on_assumption(const Scenario& s, const Inputs& in, std::vector<Ass
 }  // namespace
 
 std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
+  constexpr double kSmallFile = 4096;  // a file system's block: no dataset stores a file per sample below it
   std::vector<Assumption> a;
   worker_assumptions(s, in, a);
   measured_on_assumption(s, in, a);
@@ -681,6 +686,20 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                  "every epoch each node reads a different random share of the dataset, as a shuffled "
                  "DistributedSampler does, and its page cache keeps what it read: the cache warms over epochs "
                  "(cluster.reshuffle)"});
+  // A request per sample, the default made for a file per image, meeting data that is not stored
+  // so: samples smaller than a file system's block, or requests that set the storage's pace.
+  if (in.storage.modelled && (in.storage.iops || in.storage.latency) && !s.has(Field::RequestSize) &&
+      !s.has(Field::SamplesPerShard)) {
+    const Result r = evaluate(in);
+    const Limit limit = r.stage(Stage::Storage).limit;
+    if (in.sample_bytes < kSmallFile || (r.binds(Stage::Storage) && (limit == Limit::Iops || limit == Limit::Latency)))
+      a.push_back(
+          {Field::SamplesPerShard,
+           fmt::format("each sample is a file of its own, read in one request of {} (workload.samples_per_shard "
+                       "for samples stored in shards: WebDataset, MDS, TFRecord, token shards; or "
+                       "storage.request_size)",
+                       format_significant(in.sample_bytes, Dim::Size, 4))});
+  }
   if (in.storage.modelled && in.storage.read_bandwidth && !s.has(Field::Latency) && !s.has(Field::Iops))
     a.push_back({Field::Latency,
                  "storage at line rate: storage.read_bandwidth at any request size and concurrency "
@@ -758,6 +777,9 @@ struct FixContext {
   void transform_fixes() const;
   double fewest_as_good(double most) const;
   void storage_fixes() const;
+  void request_size_fix(double bytes) const;
+  void local_cache_fix() const;
+  static constexpr double kRequestStep = 1000;  // request sizes are searched in whole kB
   void transfer_fixes() const;
   void all_together() const;
   void fewer_workers() const;
@@ -881,7 +903,67 @@ void FixContext::storage_fixes() const {
         bytes * request_service_time(in.storage) / (in.storage.queue_depth * in.storage.request_bytes) > compute) {
       add(FixKind::StorageQueueDepth, {{Field::QueueDepth, {*need.queue_depth, Dim::Number}}});
     }
+    request_size_fix(bytes);
+    local_cache_fix();
   }
+}
+
+// Where later epochs read what a node's caches could hold: the smallest node-local cache (whole
+// GB) at which the steady state's reads keep up, found over the model.
+void FixContext::local_cache_fix() const {
+  const StorageInputs& st = in.storage;
+  if (!st.cache_from_page_cache || st.cache_hit >= 1 || in.dataset_bytes <= 0) return;
+  constexpr double kGB = 1e9;
+  const double share = st.shards > 1 ? in.dataset_bytes : in.dataset_bytes / in.nodes;
+  const auto change = [&](double n) { return Change{Field::LocalCache, {n * kGB, Dim::Size}}; };
+  const auto keeps_up = [&](double n) {
+    const Change c = change(n);
+    return evaluate(resolve_changed(s, std::span(&c, 1))).stage(Stage::Storage).time_s <= compute * (1 + 1e-12);
+  };
+  // The closed form's guess: the cache whose misses the storage reads in the compute's time.
+  const double now = st.local_cache_bytes / kGB;
+  const double hit_needed = 1 - compute / r.stage(Stage::Storage).time_s * (1 - st.cache_hit);
+  const double guess = (hit_needed * share - (st.page_cache_bytes - st.local_cache_bytes)) / kGB;
+  if (const auto n = fewest(std::floor(now) + 1, std::ceil(share / kGB), guess, keeps_up))
+    add(FixKind::LocalCache, {change(*n)});
+}
+
+// Where the count of requests binds (IOPS, or latency with the requests in flight), larger
+// requests: samples packed into shards read whole (data stored a file per sample), or larger
+// pieces of the shards or record files (storage.request_size). The fewest that keeps the reads at
+// or under compute, found over the model; none when the stream rate caps what larger requests give.
+void FixContext::request_size_fix(double bytes) const {
+  const Limit limit = r.stage(Stage::Storage).limit;
+  if ((limit != Limit::Iops && limit != Limit::Latency) || bytes <= 0) return;
+  const StorageInputs& st = in.storage;
+  // The closed form's request size, the first guess: IOPS need bytes / (iops compute); latency
+  // needs bytes (latency + R / stream) / (queue_depth R) <= compute.
+  double guess = st.request_bytes;
+  if (st.iops) guess = std::max(guess, bytes / (*st.iops * compute));
+  if (st.latency) {
+    const double room = st.queue_depth * compute - (st.stream_bandwidth ? bytes / *st.stream_bandwidth : 0);
+    if (room <= 0) return;  // streaming alone, at queue_depth connections, is slower than compute
+    guess = std::max(guess, bytes * *st.latency / room);
+  }
+  const bool per_sample = !s.has(Field::SamplesPerShard) && !s.has(Field::RequestSize);
+  const auto changes = [&](double n) -> std::vector<Change> {
+    if (per_sample) return {{Field::SamplesPerShard, {n, Dim::Number}}};
+    const double request = n * kRequestStep;
+    if (st.shard_bytes && request > *st.shard_bytes)
+      return {{Field::RequestSize, {request, Dim::Size}},
+              {Field::SamplesPerShard, {std::ceil(request / in.sample_bytes), Dim::Number}}};
+    return {{Field::RequestSize, {request, Dim::Size}}};
+  };
+  const auto keeps_up = [&](double n) {
+    const std::vector<Change> c = changes(n);
+    return evaluate(resolve_changed(s, c)).stage(Stage::Storage).time_s <= compute * (1 + 1e-12);
+  };
+  // Shards of up to a whole epoch's samples (or a billion); pieces of up to 16 GB.
+  const double unit = per_sample ? in.sample_bytes : kRequestStep;
+  const double most = per_sample ? in.dataset_samples.value_or(1e9) : 16e9 / kRequestStep;
+  const double now = st.request_bytes / unit;
+  if (const auto n = fewest(std::floor(now) + 1, most, guess / unit, keeps_up))
+    add(FixKind::StorageRequestSize, changes(*n));
 }
 
 // The transfer: pinned memory, link bandwidth; when the training process binds a faster link does

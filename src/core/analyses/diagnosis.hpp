@@ -23,6 +23,8 @@ enum class FixKind : std::uint8_t {
   StorageBandwidth,
   StorageIops,
   StorageQueueDepth,
+  LocalCache,          // a node-local cache in front of storage that holds enough of the node's share
+  StorageRequestSize,  // larger requests: samples in shards (workload.samples_per_shard), or storage.request_size
   LinkBandwidth,
   PinMemory,
   DecodeOnDecoder,  // decode on the accelerator's hardware decoder

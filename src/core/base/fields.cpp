@@ -28,7 +28,7 @@ constexpr DimSet kChoice = dims(Dim::Choice);
 
 constexpr std::array<std::string_view, 5> kPrecisions = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 constexpr std::array<std::string_view, 8> kDtypes = {"uint8", "int8", "fp8", "fp16", "bf16", "fp32", "int32", "int64"};
-constexpr std::array<std::string_view, 3> kTransformAt = {"cpu", "gpu", "decoder"};
+constexpr std::array<std::string_view, 4> kTransformAt = {"cpu", "gpu", "decoder", "none"};
 constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
 constexpr std::array<std::string_view, 3> kCheckpointing = {"none", "selective", "full"};
 // The accelerator presets' names (configs/accelerators; a unit test keeps the two in step).
@@ -209,9 +209,14 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "bytes stored for one epoch (page-cache hit ratio)"},
     {Field::SampleSizeCv, "workload.sample_size_cv", kNum, C::NonNegative, false, "0",
      "coefficient of variation of the stored sample size (lognormal), for storage reads; simulate only"},
+    {Field::SamplesPerShard, "workload.samples_per_shard", kNum, C::Positive, true, "",
+     "samples stored together in one shard file (WebDataset, MDS, TFRecord, token shards): storage reads go by "
+     "shard, or by storage.request_size pieces of one (omit: one file per sample)",
+     "10000"},
     {Field::TransformDevice, "transform.device", kChoice, C::None, false, "cpu",
-     "where samples are decoded: cpu (workers), gpu (kernels on the accelerator), decoder (hardware decoder)", "",
-     kTransformAt},
+     "where samples are decoded: cpu (workers), gpu (kernels on the accelerator), decoder (hardware decoder), none "
+     "(no transform: samples reach the device as stored, e.g. token ids)",
+     "", kTransformAt},
     {Field::GpuTime, "transform.gpu_time", kTime, C::Positive, false, "",
      "accelerator time per sample to decode on the GPU (DALI/nvJPEG); adds to the compute stage", "\"0.1 ms\""},
     {Field::HostCost, "transform.host_cost", kTime, C::Positive, false, "",
@@ -274,8 +279,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "most one node can read from this storage (client limit, e.g. S3 per instance)", "\"10 GB/s\""},
     {Field::Iops, "storage.iops", kNum, C::Positive, false, "",
      "storage read requests per second (omit for no IOPS limit)", "1000000"},
-    {Field::RequestSize, "storage.request_size", kSize, C::Positive, false, "workload.sample_size",
-     "bytes per read request: a file per sample is one request; record files are read in chunks"},
+    {Field::RequestSize, "storage.request_size", kSize, C::Positive, false,
+     "a sample, or a shard (workload.samples_per_shard)",
+     "bytes per read request: a file per sample is one request; a shard (workload.samples_per_shard) is read "
+     "whole or in pieces of this size"},
     {Field::Latency, "storage.latency", kTime, C::Positive, false, "",
      "time to first byte of one request (Little's law: queue_depth requests in flight per latency)", "\"100 us\""},
     {Field::QueueDepth, "storage.queue_depth", kNum, C::Positive, false, "pipeline.workers (at least 1)",
@@ -288,6 +295,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "read bandwidth per TiB of capacity (FSx for Lustre tiers); read_bandwidth = capacity x this", "\"200 MB/s\""},
     {Field::CacheHit, "storage.cache_hit", kNum, C::HitRatio, false, "from node.page_cache",
      "fraction of reads served from page cache (0 <= x < 1), every epoch"},
+    {Field::LocalCache, "storage.local_cache", kSize, C::Positive, false, "",
+     "node-local cache in front of this storage (local NVMe; StreamingDataset's cache_limit), filled on first "
+     "read: later epochs find what it holds of the node's share",
+     "\"2 TB\""},
     {Field::StorageSharedBy, "storage.shared_by", kNum, C::Positive, true, "accelerators of the scope",
      "accelerators sharing the storage bandwidth"},
     {Field::LinkBandwidth, "link.bandwidth", kRate, C::Positive, false, "",

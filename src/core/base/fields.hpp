@@ -74,6 +74,7 @@ enum class Field : std::uint8_t {
   Epochs,
   DatasetSize,
   SampleSizeCv,
+  SamplesPerShard,
   TransformDevice,
   GpuTime,
   HostCost,
@@ -106,6 +107,7 @@ enum class Field : std::uint8_t {
   StorageCapacity,
   ThroughputPerTib,
   CacheHit,
+  LocalCache,
   StorageSharedBy,
   LinkBandwidth,
   PageableBandwidth,
@@ -156,7 +158,7 @@ std::string unknown_key_message(std::string_view key);
 // The names of choice fields, in index order (the value stored is the index).
 enum class Precision : std::uint8_t { Fp32, Tf32, Bf16, Fp16, Fp8 };
 enum class Dtype : std::uint8_t { Uint8, Int8, Fp8, Fp16, Bf16, Fp32, Int32, Int64 };
-enum class TransformAt : std::uint8_t { Cpu, Gpu, Decoder };
+enum class TransformAt : std::uint8_t { Cpu, Gpu, Decoder, None };
 enum class StorageScope : std::uint8_t { Node, Cluster };
 // What a transformer keeps for its backward pass (model.activation_checkpointing): every
 // activation, the attention scores among them; all but the attention, recomputed (as FlashAttention

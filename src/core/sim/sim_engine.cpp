@@ -416,8 +416,14 @@ class Engine {
       const double start = std::max(now_, rs.storage_free);
       const double service = storage_time(in_.storage, c_.storage_bytes * size_factor());
       // The server is busy for the batch's time (bandwidth, IOPS, requests in flight); the batch
-      // is not there before one request's latency either (reads from page cache have none).
-      const double delay = in_.storage.latency && in_.storage.cache_hit < 1 ? *in_.storage.latency : 0;
+      // is not there before one request's latency either (reads from page cache have none). Where
+      // one request holds a shard's several batches, each worker's first batch of the epoch waits
+      // for its first request whole, as the model's epoch start does, and the rest for none.
+      double delay = in_.storage.latency && in_.storage.cache_hit < 1 ? *in_.storage.latency : 0;
+      if (in_.storage.shard_bytes && in_.storage.request_bytes > c_.batch * in_.sample_bytes)
+        delay = b.index < std::max<std::size_t>(1, c_.workers)
+                    ? first_read_time(in_.storage, static_cast<double>(c_.workers))
+                    : 0;
       const double ready = start + std::max(service, delay);
       rs.storage_free = start + service;
       rec_.storage_busy += service;

@@ -206,11 +206,13 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the
   // first burst plus N steps of the loop (the loop is the slower), or after N / W bursts plus
   // the last burst's steps (the workers are).
+  // The first burst also waits for each worker's first request where a request holds a shard.
+  const double first = std::max(tw, first_read_time(in.storage, W));
   const double n = e.steps;
-  const double loop_paced = tw + n * loop;
-  const double worker_paced = std::max(n / W, 1.0) * tw + std::min(W, n) * loop;
+  const double loop_paced = first + n * loop;
+  const double worker_paced = first + (std::max(n / W, 1.0) - 1) * tw + std::min(W, n) * loop;
   e.start_s = start;
-  e.first_batch_s = start + tw + loop;
+  e.first_batch_s = start + first + loop;
   e.extra_s = std::max(0.0, start + std::max(loop_paced, worker_paced) - n * r.step_s);
   return e;
 }

@@ -39,6 +39,8 @@ std::string_view stage_name(Stage s, TransformAt at) {
       return "CPU work (GPU decode)";
     case TransformAt::Decoder:
       return "hardware decode";
+    case TransformAt::None:
+      return "no transform";
   }
   return stage_name(s);
 }

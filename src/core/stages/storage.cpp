@@ -22,7 +22,7 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
   if (!s.has(Field::ReadBandwidth) && !s.has(Field::NodeStorageBandwidth) && !s.has(Field::ThroughputPerTib)) {
     forbid_without(s,
                    {Field::Iops, Field::RequestSize, Field::Latency, Field::QueueDepth, Field::CacheHit,
-                    Field::StorageSharedBy, Field::StorageScope, Field::StreamBandwidth},
+                    Field::StorageSharedBy, Field::StorageScope, Field::StreamBandwidth, Field::LocalCache},
                    "storage.read_bandwidth", "storage");
     return in;
   }
@@ -52,7 +52,11 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
     in.iops_total = s.get(Field::Iops);
     in.iops = *in.iops_total / in.shared_by;
   }
-  in.request_bytes = s.opt(Field::RequestSize).value_or(w.sample_bytes);
+  // A file per sample is one request; a shard is read whole, or in storage.request_size pieces
+  // (never more than the shard: a request does not span two files).
+  if (s.has(Field::SamplesPerShard)) in.shard_bytes = s.get(Field::SamplesPerShard) * w.sample_bytes;
+  in.request_bytes = s.opt(Field::RequestSize).value_or(in.shard_bytes.value_or(w.sample_bytes));
+  if (in.shard_bytes) in.request_bytes = std::min(in.request_bytes, *in.shard_bytes);
   // Little's law: each accelerator keeps queue_depth requests in flight; one takes the latency
   // to its first byte, then streams at stream_bandwidth. A DataLoader worker reads one
   // sample at a time, so by default there are as many requests in flight as workers.
@@ -68,7 +72,13 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
   // Page cache: a given hit ratio holds for every epoch; otherwise, with the RAM for caching
   // and the dataset's size, the first epoch reads everything (cold) and later epochs find
   // page_cache / dataset of it cached (random order, uniform access).
-  const std::optional<double> cache = s.has(Field::PageCache) ? s.opt(Field::PageCache) : s.opt(Field::NodeMemory);
+  // A node-local cache (storage.local_cache) holds what the node read as the page cache does,
+  // on a drive: the two together hold the dataset.
+  std::optional<double> cache = s.has(Field::PageCache) ? s.opt(Field::PageCache) : s.opt(Field::NodeMemory);
+  if (s.has(Field::LocalCache)) {
+    in.local_cache_bytes = s.get(Field::LocalCache);
+    cache = cache.value_or(0) + in.local_cache_bytes;
+  }
   if (s.has(Field::CacheHit)) {
     in.cache_hit = s.get(Field::CacheHit);
   } else if (cache && w.dataset_bytes > 0) {
@@ -118,6 +128,11 @@ double storage_time(const StorageInputs& in, double bytes, Limit* limit) {
 
 double request_service_time(const StorageInputs& in) {
   return in.latency.value_or(0) + (in.stream_bandwidth ? in.request_bytes / *in.stream_bandwidth : 0);
+}
+
+double first_read_time(const StorageInputs& in, double readers) {
+  if (!in.modelled || !in.shard_bytes || in.cache_hit >= 1) return 0;
+  return std::max(storage_time(in, std::max(1.0, readers) * in.request_bytes), request_service_time(in));
 }
 
 StorageCapacity storage_capacity(const StorageInputs& in, const Workload& w, double compute_s) {

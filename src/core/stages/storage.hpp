@@ -20,14 +20,16 @@ struct StorageInputs {
   Limit bandwidth_limit = Limit::Bandwidth;     // which of the above sets it
   std::optional<double> iops_total;             // storage.iops, aggregate
   std::optional<double> iops;                   // requests/s available to one accelerator
-  double request_bytes = 0;
-  std::optional<double> latency;  // time to first byte, with queue_depth in flight
+  double request_bytes = 0;                     // storage.request_size, else a sample or a whole shard
+  std::optional<double> shard_bytes;            // workload.samples_per_shard x the sample size
+  std::optional<double> latency;                // time to first byte, with queue_depth in flight
   double queue_depth = 0;
   std::optional<double> stream_bandwidth;  // most one request streams
   double cache_hit = 0;                    // every epoch after the first (steady state)
   std::optional<double> cold_cache_hit;    // the first epoch, when it differs (page cache)
   bool cache_from_page_cache = false;      // cache_hit follows from node.page_cache
-  double page_cache_bytes = 0;
+  double page_cache_bytes = 0;             // what caches the dataset on a node: page cache and local cache
+  double local_cache_bytes = 0;            // of it, storage.local_cache (a local drive, filled on first read)
   // Several nodes reading a different random share each epoch (cluster.reshuffle): a node's
   // cache holds what it has read, so the hit ratio climbs to cache_hit over epochs.
   double shards = 1;  // cluster.nodes when reshuffled, else 1
@@ -47,6 +49,10 @@ double storage_bytes_per_batch(const StorageInputs& in, const Workload& w, doubl
 double storage_time(const StorageInputs& in, double bytes, Limit* limit = nullptr);
 // Seconds one request takes: latency to its first byte plus streaming at stream_bandwidth.
 double request_service_time(const StorageInputs& in);
+// An epoch's first batches wait for the first requests: with shards, each of the `readers`
+// (the workers, at least one) reads a whole request before its first sample, all at once (0
+// without shards: a request per sample is part of the batch's own read).
+double first_read_time(const StorageInputs& in, double readers);
 
 // "How many accelerators does this storage feed at the target utilization?" (MLPerf
 // Storage's question), from the storage stage alone.

@@ -26,7 +26,9 @@ TransferInputs resolve_transfer(const Scenario& s, const Workload& w, const Tran
     in.needs_device_bytes = t.at == TransformAt::Cpu && t.cpu_work && !device_bytes;
     return in;
   }
-  if (t.at != TransformAt::Cpu) {
+  if (t.at == TransformAt::None) {
+    in.device_bytes = device_bytes.value_or(w.sample_bytes);  // as stored, or widened (int32 to int64)
+  } else if (t.at != TransformAt::Cpu) {
     in.device_bytes = w.sample_bytes;  // encoded samples cross the link; the accelerator decodes
   } else if (device_bytes) {
     in.device_bytes = *device_bytes;

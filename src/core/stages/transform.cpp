@@ -53,12 +53,15 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
                          "accelerator's hardware decoder");
       in.decoder_seconds_per_sample = 1.0 / s.get(Field::DecoderRate);
       break;
+    case TransformAt::None:  // the samples go to the device as stored
+      break;
   }
   if (in.at != TransformAt::Cpu && s.has(Field::HostCost)) {
     in.cpu_work = true;
     in.worker_seconds_per_sample = s.get(Field::HostCost);
   }
-  in.modelled = in.cpu_work || in.decoder_seconds_per_sample > 0;
+  // No transform is a known stage that takes no time (beside any transform.host_cost).
+  in.modelled = in.cpu_work || in.decoder_seconds_per_sample > 0 || in.at == TransformAt::None;
 
   in.threads_per_core = s.value(Field::ThreadsPerCore);
   in.smt_yield = s.value(Field::SmtYield);

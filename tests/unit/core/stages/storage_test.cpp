@@ -121,3 +121,122 @@ TEST_CASE("storage: bandwidth shared by the node's accelerators, IOPS, latency, 
   CHECK(r.stage(Stage::Storage).limit == Limit::Latency);
   CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(256 * 500e3 / 800e6).epsilon(1e-14));
 }
+
+TEST_CASE("shards: a request reads a whole shard, or storage.request_size pieces of one") {
+  Scenario s = measured(256, 1000);  // compute 256 ms; a batch is 256 kB
+  s.set(Field::ReadBandwidth, {1e9, Dim::Rate});
+  s.set(Field::Iops, 100);
+  // A file per sample: 256 requests / 100 IOPS = 2.56 s.
+  Limit limit{};
+  CHECK(storage_at(resolve(s), 256, &limit) == doctest::Approx(2.56).epsilon(1e-14));
+  CHECK(limit == Limit::Iops);
+  // 1,000 samples to a shard, read whole: 1 MB requests, 256 kB / 1 MB = 0.256 requests / 100 IOPS
+  // = 2.56 ms (the bandwidth's 256 kB / 1 GB/s = 0.256 ms is faster).
+  s.set(Field::SamplesPerShard, 1000);
+  Inputs in = resolve(s);
+  CHECK(*in.storage.shard_bytes == 1e6);
+  CHECK(in.storage.request_bytes == 1e6);
+  CHECK(storage_at(in, 256) == doctest::Approx(2.56e-3).epsilon(1e-14));
+  // Read in 64 kB pieces: 4 requests per batch / 100 IOPS = 40 ms.
+  s.set(Field::RequestSize, {64e3, Dim::Size});
+  CHECK(storage_at(resolve(s), 256) == doctest::Approx(0.04).epsilon(1e-14));
+  // A request never spans two shards: 10 MB asked, 1 MB read.
+  s.set(Field::RequestSize, {10e6, Dim::Size});
+  CHECK(resolve(s).storage.request_bytes == 1e6);
+}
+
+TEST_CASE("shards: an epoch's first batches wait for each worker's first request whole") {
+  Scenario s = measured(256, 4);  // 4-byte tokens, compute 256 ms
+  s.set(Field::Workers, 1);
+  s.set(Field::PersistentWorkers, {1, Dim::Bool});
+  s.set(Field::DatasetSamples, 1e9);
+  s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
+  s.set(Field::NodeStorageBandwidth, {8e9, Dim::Rate});
+  s.set(Field::Latency, {0.1, Dim::Duration});
+  s.set(Field::StreamBandwidth, {85e6, Dim::Rate});
+  s.set(Field::SamplesPerShard, 16777216);  // 64 MiB shards
+  const Inputs in = resolve(s);
+  // One request: 100 ms to the first byte + 67,108,864 B / 85 MB/s = 889.516 ms.
+  const double service = 0.1 + 67108864 / 85e6;
+  CHECK(first_read_time(in.storage, 1) == doctest::Approx(service).epsilon(1e-14));
+  // Eight workers read eight shards at once over eight connections: still one request's time (the
+  // node's 8 GB/s takes 8 x 67.1 MB in 67.1 ms); over one connection, eight in turn.
+  CHECK(first_read_time(in.storage, 8) == doctest::Approx(8 * service).epsilon(1e-14));
+  Scenario eight = s;
+  eight.set(Field::Workers, 8);
+  CHECK(first_read_time(resolve(eight).storage, 8) == doctest::Approx(service).epsilon(1e-14));
+  // The steady state reads 1,024 B a batch: 1,024 x 889.5 ms / 67.1 MB = 13.57 us, far under compute;
+  // the first step ends one request and one compute after the epoch starts.
+  const Result r = evaluate(in);
+  CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(1024 * service / 67108864).epsilon(1e-12));
+  CHECK(*r.first_batch_s == doctest::Approx(service + 0.256).epsilon(1e-12));
+  // A file per sample has no first request to wait for beyond its batch's own reads.
+  CHECK(first_read_time(resolve(measured(256, 4)).storage, 1) == 0);
+}
+
+TEST_CASE("a node-local cache holds what the page cache does not: later epochs find both") {
+  Scenario s = measured(256, 114660);
+  s.set(Field::ReadBandwidth, {50e6, Dim::Rate});
+  s.set(Field::DatasetSamples, 1281167);  // 146,898,608,220 B
+  s.set(Field::PageCache, {20e9, Dim::Size});
+  s.set(Field::LocalCache, {100e9, Dim::Size});
+  const Result r = run(s);
+  // (20 + 100) GB / 146.899 GB = 0.816890; the first epoch finds nothing cached.
+  CHECK(r.cache_hit == doctest::Approx(120e9 / 146898608220.0).epsilon(1e-14));
+  REQUIRE(r.cold);
+  CHECK(r.cold->cache_hit == 0);
+  // Storage not modelled: a local cache in front of nothing is refused.
+  Scenario bare = measured(256, 114660);
+  bare.set(Field::LocalCache, {100e9, Dim::Size});
+  CHECK_THROWS_AS(resolve(bare), FieldError);
+}
+
+TEST_CASE("where requests bind, diagnose offers larger ones, the fewest the model confirms") {
+  Scenario s = measured(256, 1000);  // compute 256 ms
+  s.set(Field::ReadBandwidth, {1e9, Dim::Rate});
+  s.set(Field::Iops, 100);
+  const auto request_fix = [](const Diagnosis& d) {
+    const auto f = std::find_if(d.fixes.begin(), d.fixes.end(),
+                                [](const Fix& x) { return x.kind == FixKind::StorageRequestSize; });
+    REQUIRE(f != d.fixes.end());
+    return *f;
+  };
+  // A file per sample: N samples to a shard take 2.56 s / N <= 256 ms from N = 10.
+  Fix f = request_fix(diagnose(s));
+  REQUIRE(f.changes.size() == 1);
+  CHECK(f.changes[0].field == Field::SamplesPerShard);
+  CHECK(f.changes[0].value.value == 10);
+  CHECK(f.result.utilization == doctest::Approx(1).epsilon(1e-12));
+  // And the default is named: each sample a request of its own.
+  const auto a = assumptions(s, resolve(s));
+  CHECK(std::any_of(a.begin(), a.end(), [](const Assumption& x) { return x.field == Field::SamplesPerShard; }));
+  // Shards of 5 samples (5 kB requests, 512 ms): requests of 10 kB need shards of 10.
+  s.set(Field::SamplesPerShard, 5);
+  f = request_fix(diagnose(s));
+  REQUIRE(f.changes.size() == 2);
+  CHECK(f.changes[0].field == Field::RequestSize);
+  CHECK(f.changes[0].value.value == 10e3);
+  CHECK(f.changes[1].value.value == 10);
+  // Latency: 8 requests in flight, 10 ms each: 256 kB x 10 ms / (8 R) <= 256 ms from R = 1,250 B:
+  // two samples to a shard.
+  unset(s, Field::SamplesPerShard);
+  unset(s, Field::Iops);
+  s.set(Field::Latency, {0.01, Dim::Duration});
+  f = request_fix(diagnose(s));
+  CHECK(f.changes[0].value.value == 2);
+}
+
+TEST_CASE("diagnose names the smallest local cache that keeps later epochs up") {
+  Scenario s = measured(256, 114660);  // compute 256 ms
+  s.set(Field::ReadBandwidth, {50e6, Dim::Rate});
+  s.set(Field::DatasetSamples, 1281167);  // 146,898,608,220 B
+  s.set(Field::PageCache, {20e9, Dim::Size});
+  // A batch from storage alone: 29.35 MB / 50 MB/s = 587.06 ms; within 256 ms at a hit ratio of
+  // 1 - 0.256 / 0.58706 = 0.563928, 82.840 GB of the dataset: 62.84 GB beside the page cache -> 63 GB.
+  const Diagnosis d = diagnose(s);
+  const auto f =
+      std::find_if(d.fixes.begin(), d.fixes.end(), [](const Fix& x) { return x.kind == FixKind::LocalCache; });
+  REQUIRE(f != d.fixes.end());
+  CHECK(f->changes[0].value.value == 63e9);
+  CHECK(f->result.utilization == doctest::Approx(1).epsilon(1e-12));
+}

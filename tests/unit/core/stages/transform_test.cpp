@@ -100,3 +100,23 @@ TEST_CASE("a rate per step that reaches the model unconverted is refused, not re
   s.set(Field::WorkerSampleRate, {0.75, Dim::StepRate});
   CHECK_THROWS_AS(resolve(s), FieldError);
 }
+
+TEST_CASE("no transform: the samples reach the device as stored, and nothing is left unmodelled") {
+  Scenario s = measured(256, 4);  // 4-byte token ids, compute 256 ms
+  s.set(Field::TransformDevice, {static_cast<double>(TransformAt::None), Dim::Choice});
+  s.set(Field::LinkBandwidth, {25e9, Dim::Rate});
+  Inputs in = resolve(s);
+  const Result r = evaluate(in);
+  CHECK(r.stage(Stage::Transform).modelled);
+  CHECK(r.stage(Stage::Transform).time_s == 0);
+  CHECK((r.unmodelled & stage_bit(Stage::Transform)) == 0);
+  // 256 x 4 B over 25 GB/s: the stored bytes cross the link.
+  CHECK(in.transfer.device_bytes == 4);
+  // Widened on the way (int32 to int64): the device's shape and type say so.
+  s.set(Field::DeviceShape, 1);
+  s.set(Field::DeviceDtype, {static_cast<double>(Dtype::Int64), Dim::Choice});
+  CHECK(resolve(s).transfer.device_bytes == 8);
+  // Host work per sample (reading, unpacking) is still the workers'.
+  s.set(Field::HostCost, {1e-6, Dim::Duration});
+  CHECK(evaluate(resolve(s)).stage(Stage::Transform).time_s == doctest::Approx(256e-6 / 8).epsilon(1e-12));
+}
