@@ -532,9 +532,11 @@ void append_fix(std::string& out, const Diagnosis& d, const Fix& fix) {
     case FixKind::StorageRequestSize:
       if (fix.changes.at(0).field == Field::SamplesPerShard)
         fmt::format_to(to(),
-                       FMT_COMPILE("Storage: samples stored {} to a shard (workload.samples_per_shard; now a file "
-                                   "each), each shard read whole, one {} request (now {}): "),
-                       count(value(0)), format_significant(value(0) * in.sample_bytes, Dim::Size, 4),
+                       FMT_COMPILE("Storage: samples stored {} to a shard (workload.samples_per_shard; now {}), each "
+                                   "shard read whole, one {} request (now {}): "),
+                       count(value(0)),
+                       in.storage.shard_bytes ? count(*in.storage.shard_bytes / in.sample_bytes) : "a file each",
+                       format_significant(value(0) * in.sample_bytes, Dim::Size, 4),
                        format_significant(in.storage.request_bytes, Dim::Size, 4));
       else
         fmt::format_to(

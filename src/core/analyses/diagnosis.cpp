@@ -908,11 +908,13 @@ void FixContext::storage_fixes() const {
   }
 }
 
-// Where later epochs read what a node's caches could hold: the smallest node-local cache (whole
-// GB) at which the steady state's reads keep up, found over the model.
+// Where later epochs read from shared storage what a node's caches could hold: the smallest
+// node-local cache (whole GB) at which the steady state's reads keep up, found over the model.
 void FixContext::local_cache_fix() const {
   const StorageInputs& st = in.storage;
+  // A cache in front of storage the nodes reach over the network (a node's own drives need none).
   if (!st.cache_from_page_cache || st.cache_hit >= 1 || in.dataset_bytes <= 0) return;
+  if (st.scope != StorageScope::Cluster && st.local_cache_bytes <= 0) return;
   constexpr double kGB = 1e9;
   const double share = st.shards > 1 ? in.dataset_bytes : in.dataset_bytes / in.nodes;
   const auto change = [&](double n) { return Change{Field::LocalCache, {n * kGB, Dim::Size}}; };
@@ -945,7 +947,8 @@ void FixContext::request_size_fix(double bytes) const {
     if (room <= 0) return;  // streaming alone, at queue_depth connections, is slower than compute
     guess = std::max(guess, bytes * *st.latency / room);
   }
-  const bool per_sample = !s.has(Field::SamplesPerShard) && !s.has(Field::RequestSize);
+  // Shards read whole (the default request): more samples to a shard; else larger pieces.
+  const bool per_sample = !s.has(Field::RequestSize);
   const auto changes = [&](double n) -> std::vector<Change> {
     if (per_sample) return {{Field::SamplesPerShard, {n, Dim::Number}}};
     const double request = n * kRequestStep;

@@ -206,6 +206,15 @@ std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
   if (stage_off("storage.", Stage::Storage) || (stage_off("node.", Stage::Storage) && f != Field::NetworkBandwidth))
     return "storage is not modelled (storage.read_bandwidth): what a node caches or reads acts on nothing";
   if (stage_off("link.", Stage::Transfer)) return "the host-to-device copy is not modelled (link.bandwidth)";
+  if (f == Field::SamplesPerShard && !d.result.stage(Stage::Storage).modelled)
+    return "storage is not modelled (storage.read_bandwidth): the shards change only its requests";
+  if (among(f, {Field::SamplesPerShard, Field::RequestSize}) && !d.inputs.storage.iops && !d.inputs.storage.latency)
+    return "the storage has no request limit (storage.iops, storage.latency): requests of any size read at its "
+           "bandwidth";
+  if (f == Field::LocalCache && s.has(Field::CacheHit))
+    return "storage.cache_hit is set: it holds for every epoch, whatever caches the data";
+  if (f == Field::LocalCache && d.inputs.dataset_bytes <= 0)
+    return "the dataset's size is not known (workload.dataset_samples): nor is what a cache holds of it";
   return "changes no figure of this diagnosis (it may act in pipesim simulate, or with other keys set)";
 }
 

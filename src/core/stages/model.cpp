@@ -206,8 +206,10 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   // Batches arrive in bursts of W, one worker's batch time apart: the epoch ends after the
   // first burst plus N steps of the loop (the loop is the slower), or after N / W bursts plus
   // the last burst's steps (the workers are).
-  // The first burst also waits for each worker's first request where a request holds a shard.
-  const double first = std::max(tw, first_read_time(in.storage, W));
+  // Where a request holds a shard, each worker first reads its whole first request, then
+  // transforms its batch from it.
+  const double transform = r.stage(Stage::Transform).modelled ? r.stage(Stage::Transform).time_s : 0;
+  const double first = std::max(tw, first_read_time(in.storage, W) + W * transform);
   const double n = e.steps;
   const double loop_paced = first + n * loop;
   const double worker_paced = first + (std::max(n / W, 1.0) - 1) * tw + std::min(W, n) * loop;

@@ -216,6 +216,24 @@ TEST_CASE("storage is a server: busy for each batch's time, a batch there no soo
   CHECK(*m.busy.storage > 0);
 }
 
+TEST_CASE("shards: each worker's first batch of an epoch waits for its first request whole") {
+  // 4 workers, 10 samples of 100 kB a batch (1 MB), 40 ms a batch each; shards of 100 samples
+  // (10 MB) read whole at 1 GB/s with 30 ms to the first byte: the four first requests take 40 MB /
+  // 1 GB/s = 40 ms together. Each worker's first batch is there at 40 ms, transformed by 80 ms,
+  // computed by 90 ms; the closed form says the same.
+  Scenario s = loader(4, 4);
+  s.set(Field::ReadBandwidth, {1e9, Dim::Rate});
+  s.set(Field::Latency, {0.03, Dim::Duration});
+  s.set(Field::QueueDepth, 64);
+  s.set(Field::SamplesPerShard, 100);
+  s.set(Field::DatasetSamples, 1200);
+  const Simulation m = sim(s);
+  CHECK(m.first_batch_s[0] == doctest::Approx(0.04 + 0.04 + 0.01).epsilon(1e-9));
+  CHECK(*m.analytic.first_batch_s == doctest::Approx(0.04 + 0.04 + 0.01).epsilon(1e-9));
+  // The batches after them come from the requests already read: the steady state is the closed form's.
+  CHECK(m.utilization == doctest::Approx(m.analytic.utilization).epsilon(1e-9));
+}
+
 TEST_CASE("an epoch: start-up, the first burst, the last burst, as the closed form") {
   // 2 workers at 40 ms per batch, 100 ms to start each, 120 steps an epoch (a whole number of
   // rounds of W, as the closed form assumes).

@@ -210,8 +210,14 @@ TEST_CASE("where requests bind, diagnose offers larger ones, the fewest the mode
   // And the default is named: each sample a request of its own.
   const auto a = assumptions(s, resolve(s));
   CHECK(std::any_of(a.begin(), a.end(), [](const Assumption& x) { return x.field == Field::SamplesPerShard; }));
-  // Shards of 5 samples (5 kB requests, 512 ms): requests of 10 kB need shards of 10.
+  // Shards of 5 samples read whole (5 kB requests, 512 ms): shards of 10.
   s.set(Field::SamplesPerShard, 5);
+  f = request_fix(diagnose(s));
+  REQUIRE(f.changes.size() == 1);
+  CHECK(f.changes[0].field == Field::SamplesPerShard);
+  CHECK(f.changes[0].value.value == 10);
+  // Read in 2 kB pieces (1.28 s): 10 kB requests, more than a shard holds, so shards of 10 too.
+  s.set(Field::RequestSize, {2e3, Dim::Size});
   f = request_fix(diagnose(s));
   REQUIRE(f.changes.size() == 2);
   CHECK(f.changes[0].field == Field::RequestSize);
@@ -220,6 +226,7 @@ TEST_CASE("where requests bind, diagnose offers larger ones, the fewest the mode
   // Latency: 8 requests in flight, 10 ms each: 256 kB x 10 ms / (8 R) <= 256 ms from R = 1,250 B:
   // two samples to a shard.
   unset(s, Field::SamplesPerShard);
+  unset(s, Field::RequestSize);
   unset(s, Field::Iops);
   s.set(Field::Latency, {0.01, Dim::Duration});
   f = request_fix(diagnose(s));
@@ -229,6 +236,7 @@ TEST_CASE("where requests bind, diagnose offers larger ones, the fewest the mode
 TEST_CASE("diagnose names the smallest local cache that keeps later epochs up") {
   Scenario s = measured(256, 114660);  // compute 256 ms
   s.set(Field::ReadBandwidth, {50e6, Dim::Rate});
+  s.set(Field::StorageScope, {static_cast<double>(StorageScope::Cluster), Dim::Choice});
   s.set(Field::DatasetSamples, 1281167);  // 146,898,608,220 B
   s.set(Field::PageCache, {20e9, Dim::Size});
   // A batch from storage alone: 29.35 MB / 50 MB/s = 587.06 ms; within 256 ms at a hit ratio of
@@ -239,4 +247,9 @@ TEST_CASE("diagnose names the smallest local cache that keeps later epochs up") 
   REQUIRE(f != d.fixes.end());
   CHECK(f->changes[0].value.value == 63e9);
   CHECK(f->result.utilization == doctest::Approx(1).epsilon(1e-12));
+  // The node's own drives (storage.scope = "node") need no cache in front of them.
+  unset(s, Field::StorageScope);
+  const Diagnosis local = diagnose(s);
+  CHECK(std::none_of(local.fixes.begin(), local.fixes.end(),
+                     [](const Fix& x) { return x.kind == FixKind::LocalCache; }));
 }
