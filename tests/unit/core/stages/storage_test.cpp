@@ -250,6 +250,6 @@ TEST_CASE("diagnose names the smallest local cache that keeps later epochs up") 
   // The node's own drives (storage.scope = "node") need no cache in front of them.
   unset(s, Field::StorageScope);
   const Diagnosis local = diagnose(s);
-  CHECK(std::none_of(local.fixes.begin(), local.fixes.end(),
-                     [](const Fix& x) { return x.kind == FixKind::LocalCache; }));
+  CHECK(
+      std::none_of(local.fixes.begin(), local.fixes.end(), [](const Fix& x) { return x.kind == FixKind::LocalCache; }));
 }
