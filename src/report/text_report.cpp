@@ -242,7 +242,7 @@ std::string page_cache_text(const Inputs& in, const Result& r) {
   const bool own_shard = in.nodes > 1 && in.storage.shards <= 1;
   std::string cache =
       fmt::format("{} of {} {} fits in {} of {} per node: {} read {} from cache", percent(r.cache_hit),
-                  format_human(own_shard ? in.dataset_bytes / in.nodes : in.dataset_bytes, Dim::Size),
+                  format_human(in.storage.cached_share_bytes, Dim::Size),
                   own_shard ? "shard (each node reads the same one every epoch, cluster.reshuffle = false)" : "dataset",
                   format_human(in.storage.page_cache_bytes, Dim::Size),
                   in.storage.local_cache_bytes > 0 ? "page cache and local cache" : "page cache",

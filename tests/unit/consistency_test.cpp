@@ -258,11 +258,15 @@ void fewest_storage_fixes_hold(const Scenario& s, const Diagnosis& d, Tally& n) 
   for (const Fix& f : d.fixes) {
     if (f.kind != FixKind::StorageRequestSize && f.kind != FixKind::LocalCache) continue;
     ++n.larger;
+    // One step of the search (a GB, a kB, a sample), and the scenario's value, in the field's unit.
+    const Change& first = f.changes[0];
+    const double step = first.field == Field::LocalCache ? 1e9 : first.field == Field::RequestSize ? 1e3 : 1;
+    const double now = first.field == Field::LocalCache    ? d.inputs.storage.local_cache_bytes
+                       : first.field == Field::RequestSize ? d.inputs.storage.request_bytes
+                                                           : d.inputs.storage.request_bytes / d.inputs.sample_bytes;
     const auto keeps_up = [&](double less) {
       Scenario t = s;
       for (const Change& c : f.changes) t.set(c.field, c.value);
-      const Change& first = f.changes[0];
-      const double step = first.field == Field::LocalCache ? 1e9 : first.field == Field::RequestSize ? 1e3 : 1;
       const double value = first.value.value - less * step;
       t.set(first.field, {value, first.value.dim});
       if (f.changes.size() > 1) t.set(Field::SamplesPerShard, std::ceil(value / d.inputs.sample_bytes));
@@ -271,16 +275,7 @@ void fewest_storage_fixes_hold(const Scenario& s, const Diagnosis& d, Tally& n) 
     };
     CAPTURE(fix_key(f.kind));
     CHECK(keeps_up(0));
-    const double now = f.kind == FixKind::LocalCache ? d.inputs.storage.local_cache_bytes / 1e9
-                       : f.changes[0].field == Field::RequestSize
-                           ? d.inputs.storage.request_bytes / 1e3
-                           : d.inputs.storage.request_bytes / d.inputs.sample_bytes;
-    if (f.changes[0].value.value / (f.kind == FixKind::LocalCache              ? 1e9
-                                    : f.changes[0].field == Field::RequestSize ? 1e3
-                                                                               : 1) -
-            1 >
-        now)
-      CHECK_FALSE(keeps_up(1));
+    if (first.value.value - step > now) CHECK_FALSE(keeps_up(1));
   }
 }
 

@@ -778,6 +778,10 @@ struct FixContext {
   double fewest_as_good(double most) const;
   void storage_fixes() const;
   void request_size_fix(double bytes) const;
+  // The model with `changes`: the storage's reads take at most the compute stage's time.
+  bool reads_keep_up(std::span<const Change> changes) const {
+    return evaluate(resolve_changed(s, changes)).stage(Stage::Storage).time_s <= compute * (1 + 1e-12);
+  }
   void local_cache_fix() const;
   static constexpr double kRequestStep = 1000;  // request sizes are searched in whole kB
   void transfer_fixes() const;
@@ -916,11 +920,11 @@ void FixContext::local_cache_fix() const {
   if (!st.cache_from_page_cache || st.cache_hit >= 1 || in.dataset_bytes <= 0) return;
   if (st.scope != StorageScope::Cluster && st.local_cache_bytes <= 0) return;
   constexpr double kGB = 1e9;
-  const double share = st.shards > 1 ? in.dataset_bytes : in.dataset_bytes / in.nodes;
+  const double share = st.cached_share_bytes;
   const auto change = [&](double n) { return Change{Field::LocalCache, {n * kGB, Dim::Size}}; };
   const auto keeps_up = [&](double n) {
     const Change c = change(n);
-    return evaluate(resolve_changed(s, std::span(&c, 1))).stage(Stage::Storage).time_s <= compute * (1 + 1e-12);
+    return reads_keep_up(std::span(&c, 1));
   };
   // The closed form's guess: the cache whose misses the storage reads in the compute's time.
   const double now = st.local_cache_bytes / kGB;
@@ -957,10 +961,7 @@ void FixContext::request_size_fix(double bytes) const {
               {Field::SamplesPerShard, {std::ceil(request / in.sample_bytes), Dim::Number}}};
     return {{Field::RequestSize, {request, Dim::Size}}};
   };
-  const auto keeps_up = [&](double n) {
-    const std::vector<Change> c = changes(n);
-    return evaluate(resolve_changed(s, c)).stage(Stage::Storage).time_s <= compute * (1 + 1e-12);
-  };
+  const auto keeps_up = [&](double n) { return reads_keep_up(changes(n)); };
   // Shards of up to a whole epoch's samples (or a billion); pieces of up to 16 GB.
   const double unit = per_sample ? in.sample_bytes : kRequestStep;
   const double most = per_sample ? in.dataset_samples.value_or(1e9) : 16e9 / kRequestStep;

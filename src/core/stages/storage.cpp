@@ -88,7 +88,8 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
     // that), or a fresh random share (its cache fills over epochs towards the whole dataset).
     const bool reshuffle = s.value(Field::Reshuffle) != 0;
     in.shards = reshuffle ? w.nodes : 1;
-    in.cache_hit = std::min(1.0, *cache / (reshuffle ? w.dataset_bytes : w.dataset_bytes / w.nodes));
+    in.cached_share_bytes = reshuffle ? w.dataset_bytes : w.dataset_bytes / w.nodes;
+    in.cache_hit = std::min(1.0, *cache / in.cached_share_bytes);
     if (in.cache_hit > 0) in.cold_cache_hit = 0;
   }
   return in;

@@ -30,6 +30,7 @@ struct StorageInputs {
   bool cache_from_page_cache = false;      // cache_hit follows from node.page_cache
   double page_cache_bytes = 0;             // what caches the dataset on a node: page cache and local cache
   double local_cache_bytes = 0;            // of it, storage.local_cache (a local drive, filled on first read)
+  double cached_share_bytes = 0;           // what they must hold for every read to hit: the node's share
   // Several nodes reading a different random share each epoch (cluster.reshuffle): a node's
   // cache holds what it has read, so the hit ratio climbs to cache_hit over epochs.
   double shards = 1;  // cluster.nodes when reshuffled, else 1
