@@ -223,8 +223,8 @@ std::vector<MeasuredFor> measured_for_table(const toml::table& t, const Origin& 
       if (!f || !context_field(f->field))
         throw Error(at(doc, ck.source()),
                     fmt::format("[measured_for] \"{}\": a figure is measured for model.parameters, "
-                                "model.flops_per_sample, accelerator.type, workload.sample_size or "
-                                "workload.device_shape, not '{}'",
+                                "model.flops_per_sample, accelerator.type, workload.sample_size, "
+                                "workload.device_shape or transform.device, not '{}'",
                                 echo(key), echo(ck.str())));
       m.context.emplace_back(f->field, node_value(*f, cv, doc).value);
     }

@@ -69,6 +69,14 @@ void nothing_to_fix(Out& o, const Diagnosis& d, std::string_view bullet) {
         "accelerator memory; use an accelerator with more memory, or less activation memory per sample.\n",
         bullet, format_human(in.compute.activation_bytes.value_or(0), Dim::Size),
         format_human(in.compute.memory_static, Dim::Size), format_human(*in.compute.memory_capacity, Dim::Size));
+  else if (d.fixes.empty() && !r.compute_bound() && r.binds(Stage::Transform) &&
+           r.stage(Stage::Transform).limit == Limit::Decoder)
+    o.print(
+        "{}No fix: the hardware decoder binds, and no worker or CPU moves it; decode fewer frames per sample "
+        "(workload.frames_per_sample) or elsewhere (transform.device).\n",
+        bullet);
+  else if (d.fixes.empty() && !r.compute_bound())
+    o.print("{}No fix found: no change pipesim tries moves the binding wall.\n", bullet);
   else if (d.fixes.empty() && r.upper_bound())
     o.print("{}Nothing to fix among the modelled stages: the accelerator is their binding wall.\n", bullet);
   else if (d.fixes.empty())

@@ -80,6 +80,15 @@ void override_randomly(Gen& g, Scenario& s) {
   if (g.coin(0.2)) s.set(Field::SamplesPerShard, g.whole(1, 20000));
   if (g.coin(0.1)) s.set(Field::RequestSize, {std::exp(g.uniform(std::log(4e3), std::log(64e6))), Dim::Size});
   if (g.coin(0.15)) s.set(Field::LocalCache, {g.uniform(1e10, 2e12), Dim::Size});
+  if (g.coin(0.15)) {  // video: a worker's time per frame, over the frames of a clip
+    s.set(Field::FramesPerSample, g.whole(1, 64));
+    s.set(Field::FrameCost, {std::exp(g.uniform(std::log(1e-4), std::log(5e-3))), Dim::Duration});
+  }
+  if (g.coin(0.15)) {  // lengths that vary, padded to the batch's longest, bucketed or not
+    s.set(Field::Padding, {static_cast<double>(Padding::Longest), Dim::Choice});
+    s.set(Field::SampleSizeCv, g.uniform(0.1, 1));
+    s.set(Field::LengthBuckets, g.whole(1, 16));
+  }
 }
 
 // The model at `workers` per accelerator, on `cpus` for the node when > 0.

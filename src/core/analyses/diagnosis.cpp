@@ -700,6 +700,14 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                        "storage.request_size)",
                        format_significant(in.sample_bytes, Dim::Size, 4))});
   }
+  // A decoder rate in samples (a preset's is for ImageNet JPEGs) meeting samples of many frames.
+  if (in.transform.at == TransformAt::Decoder && !s.has(Field::DecoderFrameRate) && s.value(Field::FramesPerSample) > 1)
+    a.push_back({Field::DecoderFrameRate,
+                 fmt::format("the hardware decoder delivers accelerator.decoder_rate, {}, whatever the {} frames of "
+                             "a sample (accelerator.decoder_fps, frames/s per engine at the samples' codec and "
+                             "resolution, with accelerator.decoder_engines, counts them)",
+                             format_compact(s.get(Field::DecoderRate), Dim::SampleRate),
+                             format_compact(s.value(Field::FramesPerSample), Dim::Number))});
   if (in.storage.modelled && in.storage.read_bandwidth && !s.has(Field::Latency) && !s.has(Field::Iops))
     a.push_back({Field::Latency,
                  "storage at line rate: storage.read_bandwidth at any request size and concurrency "
@@ -748,7 +756,12 @@ void needs(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
       r.sync_wait_s > 0 && ceiling < in.target_utilization)
     d.spread_ceiling = ceiling;
   d.max_batch = max_batch_that_fits(in.compute);
-  d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
+  // The decoder's samples/s: its engines' frames over a sample's frames, or its rate as measured.
+  if (s.has(Field::DecoderFrameRate))
+    d.scenario_decoder_rate =
+        s.value(Field::DecoderEngines) * s.get(Field::DecoderFrameRate) / s.value(Field::FramesPerSample);
+  else
+    d.scenario_decoder_rate = s.opt(Field::DecoderRate).value_or(0);
   d.scenario_gpu_time = s.opt(Field::GpuTime).value_or(0);
   d.scenario_dtype = s.opt(Field::DeviceDtype).value_or(0);
 }
@@ -853,10 +866,16 @@ void FixContext::transform_fixes() const {
   // Where the decoding runs: alternatives to CPU workers, when the scenario gives their figures
   // (each kept only when it raises throughput).
   if (transform_slow && in.transform.at == TransformAt::Cpu) {
-    if (s.has(Field::DecoderRate))
-      add_if_faster(FixKind::DecodeOnDecoder,
-                    {{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}});
-    if (s.has(Field::GpuTime))
+    // On the CPU, transform.gpu_time of a sample of one frame (an image) is the GPU-decode
+    // alternative's figure, which the hardware decoder replaces: its fix leaves no GPU work after
+    // the decoder. A clip's (frames_per_sample > 1) is the GPU's work after the decoder.
+    const bool clip = s.value(Field::FramesPerSample) > 1;
+    if (s.has(Field::DecoderRate) || s.has(Field::DecoderFrameRate)) {
+      std::vector<Change> changes{{Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice}}};
+      if (s.has(Field::GpuTime) && !clip) changes.push_back({Field::GpuTime, {0, Dim::Duration}});
+      add_if_faster(FixKind::DecodeOnDecoder, changes);
+    }
+    if (s.has(Field::GpuTime) && !clip)
       add_if_faster(FixKind::DecodeOnGpu,
                     {{Field::TransformDevice, {static_cast<double>(TransformAt::Gpu), Dim::Choice}}});
     if (s.has(Field::PredecodedSampleRate)) {

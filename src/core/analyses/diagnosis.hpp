@@ -121,7 +121,7 @@ struct Diagnosis {
   std::optional<StorageCapacity> storage_capacity;
   std::optional<CoreNeeds> cores;
   std::optional<double> max_batch;   // largest batch that fits in accelerator memory
-  double scenario_decoder_rate = 0;  // accelerator.decoder_rate, when given (for the fix's text)
+  double scenario_decoder_rate = 0;  // the hardware decoder's samples/s, when given (for the fix's text)
   double scenario_gpu_time = 0;      // transform.gpu_time, when given
   double scenario_dtype = 0;         // workload.device_dtype, when given (an index of Dtype)
   // Workers per accelerator needed for the transform to keep up with compute.

@@ -18,14 +18,17 @@ bool standing(Field figure, const Scenario& s) {
 bool acts(Field figure, const Inputs& in) {
   switch (figure) {
     case Field::DecoderRate:
+    case Field::DecoderEngines:
+    case Field::DecoderFrameRate:
       return in.transform.at == TransformAt::Decoder;
     case Field::GpuTime:
-      return in.transform.at == TransformAt::Gpu;
+      return in.transform.at == TransformAt::Gpu || in.transform.at == TransformAt::Decoder;
     case Field::HostCost:
       return in.transform.at != TransformAt::Cpu;
     case Field::WorkerSampleRate:
     case Field::WorkerThroughput:
     case Field::TransformCost:
+    case Field::FrameCost:
       return in.transform.at == TransformAt::Cpu;
     case Field::ActivationBytes:
       return in.compute.memory_capacity.has_value();
@@ -57,6 +60,7 @@ bool context_field(Field f) {
     case Field::AcceleratorType:
     case Field::SampleSize:
     case Field::DeviceShape:
+    case Field::TransformDevice:
       return true;
     default:
       return false;

@@ -157,7 +157,7 @@ double observed_figure(const Result& r, double batch, Observed kind, Scope scope
 }
 
 Field default_unknown(const Scenario& s) {
-  for (Field f : {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost})
+  for (Field f : alternatives(Field::WorkerSampleRate))
     if (s.has(f)) return f;
   return Field::WorkerSampleRate;
 }

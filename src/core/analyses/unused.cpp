@@ -196,8 +196,23 @@ std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
            "\"cluster\" for storage the nodes share";
   if (f == Field::PageableBandwidth && s.value(Field::LinkPinned) != 0)
     return "the copy is pinned (link.pinned = true): the pageable rate applies with link.pinned = false";
-  if (among(f, {Field::DecoderRate, Field::GpuTime}) && s.value(Field::TransformDevice) == 0)
+  const auto at = static_cast<TransformAt>(s.value(Field::TransformDevice));
+  if (among(f, {Field::DecoderRate, Field::GpuTime, Field::DecoderEngines, Field::DecoderFrameRate}) &&
+      at == TransformAt::Cpu)
     return "the transform runs on the CPU (transform.device = \"cpu\")";
+  if (among(f, {Field::DecoderRate, Field::DecoderEngines, Field::DecoderFrameRate}) && at != TransformAt::Decoder)
+    return "the hardware decoder is not used (transform.device = \"decoder\" uses it)";
+  if (f == Field::DecoderRate && s.has(Field::DecoderFrameRate))
+    return "accelerator.decoder_fps is set: the decoder's rate follows from it, its engines and the frames per "
+           "sample";
+  if (among(f, {Field::FramesPerSample, Field::DecoderEngines}) && !s.has(Field::FrameCost) &&
+      !(at == TransformAt::Decoder && s.has(Field::DecoderFrameRate)))
+    return "no figure is per frame (workload.frame_cost, accelerator.decoder_fps): the work per sample is "
+           "measured whole";
+  if (f == Field::LengthBuckets && s.value(Field::Padding) == 0)
+    return "samples are not padded (workload.padding = \"none\"): there is nothing to bucket";
+  if (among(f, {Field::Padding, Field::LengthBuckets}) && s.value(Field::SampleSizeCv) == 0)
+    return "every sample has one length (workload.sample_size_cv = 0): padding adds nothing";
   if (f == Field::MemcpyBandwidth && s.has(Field::CollateBandwidth) && s.has(Field::PinBandwidth))
     return "cpu.collate_bandwidth and cpu.pin_bandwidth are set: the copy rate stands in for neither";
   const auto stage_off = [&](std::string_view table, Stage stage) {

@@ -21,6 +21,7 @@ constexpr DimSet kRate = dims(Dim::Rate);
 constexpr DimSet kSampleRate = Dim::SampleRate | Dim::StepRate;
 constexpr DimSet kTime = dims(Dim::Duration);
 constexpr DimSet kBool = dims(Dim::Bool);
+constexpr DimSet kFrameRate = dims(Dim::FrameRate);
 
 using C = Constraint;
 
@@ -30,6 +31,7 @@ constexpr std::array<std::string_view, 5> kPrecisions = {"fp32", "tf32", "bf16",
 constexpr std::array<std::string_view, 8> kDtypes = {"uint8", "int8", "fp8", "fp16", "bf16", "fp32", "int32", "int64"};
 constexpr std::array<std::string_view, 4> kTransformAt = {"cpu", "gpu", "decoder", "none"};
 constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
+constexpr std::array<std::string_view, 2> kPaddings = {"none", "longest"};
 constexpr std::array<std::string_view, 3> kCheckpointing = {"none", "selective", "full"};
 // The accelerator presets' names (configs/accelerators; a unit test keeps the two in step).
 constexpr std::array<std::string_view, 15> kAccelerators = {"a100-40gb-pcie",
@@ -133,7 +135,15 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::LayerOverhead, "accelerator.layer_overhead", kTime, C::NonNegative, false, "0 s",
      "time per layer per pass-kind (x3 when training)"},
     {Field::DecoderRate, "accelerator.decoder_rate", kSampleRate, C::Positive, false, "",
-     "samples/s the accelerator's hardware decoder delivers (transform.device = \"decoder\")", "\"3000 samples/s\""},
+     "samples/s the accelerator's hardware decoder delivers (transform.device = \"decoder\"), as measured on this "
+     "kind of sample (a preset's: ImageNet JPEGs)",
+     "\"3000 samples/s\""},
+    {Field::DecoderEngines, "accelerator.decoder_engines", kNum, C::Positive, true, "1",
+     "hardware video decoders (NVDEC engines) on one accelerator, each decoding accelerator.decoder_fps"},
+    {Field::DecoderFrameRate, "accelerator.decoder_fps", kFrameRate, C::Positive, false, "",
+     "frames/s one hardware decoder engine delivers at the samples' codec and resolution: with "
+     "workload.frames_per_sample, the decoder's rate in place of accelerator.decoder_rate",
+     "\"1000 frames/s\""},
     {Field::FlopsPerSample, "model.flops_per_sample", dims(Dim::Flop), C::Positive, false, "",
      "FLOPs of one forward pass per sample, a multiply-accumulate counted as two (\"4.09 GMAC\" is 8.18 GFLOP)",
      "\"8.18 GFLOP\""},
@@ -199,6 +209,10 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "element type on the device: uint8, int8, fp8, fp16, bf16, fp32, int32 or int64", "\"uint8\"", kDtypes},
     {Field::TransformCost, "workload.transform_cost", kTime, C::Positive, false, "",
      "CPU time one worker spends per sample", "\"8 ms\""},
+    {Field::FrameCost, "workload.frame_cost", kTime, C::Positive, false, "",
+     "CPU time one worker spends per frame of a video sample (decode at its resolution and codec, and "
+     "transform): a sample costs workload.frames_per_sample of these",
+     "\"2 ms\""},
     {Field::DatasetSamples, "workload.dataset_samples", kNum, C::Positive, true, "",
      "samples per epoch (enables epoch time)", "1281167"},
     {Field::Epochs, "workload.epochs", kNum, C::Positive, true, "",
@@ -208,17 +222,30 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
     {Field::DatasetSize, "workload.dataset_size", kSize, C::Positive, false, "dataset_samples x sample_size",
      "bytes stored for one epoch (page-cache hit ratio)"},
     {Field::SampleSizeCv, "workload.sample_size_cv", kNum, C::NonNegative, false, "0",
-     "coefficient of variation of the stored sample size (lognormal), for storage reads; simulate only"},
+     "coefficient of variation of the stored sample size (lognormal): storage reads in simulate, and the "
+     "lengths workload.padding pads to the batch's longest"},
     {Field::SamplesPerShard, "workload.samples_per_shard", kNum, C::Positive, true, "",
      "samples stored together in one shard file (WebDataset, MDS, TFRecord, token shards): storage reads go by "
      "shard, or by storage.request_size pieces of one (omit: one file per sample)",
      "10000"},
+    {Field::FramesPerSample, "workload.frames_per_sample", kNum, C::Positive, true, "1",
+     "video frames decoded per sample (a clip): the decoder's and workload.frame_cost's work per sample"},
+    {Field::Padding, "workload.padding", kChoice, C::None, false, "none",
+     "samples of different lengths in one batch (speech, text): none (fixed lengths, or packed) or longest (each "
+     "padded to the batch's longest, lengths spread as workload.sample_size_cv says): the device bytes, compute "
+     "and activations grow by the padding",
+     "", kPaddings},
+    {Field::LengthBuckets, "workload.length_buckets", kNum, C::Positive, true, "1",
+     "with workload.padding = \"longest\": batches drawn from this many buckets of equal share by length "
+     "(bucketing), so a batch pads only to its bucket's longest"},
     {Field::TransformDevice, "transform.device", kChoice, C::None, false, "cpu",
      "where samples are decoded: cpu (workers), gpu (kernels on the accelerator), decoder (hardware decoder), none "
      "(no transform: samples reach the device as stored, e.g. token ids)",
      "", kTransformAt},
-    {Field::GpuTime, "transform.gpu_time", kTime, C::Positive, false, "",
-     "accelerator time per sample to decode on the GPU (DALI/nvJPEG); adds to the compute stage", "\"0.1 ms\""},
+    {Field::GpuTime, "transform.gpu_time", kTime, C::NonNegative, false, "",
+     "accelerator time per sample to decode on the GPU (DALI/nvJPEG), or with transform.device = \"decoder\" its "
+     "GPU work after the hardware decoder (resize, augmentation; 0 s: none); adds to the compute stage",
+     "\"0.1 ms\""},
     {Field::HostCost, "transform.host_cost", kTime, C::Positive, false, "",
      "CPU time per sample a worker still spends when decoding is on the accelerator (omit: not modelled)", "\"1 ms\""},
     {Field::TransformCv, "transform.cv", kNum, C::NonNegative, false, "0",
@@ -388,7 +415,8 @@ std::span<const Field> required_fields() { return kRequired; }
 bool required(Field f) { return std::find(kRequired.begin(), kRequired.end(), f) != kRequired.end(); }
 
 std::span<const Field> alternatives(Field f) {
-  static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost};
+  static constexpr std::array kTransformRate = {Field::WorkerThroughput, Field::WorkerSampleRate, Field::TransformCost,
+                                                Field::FrameCost};
   static constexpr std::array kPrice = {Field::PricePerHour, Field::PurchasePrice};
   static constexpr std::array kDeviceBytes = {Field::DeviceSampleSize, Field::DeviceShape};
   for (Field g : kTransformRate)

@@ -48,6 +48,8 @@ enum class Field : std::uint8_t {
   DispatchOverhead,
   LayerOverhead,
   DecoderRate,
+  DecoderEngines,
+  DecoderFrameRate,
   FlopsPerSample,
   Parameters,
   Precision,
@@ -70,11 +72,15 @@ enum class Field : std::uint8_t {
   DeviceShape,
   DeviceDtype,
   TransformCost,
+  FrameCost,
   DatasetSamples,
   Epochs,
   DatasetSize,
   SampleSizeCv,
   SamplesPerShard,
+  FramesPerSample,
+  Padding,
+  LengthBuckets,
   TransformDevice,
   GpuTime,
   HostCost,
@@ -160,6 +166,9 @@ enum class Precision : std::uint8_t { Fp32, Tf32, Bf16, Fp16, Fp8 };
 enum class Dtype : std::uint8_t { Uint8, Int8, Fp8, Fp16, Bf16, Fp32, Int32, Int64 };
 enum class TransformAt : std::uint8_t { Cpu, Gpu, Decoder, None };
 enum class StorageScope : std::uint8_t { Node, Cluster };
+// How a batch of samples of different lengths reaches the device (workload.padding): as stored
+// (fixed lengths, or packed), or each padded to the batch's longest.
+enum class Padding : std::uint8_t { None, Longest };
 // What a transformer keeps for its backward pass (model.activation_checkpointing): every
 // activation, the attention scores among them; all but the attention, recomputed (as FlashAttention
 // does); or each layer's input alone, the layer recomputed.

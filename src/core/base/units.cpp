@@ -146,6 +146,9 @@ constexpr std::array kUnits = {
     Unit{"image/s", Dim::SampleRate, 1},
     Unit{"img/sec", Dim::SampleRate, 1},
     Unit{"images/sec", Dim::SampleRate, 1},
+    Unit{"frames/s", Dim::FrameRate, 1},
+    Unit{"frame/s", Dim::FrameRate, 1},
+    Unit{"fps", Dim::FrameRate, 1},
 };
 
 // A count written with a suffix: "1.28M" samples, "12k samples/s".
@@ -182,6 +185,8 @@ std::string_view example(Dim d) {
       return "\"bf16\"";
     case Dim::StepRate:
       return "\"3.45 it/s\"";
+    case Dim::FrameRate:
+      return "\"1000 frames/s\"";
   }
   return "";
 }
@@ -214,6 +219,8 @@ std::string_view dim_name(Dim d) {
       return "a name";
     case Dim::StepRate:
       return "a rate per step";
+    case Dim::FrameRate:
+      return "a frame rate";
   }
   return "a value";
 }
@@ -291,7 +298,7 @@ Quantity parse_quantity_in(std::string_view text, bool suffix) {
       const std::string hint = did_you_mean(unit, names);
       throw Error(fmt::format(
           "unknown unit \"{}\" in \"{}\"{} (sizes: B KB MB GB KiB MiB GiB; rates: MB/s GB/s "
-          "Gbps Gb/s; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s img/s; counts: 12k 1.28M)",
+          "Gbps Gb/s; durations: ns us ms s min h; FLOP, GFLOP; TFLOPS; samples/s img/s; frames/s; counts: 12k 1.28M)",
           echo(unit), echo(s), hint));
     }
     q.value = number * found->factor;
@@ -392,6 +399,8 @@ Scaled scale(double v, Dim dim) {
       return {v, "USD/h"};
     case Dim::StepRate:
       return {v, "it/s"};
+    case Dim::FrameRate:
+      return {v, "frames/s"};
     case Dim::Number:
     case Dim::Bool:
     case Dim::Choice:

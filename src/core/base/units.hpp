@@ -25,8 +25,9 @@ enum class Dim : std::uint8_t {
   // Steps (batches) per second, as tqdm and training logs print them ("3.45 it/s"): a sample
   // rate once multiplied by the batch size (the loader does so when the scenario is read).
   StepRate,
+  FrameRate,  // video frames per second ("1000 frames/s", "1000 fps"), of a decoder or a clip
 };
-constexpr unsigned kDimCount = 12;
+constexpr unsigned kDimCount = 13;
 
 // A set of Dims (bit i = Dim i).
 using DimSet = std::uint16_t;

@@ -64,6 +64,14 @@ Workload resolve_workload(const Scenario& s) {
   w.transform_cv = s.value(Field::TransformCv);
   w.sample_size_cv = s.value(Field::SampleSizeCv);
   w.step_cv = s.value(Field::StepCv);
+  if (static_cast<Padding>(s.value(Field::Padding)) == Padding::Longest) {
+    const double buckets = s.value(Field::LengthBuckets);
+    if (buckets > kMaxLengthBuckets)
+      throw FieldError(Field::LengthBuckets, fmt::format("workload.length_buckets = {} is more than pipesim models "
+                                                         "(at most {}; past a few dozen, buckets pad next to nothing)",
+                                                         format_compact(buckets, Dim::Number), kMaxLengthBuckets));
+    w.padding = padded_length(w.batch, w.sample_size_cv, buckets);
+  }
   if (s.has(Field::DatasetSize))
     w.dataset_bytes = s.get(Field::DatasetSize);
   else if (w.dataset_samples)
@@ -88,6 +96,10 @@ Inputs resolve(const Scenario& s) {
   in.storage = resolve_storage(s, in);
   in.transfer = resolve_transfer(s, in, in.transform);
   in.compute = resolve_compute(s);
+  // Padding lengthens every sample on the device: its bytes, the compute and the activations.
+  in.transfer.device_bytes *= in.padding;
+  in.transform.collate_bytes_per_sample *= in.padding;
+  if (in.compute.activation_bytes) *in.compute.activation_bytes *= in.padding;
 
   // Scenario::set keeps at most one of the two prices.
   if (s.has(Field::PricePerHour)) {
@@ -257,7 +269,7 @@ void stage_times(const Inputs& in, Result& r) {
     }
   }
   compute.modelled = true;
-  r.model_compute_s = model_compute_time(in.compute, B, &compute.limit);
+  r.model_compute_s = model_compute_time(in.compute, B, &compute.limit) * in.padding;
   compute.time_s = r.model_compute_s + B * in.transform.gpu_seconds_per_sample;  // plus GPU decoding
   compute.bytes_per_batch = B * in.sample_bytes;
 }

@@ -22,7 +22,10 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
   // Scenario::set keeps at most one of the three rates.
   double cpu_seconds = 0;
   bool cpu_rate = true;
-  if (s.has(Field::WorkerThroughput))
+  const double frames = s.value(Field::FramesPerSample);
+  if (s.has(Field::FrameCost))
+    cpu_seconds = frames * s.get(Field::FrameCost);
+  else if (s.has(Field::WorkerThroughput))
     cpu_seconds = w.sample_bytes / s.get(Field::WorkerThroughput);
   else if (s.has(Field::WorkerSampleRate))
     cpu_seconds = 1.0 / s.get(Field::WorkerSampleRate);
@@ -44,14 +47,25 @@ TransformInputs resolve_transform(const Scenario& s, const Workload& w) {
         throw FieldError(Field::TransformDevice,
                          "transform.device = \"gpu\" needs transform.gpu_time, the accelerator time to decode "
                          "one sample (DALI/nvJPEG)");
+      if (s.get(Field::GpuTime) <= 0)
+        throw FieldError(Field::GpuTime,
+                         "transform.gpu_time = 0 s: decoding on the GPU takes time (0 s is for the GPU's work after "
+                         "a hardware decoder, transform.device = \"decoder\", when there is none)");
       in.gpu_seconds_per_sample = s.get(Field::GpuTime);
       break;
     case TransformAt::Decoder:
-      if (!s.has(Field::DecoderRate))
+      // A frame rate per engine, where given, sets the decoder's pace by the frames of a sample;
+      // else its rate in samples as measured. GPU work after the decoder adds to the compute.
+      if (s.has(Field::DecoderFrameRate))
+        in.decoder_seconds_per_sample = frames / (s.value(Field::DecoderEngines) * s.get(Field::DecoderFrameRate));
+      else if (s.has(Field::DecoderRate))
+        in.decoder_seconds_per_sample = 1.0 / s.get(Field::DecoderRate);
+      else
         throw FieldError(Field::TransformDevice,
                          "transform.device = \"decoder\" needs accelerator.decoder_rate, the samples/s of the "
-                         "accelerator's hardware decoder");
-      in.decoder_seconds_per_sample = 1.0 / s.get(Field::DecoderRate);
+                         "accelerator's hardware decoder, or accelerator.decoder_fps, the frames/s of each of its "
+                         "accelerator.decoder_engines");
+      in.gpu_seconds_per_sample = s.opt(Field::GpuTime).value_or(0);
       break;
     case TransformAt::None:  // the samples go to the device as stored
       break;

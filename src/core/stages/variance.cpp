@@ -70,6 +70,37 @@ Slowest slowest_of(double n, double cv) {
   return {m1, std::sqrt(std::max(0.0, m2 - m1 * m1))};
 }
 
+double padded_length(double batch, double cv, double buckets) {
+  if (batch <= 1 || cv <= 0) return 1;
+  // Lengths exp(mu + sigma z), z standard normal; bucket j holds z between the quantiles of
+  // (j - 1) / k and j / k. Within it z has the density phi / (1 / k) and the distribution
+  // G = k (Phi - (j - 1) / k); the longest of B draws, the density B g G^(B-1). Its mean by
+  // Simpson's rule over the bucket (cut to [-9, 9], where the density's weight ends for any
+  // batch), over the density's own integral to take out the rule's error.
+  const double sigma = std::sqrt(std::log1p(cv * cv)), mu = -sigma * sigma / 2;
+  const int k = static_cast<int>(buckets);
+  const int steps = 2 * std::max(100, 720 / k);  // even, and at least 200 over any bucket
+  double sum = 0;
+  for (int j = 1; j <= k; ++j) {
+    const double lo = j == 1 ? -9 : std::clamp(normal_quantile(static_cast<double>(j - 1) / k), -9.0, 9.0);
+    const double hi = j == k ? 9 : std::clamp(normal_quantile(static_cast<double>(j) / k), -9.0, 9.0);
+    const double h = (hi - lo) / steps;
+    const double below = static_cast<double>(j - 1) / k;
+    double m0 = 0, m1 = 0;
+    for (int i = 0; i <= steps; ++i) {
+      const double z = lo + h * i;
+      const double phi = 0.5 * std::erfc(-z / std::numbers::sqrt2);
+      const double g = std::clamp(k * (phi - below), 0.0, 1.0);
+      const double density = std::exp(-z * z / 2) * (g > 0 ? std::exp((batch - 1) * std::log(g)) : 0);
+      const double weight = (i == 0 || i == steps ? 1 : i % 2 == 1 ? 4 : 2);
+      m0 += weight * density;
+      m1 += weight * density * std::exp(mu + sigma * z);
+    }
+    sum += m0 > 0 ? m1 / m0 : std::exp(mu + sigma * hi);
+  }
+  return sum / k;
+}
+
 double delivered_rate(const VarianceInputs& in) {
   const double ideal = std::min(in.worker_rate, in.loop_rate);
   if (in.batch_cv <= 0 && in.loop_cv <= 0) return ideal;

@@ -39,6 +39,13 @@ struct Slowest {
 };
 Slowest slowest_of(double n, double cv);
 
+// Samples of different lengths padded to their batch's longest (workload.padding): the mean
+// over batches of the longest of `batch` draws over the mean length, lengths a lognormal with
+// coefficient of variation cv; with `buckets` > 1 each batch is drawn from one of that many
+// buckets of equal share by length, and pads to that bucket's longest. 1 when cv = 0 or
+// batch = 1; the mean of slowest_of(batch, cv) with one bucket.
+double padded_length(double batch, double cv, double buckets = 1);
+
 // The fitted constants, with where they come from (scripts/validation/fit-variance).
 struct VarianceFit {
   double sync_in_order;   // in order: the loop waits for the slowest of W, per z_W x batch cv

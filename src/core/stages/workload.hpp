@@ -35,18 +35,26 @@ struct Workload {
   double worker_warmup_time = 0;    // a new worker's first batch over its later ones (s); together
   double epoch_overhead = 0;        // fixed per epoch without persistent workers (s)
   // What only the simulation uses so far (docs/manual/commands.md, "Simulation"): the DataLoader's per-worker
-  // window and delivery order, and the variation of transform time, stored size and step time.
+  // window and delivery order, and the variation of transform time, stored size and step time
+  // (the stored size's also sets the padding, below).
   double prefetch_factor = 2;
   bool in_order = true;
   double transform_cv = 0;
   double sample_size_cv = 0;
   double step_cv = 0;
+  // Samples padded to their batch's longest (workload.padding): the padded batch over the
+  // unpadded one, in length (padded_length); 1 when nothing is padded. The bytes on the device,
+  // the compute and the activations grow by it.
+  double padding = 1;
 
   // The training loop's own time per step.
   [[nodiscard]] double loop_time() const {
     return loop_overhead + (workers >= 1 ? receive_time + batch * receive_time_per_sample : 0);
   }
 };
+
+// The most length buckets (workload.length_buckets) the padding is computed over.
+inline constexpr double kMaxLengthBuckets = 256;
 
 class Scenario;
 // pipeline.*, cluster.nodes, accelerator.count and workload.* sizes; throws FieldError when a

@@ -573,9 +573,16 @@ TEST_CASE("every reason a requirement is unverified names a key, and setting tha
   apply_assignment(dec, "workload.sample_size=2 MB");
   apply_requirement(dec, "min_utilization=10%");
   o = check_plan(dec.scenario, dec.plan);
-  REQUIRE(o.outcomes[0].foreign.size() == 1);
+  // The decoder's rate is for ImageNet JPEGs; the preset's GPU time was GPU decoding, and with the
+  // hardware decoder it would be charged as the GPU's work after it.
+  REQUIRE(o.outcomes[0].foreign.size() == 2);
   CHECK(o.outcomes[0].foreign[0].entry->figure == Field::DecoderRate);
   CHECK(o.outcomes[0].foreign[0].changed[0].first == Field::SampleSize);
+  CHECK(o.outcomes[0].foreign[1].entry->figure == Field::GpuTime);
+  const auto& changed = o.outcomes[0].foreign[1].changed;
+  CHECK(std::any_of(changed.begin(), changed.end(), [](const auto& c) { return c.first == Field::TransformDevice; }));
+  CHECK(foreign_text(o.outcomes[0].foreign[1]).find("transform.device gpu") != std::string::npos);
   apply_assignment(dec, "accelerator.decoder_rate=400 samples/s");
+  apply_assignment(dec, "transform.gpu_time=0.2 ms");
   CHECK(check_plan(dec.scenario, dec.plan).outcomes[0].foreign.empty());
 }

@@ -33,6 +33,7 @@ const std::map<Field, std::pair<Quantity, Quantity>>& two_values() {
       {Field::WorkerThroughput, {{100e6, Dim::Rate}, {200e6, Dim::Rate}}},
       {Field::WorkerSampleRate, {{1000, Dim::SampleRate}, {2000, Dim::SampleRate}}},
       {Field::TransformCost, {{2e-3, Dim::Duration}, {3e-3, Dim::Duration}}},
+      {Field::FrameCost, {{0.5e-3, Dim::Duration}, {5e-3, Dim::Duration}}},
       {Field::PricePerHour, {{10, Dim::MoneyRate}, {20, Dim::MoneyRate}}},
       {Field::PurchasePrice, {{100000, Dim::Money}, {400000, Dim::Money}}},
       {Field::DeviceSampleSize, {{150e3, Dim::Size}, {300e3, Dim::Size}}},
@@ -81,8 +82,8 @@ TEST_CASE("sweeping an alternative field replaces the others at every point") {
       ++checked;
     }
   }
-  // 3 transform rates x 2 others + 2 prices x 1 + 2 device-bytes fields x 1.
-  CHECK(checked == 10);
+  // 4 transform rates x 3 others + 2 prices x 1 + 2 device-bytes fields x 1.
+  CHECK(checked == 16);
 }
 
 TEST_CASE("Scenario::set replaces a field's alternatives, and says which one is set") {

@@ -9,6 +9,7 @@
 #include "config/loader.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/stages/model.hpp"
+#include "core/stages/variance.hpp"
 
 using namespace pipesim;
 using namespace pipesim::test;
@@ -98,6 +99,57 @@ TEST_CASE("worker throughput in samples/s, or a transform cost per sample") {
 TEST_CASE("a rate per step that reaches the model unconverted is refused, not read as samples/s") {
   Scenario s = test::reference_case(256);
   s.set(Field::WorkerSampleRate, {0.75, Dim::StepRate});
+  CHECK_THROWS_AS(resolve(s), FieldError);
+}
+
+TEST_CASE("video: frames per sample on the hardware decoder's engines or on a worker, GPU work after") {
+  Scenario s = reference(256);
+  s.set(Field::FramesPerSample, 16);
+  s.set(Field::DecoderEngines, 7);
+  s.set(Field::DecoderFrameRate, {1000, Dim::FrameRate});
+  s.set(Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice});
+  // 7 engines x 1,000 frames/s over 16 frames a clip: 437.5 clips/s, 585.1 ms for 256.
+  Result r = run(s);
+  CHECK(r.stage(Stage::Transform).time_s == doctest::Approx(256 * 16 / 7000.0).epsilon(1e-14));
+  CHECK(r.stage(Stage::Transform).limit == Limit::Decoder);
+  // The decoder's frame rate replaces its rate in samples.
+  s.set(Field::DecoderRate, {5000, Dim::SampleRate});
+  CHECK(run(s).stage(Stage::Transform).time_s == doctest::Approx(256 * 16 / 7000.0).epsilon(1e-14));
+  // Resizing and augmenting the decoded frames on the GPU adds to the compute: 256 x 0.2 ms.
+  const double compute = r.stage(Stage::Compute).time_s;
+  s.set(Field::GpuTime, {0.2e-3, Dim::Duration});
+  CHECK(run(s).stage(Stage::Compute).time_s == doctest::Approx(compute + 256 * 0.2e-3).epsilon(1e-14));
+  // On CPU workers: 16 frames x 2 ms = 32 ms a clip; 256 clips over 8 workers, 1.024 s.
+  Scenario c = reference(256);
+  c.set(Field::FramesPerSample, 16);
+  c.set(Field::FrameCost, {2e-3, Dim::Duration});
+  CHECK_FALSE(c.has(Field::WorkerThroughput));  // one way to say a worker's rate
+  CHECK(run(c).stage(Stage::Transform).time_s == doctest::Approx(256 * 32e-3 / 8).epsilon(1e-14));
+  // Without a rate the decoder is refused, naming both ways to give one.
+  Scenario none = reference(256);
+  none.set(Field::TransformDevice, {static_cast<double>(TransformAt::Decoder), Dim::Choice});
+  CHECK_THROWS_WITH_AS(resolve(none), doctest::Contains("accelerator.decoder_fps"), FieldError);
+}
+
+TEST_CASE("padding to the batch's longest lengthens the device bytes, the compute and the activations") {
+  Scenario s = measured(32, 320e3);  // 1 ms a sample
+  s.set(Field::LinkBandwidth, {25e9, Dim::Rate});
+  s.set(Field::DeviceSampleSize, {640e3, Dim::Size});
+  s.set(Field::SampleSizeCv, 0.5);
+  const Result flat = run(s);
+  s.set(Field::Padding, {static_cast<double>(Padding::Longest), Dim::Choice});
+  const Inputs in = resolve(s);
+  const double p = padded_length(32, 0.5);
+  CHECK(in.padding == p);
+  CHECK(p > 1.5);
+  const Result padded = evaluate(in);
+  CHECK(padded.stage(Stage::Transfer).time_s == doctest::Approx(flat.stage(Stage::Transfer).time_s * p).epsilon(1e-12));
+  CHECK(padded.stage(Stage::Compute).time_s == doctest::Approx(32e-3 * p).epsilon(1e-12));
+  // Buckets by length pad less.
+  s.set(Field::LengthBuckets, 8);
+  CHECK(resolve(s).padding == padded_length(32, 0.5, 8));
+  CHECK(resolve(s).padding < p);
+  s.set(Field::LengthBuckets, 1000);
   CHECK_THROWS_AS(resolve(s), FieldError);
 }
 

@@ -2,7 +2,10 @@
 // scripts/validation/fit-variance: its limits worked by hand, and agreement with the simulation.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "../../../support/scenarios.hpp"
 #include "core/sim/simulate.hpp"
@@ -41,6 +44,47 @@ TEST_CASE("the slowest of n lognormal steps: its mean and spread") {
   CHECK(slowest_of(64, 0.2).mean > slowest_of(8, 0.2).mean);
   CHECK(slowest_of(64, 0.2).sd < slowest_of(8, 0.2).sd);
   CHECK(slowest_of(100000, 0.2).mean < 3);
+}
+
+TEST_CASE("padding to the batch's longest: the longest of B lengths, within its bucket") {
+  // Nothing to pad: one sample a batch, or every sample of one length.
+  CHECK(padded_length(1, 0.5) == 1);
+  CHECK(padded_length(64, 0) == 1);
+  // Two samples, one bucket: the longer of two lognormal draws of mean 1 is 2 Phi(sigma / sqrt 2).
+  const auto Phi = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
+  for (double cv : {0.2, 0.5, 1.0}) {
+    CAPTURE(cv);
+    const double sigma = std::sqrt(std::log1p(cv * cv));
+    CHECK(padded_length(2, cv) == doctest::Approx(2 * Phi(sigma / std::sqrt(2.0))).epsilon(1e-9));
+    CHECK(padded_length(256, cv) == doctest::Approx(slowest_of(256, cv).mean).epsilon(1e-6));
+  }
+  // cv 1: 1.444 for two samples.
+  CHECK(padded_length(2, 1.0) == doctest::Approx(1.44394).epsilon(1e-5));
+  // Buckets pad less, and with one sample a batch each bucket's mean averages to the mean.
+  // cv 0.5, 32 a batch (a fine quadrature done apart): 2.4456 with one bucket, 1.2589 with eight.
+  CHECK(padded_length(32, 0.5) == doctest::Approx(2.4456).epsilon(1e-4));
+  CHECK(padded_length(32, 0.5, 8) == doctest::Approx(1.2589).epsilon(1e-4));
+  CHECK(padded_length(32, 0.5, 4) < padded_length(32, 0.5, 1));
+  CHECK(padded_length(32, 0.5, 16) < padded_length(32, 0.5, 4));
+  CHECK(padded_length(32, 0.5, 256) < 1.05);
+  // Against drawing: lengths sorted into 4 buckets of equal share, batches of 8 from one bucket.
+  std::mt19937_64 rng(7);
+  const double sigma = std::sqrt(std::log1p(0.5 * 0.5));
+  std::lognormal_distribution<double> length(-sigma * sigma / 2, sigma);
+  std::vector<double> all(400000);
+  for (double& x : all) x = length(rng);
+  std::sort(all.begin(), all.end());
+  const std::size_t per = all.size() / 4;
+  std::uniform_int_distribution<std::size_t> pick(0, per - 1);
+  double longest = 0;
+  constexpr int kBatches = 200000;
+  for (int b = 0; b < kBatches; ++b) {
+    const std::size_t bucket = static_cast<std::size_t>(b % 4) * per;
+    double m = 0;
+    for (int i = 0; i < 8; ++i) m = std::max(m, all[bucket + pick(rng)]);
+    longest += m;
+  }
+  CHECK(padded_length(8, 0.5, 4) == doctest::Approx(longest / kBatches).epsilon(2e-3));
 }
 
 TEST_CASE("no variation: the slower side's rate exactly; variation: less, more so in order") {
