@@ -655,7 +655,12 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
   worker_assumptions(s, in, a);
   measured_on_assumption(s, in, a);
   if (in.storage.modelled && in.storage.cache_from_page_cache && !s.has(Field::PageCache))
-    a.push_back({Field::PageCache, "all of node.memory is page cache for the dataset (node.page_cache)"});
+    a.push_back({Field::PageCache,
+                 in.storage.node_shuffle_buffer_bytes > 0
+                     ? fmt::format("all of node.memory but the shuffle buffers ({}) is page cache for the dataset "
+                                   "(node.page_cache)",
+                                   format_compact(in.storage.node_shuffle_buffer_bytes, Dim::Size))
+                     : std::string("all of node.memory is page cache for the dataset (node.page_cache)")});
   // Storage read every epoch: no page cache is known to hold the dataset.
   if (in.storage.modelled && !in.storage.cache_from_page_cache && !s.has(Field::CacheHit) &&
       !s.has(Field::NodeMemory) && !s.has(Field::PageCache))

@@ -226,6 +226,11 @@ std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
   if (among(f, {Field::SamplesPerShard, Field::RequestSize}) && !d.inputs.storage.iops && !d.inputs.storage.latency)
     return "the storage has no request limit (storage.iops, storage.latency): requests of any size read at its "
            "bandwidth";
+  if (f == Field::ShuffleBuffer && !d.result.stage(Stage::Storage).modelled)
+    return "storage is not modelled (storage.read_bandwidth): nothing fills the buffers";
+  if (f == Field::ShuffleBuffer && !d.inputs.dataset_samples)
+    return "the dataset's size is not known (workload.dataset_samples): no epoch start, no page cache for the "
+           "buffers to take from";
   if (f == Field::LocalCache && s.has(Field::CacheHit))
     return "storage.cache_hit is set: it holds for every epoch, whatever caches the data";
   if (f == Field::LocalCache && d.inputs.dataset_bytes <= 0)

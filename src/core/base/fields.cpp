@@ -97,6 +97,11 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "fixed time per epoch of a loader with non-persistent workers (creating its iterator, stopping the workers)"},
     {Field::PrefetchFactor, "pipeline.prefetch_factor", kNum, C::Positive, true, "2",
      "batches each worker may hold ahead of the training loop (PyTorch prefetch_factor)"},
+    {Field::ShuffleBuffer, "pipeline.shuffle_buffer", kNum, C::Positive, true, "",
+     "samples each worker holds to shuffle what it reads in order (WebDataset's shuffle(n) over shards): the "
+     "buffers come out of the node's page cache, and each worker fills its own before its first batch of an "
+     "epoch (omit: no buffer)",
+     "1000"},
     {Field::InOrder, "pipeline.in_order", kBool, C::None, false, "true",
      "the loop takes batches in the sampler's order (PyTorch in_order); false: any ready batch"},
     {Field::TargetUtilization, "pipeline.target_utilization", kNum, C::UnitInterval, false, "90%",

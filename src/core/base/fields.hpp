@@ -30,6 +30,7 @@ enum class Field : std::uint8_t {
   WorkerWarmupTime,
   EpochOverhead,
   PrefetchFactor,
+  ShuffleBuffer,
   InOrder,
   TargetUtilization,
   Nodes,

@@ -420,10 +420,13 @@ class Engine {
       // one request holds a shard's several batches, each worker's first batch of the epoch waits
       // for its first request whole, as the model's epoch start does, and the rest for none.
       double delay = in_.storage.latency && in_.storage.cache_hit < 1 ? *in_.storage.latency : 0;
-      if (in_.storage.shard_bytes && in_.storage.request_bytes > c_.batch * in_.sample_bytes)
-        delay = b.index < std::max<std::size_t>(1, c_.workers)
-                    ? first_read_time(in_.storage, static_cast<double>(c_.workers))
-                    : 0;
+      // A worker's first batch of an epoch waits for its first request and its shuffle buffer
+      // (first_read_time); the later batches of a request that holds several batches, for none.
+      const bool whole_request = in_.storage.shard_bytes && in_.storage.request_bytes > c_.batch * in_.sample_bytes;
+      if (b.index < std::max<std::size_t>(1, c_.workers) && (whole_request || in_.storage.shuffle_buffer_bytes > 0))
+        delay = first_read_time(in_.storage, static_cast<double>(c_.workers));
+      else if (whole_request)
+        delay = 0;
       const double ready = start + std::max(service, delay);
       rs.storage_free = start + service;
       rec_.storage_busy += service;

@@ -75,6 +75,20 @@ StorageInputs resolve_storage(const Scenario& s, const Workload& w) {
   // A node-local cache (storage.local_cache) holds what the node read as the page cache does,
   // on a drive: the two together hold the dataset.
   std::optional<double> cache = s.has(Field::PageCache) ? s.opt(Field::PageCache) : s.opt(Field::NodeMemory);
+  if (s.has(Field::ShuffleBuffer)) {
+    in.shuffle_buffer_bytes = s.get(Field::ShuffleBuffer) * w.sample_bytes;
+    in.node_shuffle_buffer_bytes = w.accelerators * std::max(1.0, w.workers) * in.shuffle_buffer_bytes;
+    if (cache && in.node_shuffle_buffer_bytes >= *cache)
+      throw FieldError(
+          Field::ShuffleBuffer,
+          fmt::format("pipeline.shuffle_buffer holds {} per node ({} workers' buffers of {}), all of "
+                      "the {} of {} for the dataset: lower it or add memory",
+                      format_compact(in.node_shuffle_buffer_bytes, Dim::Size),
+                      format_compact(w.accelerators * std::max(1.0, w.workers), Dim::Number),
+                      format_compact(in.shuffle_buffer_bytes, Dim::Size), format_compact(*cache, Dim::Size),
+                      s.has(Field::PageCache) ? "node.page_cache" : "node.memory"));
+    if (cache) *cache -= in.node_shuffle_buffer_bytes;
+  }
   if (s.has(Field::LocalCache)) {
     in.local_cache_bytes = s.get(Field::LocalCache);
     cache = cache.value_or(0) + in.local_cache_bytes;
@@ -132,8 +146,11 @@ double request_service_time(const StorageInputs& in) {
 }
 
 double first_read_time(const StorageInputs& in, double readers) {
-  if (!in.modelled || !in.shard_bytes || in.cache_hit >= 1) return 0;
-  return std::max(storage_time(in, std::max(1.0, readers) * in.request_bytes), request_service_time(in));
+  // Each worker first reads its whole first request (a shard, or a piece of one), and fills its
+  // shuffle buffer, before its first sample.
+  const double fill = std::max(in.shard_bytes ? in.request_bytes : 0.0, in.shuffle_buffer_bytes);
+  if (!in.modelled || fill <= 0 || in.cache_hit >= 1) return 0;
+  return std::max(storage_time(in, std::max(1.0, readers) * fill), request_service_time(in));
 }
 
 StorageCapacity storage_capacity(const StorageInputs& in, const Workload& w, double compute_s) {

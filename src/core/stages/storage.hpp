@@ -31,6 +31,11 @@ struct StorageInputs {
   double page_cache_bytes = 0;             // what caches the dataset on a node: page cache and local cache
   double local_cache_bytes = 0;            // of it, storage.local_cache (a local drive, filled on first read)
   double cached_share_bytes = 0;           // what they must hold for every read to hit: the node's share
+  // Each worker's shuffle buffer (pipeline.shuffle_buffer x the sample size): filled before its
+  // first batch of an epoch; the node's buffers (all its accelerators' workers) come out of the
+  // page cache.
+  double shuffle_buffer_bytes = 0;
+  double node_shuffle_buffer_bytes = 0;
   // Several nodes reading a different random share each epoch (cluster.reshuffle): a node's
   // cache holds what it has read, so the hit ratio climbs to cache_hit over epochs.
   double shards = 1;  // cluster.nodes when reshuffled, else 1
@@ -51,8 +56,9 @@ double storage_time(const StorageInputs& in, double bytes, Limit* limit = nullpt
 // Seconds one request takes: latency to its first byte plus streaming at stream_bandwidth.
 double request_service_time(const StorageInputs& in);
 // An epoch's first batches wait for the first requests: with shards, each of the `readers`
-// (the workers, at least one) reads a whole request before its first sample, all at once (0
-// without shards: a request per sample is part of the batch's own read).
+// (the workers, at least one) reads a whole request before its first sample, and with a shuffle
+// buffer fills it first, all at once (0 with neither: a request per sample is part of the
+// batch's own read).
 double first_read_time(const StorageInputs& in, double readers);
 
 // "How many accelerators does this storage feed at the target utilization?" (MLPerf

@@ -174,6 +174,28 @@ TEST_CASE("shards: an epoch's first batches wait for each worker's first request
   CHECK(first_read_time(resolve(measured(256, 4)).storage, 1) == 0);
 }
 
+TEST_CASE("a shuffle buffer: filled before a worker's first batch, taken from the page cache") {
+  Scenario s = measured(256, 100e3);  // 100 KB samples, compute 256 ms, 8 workers
+  s.set(Field::ReadBandwidth, {1e9, Dim::Rate});
+  s.set(Field::PersistentWorkers, {1, Dim::Bool});
+  s.set(Field::DatasetSamples, 1e6);  // 100 GB
+  s.set(Field::NodeMemory, {50e9, Dim::Size});
+  s.set(Field::ShuffleBuffer, 10000);  // 1 GB a worker, 8 GB for the node's 8 workers
+  const Inputs in = resolve(s);
+  CHECK(in.storage.shuffle_buffer_bytes == 1e9);
+  CHECK(in.storage.node_shuffle_buffer_bytes == 8e9);
+  // The page cache is what memory the buffers leave: 42 GB of 100 GB.
+  CHECK(in.storage.cache_hit == doctest::Approx(0.42).epsilon(1e-14));
+  // Eight workers fill 8 GB at 1 GB/s before their first batches: 8 s; then a batch's 25.6 MB
+  // read (25.6 ms) and transformed (none here) and one compute.
+  CHECK(first_read_time(in.storage, 8) == doctest::Approx(8.0).epsilon(1e-14));
+  const Result r = evaluate(in);
+  CHECK(*r.first_batch_s == doctest::Approx(8.0 + 0.256).epsilon(1e-12));
+  // Buffers that take all the memory are refused.
+  s.set(Field::ShuffleBuffer, 100000);  // 80 GB of 50 GB
+  CHECK_THROWS_AS(resolve(s), FieldError);
+}
+
 TEST_CASE("a node-local cache holds what the page cache does not: later epochs find both") {
   Scenario s = measured(256, 114660);
   s.set(Field::ReadBandwidth, {50e6, Dim::Rate});
