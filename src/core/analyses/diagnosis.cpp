@@ -659,7 +659,7 @@ std::vector<Assumption> assumptions(const Scenario& s, const Inputs& in) {
                  in.storage.node_shuffle_buffer_bytes > 0
                      ? fmt::format("all of node.memory but the shuffle buffers ({}) is page cache for the dataset "
                                    "(node.page_cache)",
-                                   format_compact(in.storage.node_shuffle_buffer_bytes, Dim::Size))
+                                   format_significant(in.storage.node_shuffle_buffer_bytes, Dim::Size, 4))
                      : std::string("all of node.memory is page cache for the dataset (node.page_cache)")});
   // Storage read every epoch: no page cache is known to hold the dataset.
   if (in.storage.modelled && !in.storage.cache_from_page_cache && !s.has(Field::CacheHit) &&
