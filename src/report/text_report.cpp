@@ -331,6 +331,13 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   if (in.accelerators > 1) demand += fmt::format("; {} per node", rate(r.data_demand_per_node));
   if (in.nodes > 1) demand += fmt::format("; {} for the cluster", rate(r.data_demand_per_cluster));
   kv("data demand", demand);
+  if (in.padding > 1)
+    kv("padding", fmt::format("each batch padded to its longest sample{}: {} the data of its samples unpadded, on "
+                              "the device, in compute and in activations",
+                              in.length_buckets > 1 ? fmt::format(" within one of {} length buckets",
+                                                                  format_compact(in.length_buckets, Dim::Number))
+                                                    : "",
+                              ratio_text(in.padding)));
   if (in.storage.cache_from_page_cache) kv("page cache", page_cache_text(in, r));
   if (r.memory_needed) kv("memory", memory_text(d));
   if (r.samples_per_usd) kv("cost", cost_text(r, d.inputs.nodes));

@@ -71,6 +71,7 @@ Workload resolve_workload(const Scenario& s) {
                                                          "(at most {}; past a few dozen, buckets pad next to nothing)",
                                                          format_compact(buckets, Dim::Number), kMaxLengthBuckets));
     w.padding = padded_length(w.batch, w.sample_size_cv, buckets);
+    w.length_buckets = buckets;
   }
   if (s.has(Field::DatasetSize))
     w.dataset_bytes = s.get(Field::DatasetSize);

@@ -46,6 +46,7 @@ struct Workload {
   // unpadded one, in length (padded_length); 1 when nothing is padded. The bytes on the device,
   // the compute and the activations grow by it.
   double padding = 1;
+  double length_buckets = 1;  // workload.length_buckets, where padded
 
   // The training loop's own time per step.
   [[nodiscard]] double loop_time() const {

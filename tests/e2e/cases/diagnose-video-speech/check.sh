@@ -30,3 +30,6 @@ python3 -c "
 flat, padded, bucketed = $flat, $padded, $bucketed
 assert padded > 2 * flat, (flat, padded)
 assert flat < bucketed < padded, (flat, bucketed, padded)"
+# The text says how much the padding adds.
+"$PIPESIM" diagnose dgx-h100+resnet50-imagenet-h100 --set workload.sample_size_cv=0.5 --set workload.padding=longest \
+  --set workload.length_buckets=8 | grep -q "padding        each batch padded to its longest sample within one of 8"
