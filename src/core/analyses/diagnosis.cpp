@@ -449,7 +449,7 @@ std::vector<FidelityLoss> fidelity_losses(const Scenario& s, const Result& r) {
   unset(LossKind::BatchAssembly, {Field::MemcpyBandwidth, Field::WorkerBatchOverhead});
   unset(LossKind::Contention, {Field::ScalingContention, Field::ScalingCoherency});
   unset(LossKind::TimeSlicing, {Field::OversubscriptionCost});
-  if (s.opt(Field::LoopCpuShare).value_or(0) > 0) {
+  if (loop_cpu_share(s).value_or(0) > 0) {
     Scenario t = s;
     t.set(Field::LoopCpuShare, 0);  // unset would reserve a core instead of sharing them
     without(LossKind::LoopCpu, t);

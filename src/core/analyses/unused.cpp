@@ -194,6 +194,9 @@ std::string reason(const Scenario& s, const Diagnosis& d, Field f) {
   if (f == Field::NetworkBandwidth && s.value(Field::StorageScope) == 0)
     return "storage is per node (storage.scope = \"node\"): no read crosses the network; set storage.scope = "
            "\"cluster\" for storage the nodes share";
+  if (f == Field::LoopWait && s.has(Field::LoopCpuShare))
+    return "pipeline.loop_cpu_share gives the training process's share of the CPUs: pipeline.loop_wait only sets "
+           "its default";
   if (f == Field::PageableBandwidth && s.value(Field::LinkPinned) != 0)
     return "the copy is pinned (link.pinned = true): the pageable rate applies with link.pinned = false";
   const auto at = static_cast<TransformAt>(s.value(Field::TransformDevice));

@@ -32,6 +32,7 @@ constexpr std::array<std::string_view, 8> kDtypes = {"uint8", "int8", "fp8", "fp
 constexpr std::array<std::string_view, 4> kTransformAt = {"cpu", "gpu", "decoder", "none"};
 constexpr std::array<std::string_view, 2> kScopes = {"node", "cluster"};
 constexpr std::array<std::string_view, 2> kPaddings = {"none", "longest"};
+constexpr std::array<std::string_view, 3> kLoopWaits = {"spin", "sleep", "poll"};
 constexpr std::array<std::string_view, 3> kCheckpointing = {"none", "selective", "full"};
 // The accelerator presets' names (configs/accelerators; a unit test keeps the two in step).
 constexpr std::array<std::string_view, 15> kAccelerators = {"a100-40gb-pcie",
@@ -75,6 +76,11 @@ constexpr std::array<FieldSpec, kFieldCount> kFields = {{
      "share of the compute time the training process keeps a core busy (1: it spins or launches work all step; "
      "0: it sleeps); set, the CPUs are shared by time with the workers instead of reserved",
      "0.3"},
+    {Field::LoopWait, "pipeline.loop_wait", kChoice, C::None, false, "",
+     "how the training loop waits for the accelerator: \"spin\" (it holds a core for the step), \"sleep\" or "
+     "\"poll\" (it takes none); set, the CPUs are shared by time instead of one kept for the training process "
+     "(pipeline.loop_cpu_share 1, 0, 0)",
+     "\"spin\"", kLoopWaits},
     {Field::LaunchTime, "pipeline.launch_time", kTime, C::NonNegative, false, "0 s",
      "the training loop's CPU time per step launching the step's work while it holds the interpreter lock "
      "(Python, the framework's dispatch); overlaps compute, but takes turns with the pin thread's locked work"},

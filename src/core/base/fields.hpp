@@ -22,6 +22,7 @@ enum class Field : std::uint8_t {
   WorkerBatchOverhead,
   WorkerSampleOverhead,
   LoopCpuShare,
+  LoopWait,
   LaunchTime,
   PinLockShare,
   CrowdedLoopTime,
@@ -170,6 +171,9 @@ enum class StorageScope : std::uint8_t { Node, Cluster };
 // How a batch of samples of different lengths reaches the device (workload.padding): as stored
 // (fixed lengths, or packed), or each padded to the batch's longest.
 enum class Padding : std::uint8_t { None, Longest };
+// How the training loop waits for the accelerator's step (pipeline.loop_wait): a busy wait, a
+// blocking one, or checks with sleeps between.
+enum class LoopWait : std::uint8_t { Spin, Sleep, Poll };
 // What a transformer keeps for its backward pass (model.activation_checkpointing): every
 // activation, the attention scores among them; all but the attention, recomputed (as FlashAttention
 // does); or each layer's input alone, the layer recomputed.

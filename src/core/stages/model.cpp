@@ -54,7 +54,7 @@ Workload resolve_workload(const Scenario& s) {
   w.worker_warmup_time = s.value(Field::WorkerWarmupTime);
   w.receive_time = s.value(Field::ReceiveTime);
   w.receive_time_per_sample = s.value(Field::ReceiveTimePerSample);
-  w.loop_cpu_share = s.opt(Field::LoopCpuShare);
+  w.loop_cpu_share = loop_cpu_share(s);
   w.launch_time = s.value(Field::LaunchTime);
   w.pin_lock_share = s.value(Field::PinLockShare);
   w.crowded_loop_time = s.value(Field::CrowdedLoopTime);
@@ -78,6 +78,12 @@ Workload resolve_workload(const Scenario& s) {
   else if (w.dataset_samples)
     w.dataset_bytes = *w.dataset_samples * w.sample_bytes;
   return w;
+}
+
+std::optional<double> loop_cpu_share(const Scenario& s) {
+  if (const auto share = s.opt(Field::LoopCpuShare)) return share;
+  if (const auto wait = s.opt(Field::LoopWait)) return static_cast<LoopWait>(*wait) == LoopWait::Spin ? 1.0 : 0.0;
+  return std::nullopt;
 }
 
 Inputs resolve(const Scenario& s) {

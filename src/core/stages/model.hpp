@@ -28,6 +28,10 @@ struct Inputs : Workload {
 
 // Turns a scenario into model inputs. Throws FieldError for missing or inconsistent fields.
 Inputs resolve(const Scenario& s);
+// The training process's share of the compute during which it holds a core
+// (pipeline.loop_cpu_share, else what pipeline.loop_wait implies: 1 for a loop that spins, 0 for
+// one that sleeps or polls); none when neither is set, and a core is kept for it instead.
+std::optional<double> loop_cpu_share(const Scenario& s);
 
 // The first epoch, when its page cache is cold and so differs from later epochs.
 struct ColdEpoch {

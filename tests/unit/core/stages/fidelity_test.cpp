@@ -359,6 +359,18 @@ TEST_CASE("cores shared by time: workers, the training process and its CPU share
   CHECK(r.step_s == doctest::Approx(0.025));
   CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
   CHECK(r.utilization == doctest::Approx(0.4));
+  // How the loop waits says the same: one that spins holds a core for the compute (a share of 1),
+  // one that sleeps or polls none (0); a share given outright stands.
+  s.unset(Field::LoopCpuShare);
+  s.set(Field::LoopWait, static_cast<double>(LoopWait::Spin));
+  CHECK(test::run(s).step_s == doctest::Approx(0.025));
+  for (LoopWait wait : {LoopWait::Sleep, LoopWait::Poll}) {
+    s.set(Field::LoopWait, static_cast<double>(wait));
+    CHECK(test::run(s).step_s == doctest::Approx(0.020));
+  }
+  s.set(Field::LoopCpuShare, 1);
+  CHECK(test::run(s).step_s == doctest::Approx(0.025));
+  s.unset(Field::LoopWait);
   // Its own loop time counts too: 2 ms more of CPU, (40 + 10 + 2) / 2 = 26 ms.
   s.set(Field::LoopOverhead, {2e-3, Dim::Duration});
   r = test::run(s);
