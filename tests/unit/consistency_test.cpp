@@ -72,6 +72,7 @@ void override_randomly(Gen& g, Scenario& s) {
   if (g.coin(0.2)) s.set(Field::ScalingCoherency, g.uniform(1e-5, 2e-3));
   if (g.coin(0.3)) s.set(Field::OversubscriptionCost, g.uniform(0, 0.3));
   if (g.coin(0.3)) s.set(Field::LoopCpuShare, g.uniform(0, 1));
+  if (g.coin(0.2)) s.set(Field::LoopWait, {static_cast<double>(g.whole(0, 2)), Dim::Choice});
   if (g.coin(0.3)) s.set(Field::TransformCv, g.uniform(0, 0.6));
   if (g.coin(0.2)) s.set(Field::PersistentWorkers, {1, Dim::Bool});
   if (g.coin(0.2)) s.set(Field::Nodes, g.whole(1, 16));

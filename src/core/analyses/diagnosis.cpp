@@ -1131,9 +1131,10 @@ void diagnose_into(const Scenario& s, FixMemo* memo, bool whole, Diagnosis& d) {
   c.transfer_fixes();
   c.all_together();
   // A fix is offered only where it moves what it names: another wall may bind as soon as its
-  // own is gone (it still counts in the fixes all together).
+  // own is gone (it still counts in the fixes all together), and all of them together may leave
+  // a wall that none of them moves (a transform no count of workers keeps up with).
   std::erase_if(d.fixes, [&](const Fix& f) {
-    return f.kind != FixKind::AllTogether && !(f.result.throughput > d.result.throughput * (1 + 1e-9)) &&
+    return !(f.result.throughput > d.result.throughput * (1 + 1e-9)) &&
            !(f.result.utilization > d.result.utilization * (1 + 1e-9));
   });
   c.fewer_workers();
