@@ -572,6 +572,17 @@ void worker_assumptions(const Scenario& s, const Inputs& in, std::vector<Assumpt
     a.push_back({Field::ThreadsPerCore,
                  "each of cpu.cores' CPUs is a whole core and runs a worker at its full rate (cpu.threads_per_core "
                  "when two are the hardware threads of one core)"});
+  // A core kept for the training process where the workers want it: a loop that sleeps or polls
+  // leaves its core to them, and one that spins gets only its share of the CPUs.
+  if (workers && in.transform.cores_per_accelerator && !in.loop_cpu_share && !s.has(Field::ReservedCores) &&
+      in.workers > *in.transform.cores_per_accelerator)
+    a.push_back({Field::LoopWait,
+                 fmt::format("a CPU is kept for each training process and the {} workers share the {} left "
+                             "(cpu.reserved_cores); say how the training loop waits for the accelerator "
+                             "(pipeline.loop_wait = \"spin\", \"sleep\" or \"poll\") and the CPUs are shared by "
+                             "time instead, as the kernel shares them",
+                             format_compact(in.workers, Dim::Number),
+                             format_compact(*in.transform.cores_per_accelerator, Dim::Number))});
   // Tasks past the cores: the workers, and the training process and pin thread when shared by time.
   if (workers && in.transform.cores_per_accelerator && !s.has(Field::OversubscriptionCost)) {
     const double tasks = cpu_tasks(in);

@@ -187,6 +187,28 @@ TEST_CASE("assumptions: the defaults that decide the answer, each gone once its 
   CHECK(keys(s).empty());
 }
 
+TEST_CASE("assumptions: a CPU kept for the training process where the workers want it") {
+  const auto said = [](const Scenario& sc) {
+    for (const Assumption& a : diagnose_with_assumptions(sc).assumptions)
+      if (a.field == Field::LoopWait) return a.text;
+    return std::string();
+  };
+  // 8 workers on 8 CPUs, one of them kept for the training process: said, with the counts.
+  Scenario s = test::reference(256);
+  s.set(Field::Cores, 8);
+  CHECK(said(s).find("the 8 workers share the 7 left") != std::string::npos);
+  // 9 CPUs leave the workers one each: nothing to say.
+  s.set(Field::Cores, 9);
+  CHECK(said(s).empty());
+  // Said how the loop waits, its share, or the reservation itself: nothing assumed.
+  s.set(Field::Cores, 8);
+  for (Field f : {Field::LoopWait, Field::LoopCpuShare, Field::ReservedCores}) {
+    Scenario t = s;
+    t.set(f, 1);
+    CHECK(said(t).empty());
+  }
+}
+
 TEST_CASE("assumptions: the page cache, shared storage and accelerator memory a verdict rests on") {
   const auto keys = [](const Scenario& sc) {
     std::vector<std::string_view> out;
