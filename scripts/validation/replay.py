@@ -255,15 +255,17 @@ def scaling_fit(run, cores):
 
 
 def contention(run, cores, probe):
-    """cpu.scaling_contention from the scaling record when the probe gives none: the slope of
-    scaling_fit; without two rows for it, C processes forked at once (the most up to the logical
-    CPUs) delivering S times one's rate, the Universal Scalability Law with no coherency term:
-    sigma = (C / S - 1) / (C - 1), at least 0."""
-    if probe and "scaling_contention" in probe:
-        return None
+    """cpu.scaling_contention from the scaling record: the slope of scaling_fit, a line through
+    every count of processes from 2 to the logical CPUs, in place of the probe's (one count, the
+    most processes, inverted through the law), which stands only without that line; without
+    either, C processes forked at once (the most up to the logical CPUs) delivering S times
+    one's rate, the Universal Scalability Law with no coherency term: sigma = (C / S - 1) / (C - 1),
+    at least 0."""
     fit = scaling_fit(run, cores)
     if fit:
         return fit[1]
+    if probe and "scaling_contention" in probe:
+        return None
     rows = {r.get("k"): r.get("rate") for r in run.get("scaling", {}).get("rows", [])
             if isinstance(r.get("k"), int) and _positive(r.get("rate"))}
     many = max((k for k in rows if 1 < k <= cores), default=None)
@@ -364,8 +366,8 @@ def user_inputs(run, pipesim, crowded_from=()):
     user = {
         "cores": cores,
         "sigma": contention(run, cores, probe),
-        "sigma_from": ("the probe's" if probe and "scaling_contention" in probe else
-                       "the scaling record's line" if fit else "the scaling record's most processes"),
+        "sigma_from": ("the scaling record's line" if fit else
+                       "the probe's" if probe and "scaling_contention" in probe else "the scaling record's most processes"),
         "crowded": crowded,
         "crowded_from": len(crowded_from),
         "crowded_preset": preset.get("pipeline.crowded_loop_time"),

@@ -59,6 +59,11 @@ if grep -q "is not the run's" "$tmp/out.h100-node_resnet18" "$tmp/out.h200-node_
   fail "a probe that trained the run's step is taken for another"
 fi
 
+# With them too, the contention comes from the scaling record's line (every count of processes),
+# not from the probe's one count.
+grep -q "^  contention 0.0000 (the scaling record's line);" "$tmp/out.h100-node_resnet18" ||
+  fail "h100-node/resnet18: the contention not from the scaling record's line beside the probe"
+
 # Without the probe's files a worker's time and contention come from the scaling record's line,
 # and the loop's loss on a crowded node from the preset unless fitted on other runs.
 grep -q "(the scaling record's forked processes, 2 to 16 at once (least squares), with their contention)" \
