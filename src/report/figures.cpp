@@ -73,6 +73,9 @@ constexpr std::array kPoint{
                 [](const FigureSource& s) -> Value {
                   return res(s).worker_slicing > 1 ? Value(res(s).worker_slicing) : std::nullopt;
                 }},
+    PointFigure{
+        "padding", G::Point, U::Factor, "each batch padded to its longest sample", "", C::None, false,
+        [](const FigureSource& s) -> Value { return res(s).padding > 1 ? Value(res(s).padding) : std::nullopt; }},
     PointFigure{"worker_bytes_per_s", G::Point, U::ByteRate, "one worker's transform rate", "", C::None, false,
                 [](const FigureSource& s) -> Value {
                   return res(s).worker_bytes_per_s > 0 ? Value(res(s).worker_bytes_per_s) : std::nullopt;

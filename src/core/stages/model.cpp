@@ -276,6 +276,7 @@ void stage_times(const Inputs& in, Result& r) {
     }
   }
   compute.modelled = true;
+  r.padding = in.padding;
   r.model_compute_s = model_compute_time(in.compute, B, &compute.limit) * in.padding;
   compute.time_s = r.model_compute_s + B * in.transform.gpu_seconds_per_sample;  // plus GPU decoding
   compute.bytes_per_batch = B * in.sample_bytes;

@@ -86,10 +86,11 @@ struct Result {
   bool transfer_needs_device_bytes = false;     // TransferInputs::needs_device_bytes
   double effective_workers = 0;                 // per accelerator (0 when no CPU work is modelled)
   double worker_slicing = 1;                    // what time slicing costs the W workers' CPU work on their cores (>= 1)
-  double worker_bytes_per_s = 0;                // one worker's transform rate (0 when no CPU work)
-  double cache_hit = 0;                         // storage reads served from page cache (steady state)
-  std::optional<ColdEpoch> cold;                // the first epoch, when the page cache makes it differ
-  std::optional<CacheWarmup> warmup;            // later epochs, when the cache warms over several
+  double padding = 1;             // samples padded to their batch's longest: the padded batch over its samples unpadded
+  double worker_bytes_per_s = 0;  // one worker's transform rate (0 when no CPU work)
+  double cache_hit = 0;           // storage reads served from page cache (steady state)
+  std::optional<ColdEpoch> cold;  // the first epoch, when the page cache makes it differ
+  std::optional<CacheWarmup> warmup;  // later epochs, when the cache warms over several
   // Accelerator memory, when modelled: bytes needed at this batch, and whether they fit.
   std::optional<double> memory_needed;
   bool fits = true;

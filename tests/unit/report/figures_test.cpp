@@ -46,6 +46,8 @@ std::vector<LoadedScenario> plans() {
   out.push_back(serial);
   LoadedScenario pageable = load_scenario("p4d-resnet50-nvme");
   apply_assignment(pageable, "link.pinned=false");
+  apply_assignment(pageable, "workload.sample_size_cv=0.3");  // and padded to the batch's longest
+  apply_assignment(pageable, "workload.padding=longest");
   out.push_back(pageable);
   // More workers than the node's cores, time slicing dear; the loop's launch under the lock.
   LoadedScenario sliced = load_scenario("p4d-resnet50-nvme");

@@ -33,3 +33,12 @@ assert flat < bucketed < padded, (flat, bucketed, padded)"
 # The text says how much the padding adds.
 "$PIPESIM" diagnose dgx-h100+resnet50-imagenet-h100 --set workload.sample_size_cv=0.5 --set workload.padding=longest \
   --set workload.length_buckets=8 | grep -q "padding        each batch padded to its longest sample within one of 8"
+# JSON carries the factor, and only where there is padding.
+json --set workload.sample_size_cv=0.5 --set workload.padding=longest | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+c = [s for s in d["stages"] if s["name"] == "compute"][0]
+assert d["padding"] > 2, d.get("padding")'
+json --set workload.sample_size_cv=0.5 | python3 -c '
+import json, sys
+assert "padding" not in json.load(sys.stdin)'

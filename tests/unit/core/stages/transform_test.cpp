@@ -145,6 +145,8 @@ TEST_CASE("padding to the batch's longest lengthens the device bytes, the comput
   const Result padded = evaluate(in);
   CHECK(padded.stage(Stage::Transfer).time_s == doctest::Approx(flat.stage(Stage::Transfer).time_s * p).epsilon(1e-12));
   CHECK(padded.stage(Stage::Compute).time_s == doctest::Approx(32e-3 * p).epsilon(1e-12));
+  CHECK(padded.padding == p);  // the result carries it (JSON "padding")
+  CHECK(flat.padding == 1);
   // Buckets by length pad less.
   s.set(Field::LengthBuckets, 8);
   CHECK(resolve(s).padding == padded_length(32, 0.5, 8));
