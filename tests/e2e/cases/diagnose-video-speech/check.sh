@@ -37,7 +37,6 @@ assert flat < bucketed < padded, (flat, bucketed, padded)"
 json --set workload.sample_size_cv=0.5 --set workload.padding=longest | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-c = [s for s in d["stages"] if s["name"] == "compute"][0]
 assert d["padding"] > 2, d.get("padding")'
 json --set workload.sample_size_cv=0.5 | python3 -c '
 import json, sys
