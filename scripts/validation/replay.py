@@ -260,18 +260,19 @@ def contention(run, cores, probe):
     most processes, inverted through the law), which stands only without that line; without
     either, C processes forked at once (the most up to the logical CPUs) delivering S times
     one's rate, the Universal Scalability Law with no coherency term: sigma = (C / S - 1) / (C - 1),
-    at least 0."""
+    at least 0. Returns (sigma, where it came from); sigma None where the probe's TOML gives it or
+    nothing does."""
     fit = scaling_fit(run, cores)
     if fit:
-        return fit[1]
+        return fit[1], "the scaling record's line"
     if probe and "scaling_contention" in probe:
-        return None
+        return None, "the probe's"
     rows = {r.get("k"): r.get("rate") for r in run.get("scaling", {}).get("rows", [])
             if isinstance(r.get("k"), int) and _positive(r.get("rate"))}
     many = max((k for k in rows if 1 < k <= cores), default=None)
     if 1 not in rows or many is None:
-        return None
-    return max(0.0, (many / (rows[many] / rows[1]) - 1) / (many - 1))
+        return None, None
+    return max(0.0, (many / (rows[many] / rows[1]) - 1) / (many - 1)), "the scaling record's most processes"
 
 
 def loop_steps(p, first):
@@ -362,12 +363,11 @@ def user_inputs(run, pipesim, crowded_from=()):
     if _positive(probe.get("launch_time")) and step_check and step_check[2]:
         launch, launch_from = probe["launch_time"], "the probe's: its thread's CPU at an eighth of its batch"
     crowded = fit_crowded(crowded_from, preset) if crowded_from else None
-    fit = scaling_fit(run, cores)
+    sigma, sigma_from = contention(run, cores, probe)
     user = {
         "cores": cores,
-        "sigma": contention(run, cores, probe),
-        "sigma_from": ("the scaling record's line" if fit else
-                       "the probe's" if probe and "scaling_contention" in probe else "the scaling record's most processes"),
+        "sigma": sigma,
+        "sigma_from": sigma_from,
         "crowded": crowded,
         "crowded_from": len(crowded_from),
         "crowded_preset": preset.get("pipeline.crowded_loop_time"),
