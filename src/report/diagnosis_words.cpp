@@ -350,7 +350,8 @@ std::string storage_needs_text(const Diagnosis& d, const StorageNeeds& n) {
         "{} for each node ({})", rate(*n.node_bandwidth),
         d.inputs.storage.node_cap_limit == Limit::Network ? "node.network_bandwidth" : "storage.node_bandwidth"));
   if (n.iops) parts.push_back(count(*n.iops) + " IOPS");
-  if (n.queue_depth) parts.push_back(fmt::format("{} requests in flight (storage.queue_depth)", count(*n.queue_depth)));
+  if (n.queue_depth)
+    parts.push_back(fmt::format("{} in flight (storage.queue_depth)", plural(*n.queue_depth, "request", "requests")));
   return spoken_list(parts, [](const std::string& p) { return p; });
 }
 

@@ -344,14 +344,18 @@ void text_diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d, bo
   if (r.epoch_s)
     kv("epoch", fmt::format("{} for {} samples ({} of it the accelerator idles)", dur(*r.epoch_s),
                             count(*in.dataset_samples), dur(*r.idle_per_epoch_s)));
-  if (r.epoch_utilization && !r.serial)
-    kv("epoch start",
-       fmt::format("+{} per epoch ({}first step done at {}): utilization {} over the whole epoch",
-                   dur(*r.epoch_start_s),
-                   in.persistent_workers    ? "persistent workers; "
-                   : *r.workers_start_s > 0 ? fmt::format("workers start in {}; ", dur(*r.workers_start_s))
-                                            : std::string(),
-                   dur(*r.first_batch_s), percent(*r.epoch_utilization)));
+  if (r.first_batch_s && !r.serial) {
+    const std::string start = in.persistent_workers    ? "persistent workers; "
+                              : *r.workers_start_s > 0 ? fmt::format("workers start in {}; ", dur(*r.workers_start_s))
+                                                       : std::string();
+    if (r.epoch_utilization)
+      kv("epoch start",
+         fmt::format("+{} per epoch ({}first step done at {}): utilization {} over the whole epoch",
+                     dur(*r.epoch_start_s), start, dur(*r.first_batch_s), percent(*r.epoch_utilization)));
+    else
+      kv("first step", fmt::format("done {} into each epoch ({}set workload.dataset_samples for the epoch's time)",
+                                   dur(*r.first_batch_s), start));
+  }
   if (r.run_s)
     kv("run", fmt::format(
                   "{} in {}: utilization {} over the whole run ({}every epoch's start){}",

@@ -207,7 +207,7 @@ double cpu_tasks(const Inputs& in) {
 EpochStart epoch_start(const Inputs& in, const Result& r) {
   EpochStart e;
   e.steps = in.dataset_samples.value_or(0) / (in.batch * in.accelerators * in.nodes);
-  if (r.serial || e.steps <= 0) return e;  // the main process alone: no pipeline to fill
+  if (r.serial) return e;  // the main process alone: no pipeline to fill
   const double W = in.workers;
   // One worker's whole batch while all W build theirs: W times the input stage's time per batch.
   double input = 0;
@@ -229,11 +229,12 @@ EpochStart epoch_start(const Inputs& in, const Result& r) {
   // transforms its batch from it.
   const double transform = r.stage(Stage::Transform).modelled ? r.stage(Stage::Transform).time_s : 0;
   const double first = std::max(tw, first_read_time(in.storage, W) + W * transform);
-  const double n = e.steps;
-  const double loop_paced = first + n * loop;
-  const double worker_paced = first + (std::max(n / W, 1.0) - 1) * tw + std::min(W, n) * loop;
   e.start_s = start;
   e.first_batch_s = start + first + loop;
+  const double n = e.steps;
+  if (n <= 0) return e;  // no dataset size: the first step is known, the epoch's length is not
+  const double loop_paced = first + n * loop;
+  const double worker_paced = first + (std::max(n / W, 1.0) - 1) * tw + std::min(W, n) * loop;
   e.extra_s = std::max(0.0, start + std::max(loop_paced, worker_paced) - n * r.step_s);
   return e;
 }
@@ -366,13 +367,15 @@ void memory_epoch_cost(const Inputs& in, Result& r) {
     r.memory_needed = memory_needed(in.compute, B);
     r.fits = *r.memory_needed <= *in.compute.memory_capacity;
   }
+  const EpochStart e = epoch_start(in, r);
+  if (!r.serial) {
+    r.first_batch_s = e.first_batch_s;
+    r.workers_start_s = e.start_s;
+  }
   if (in.dataset_samples) {
     r.epoch_s = *in.dataset_samples / r.throughput;
     r.idle_per_epoch_s = *r.epoch_s * r.idle_fraction;
-    const EpochStart e = epoch_start(in, r);
     r.epoch_start_s = e.extra_s;
-    r.first_batch_s = e.first_batch_s;
-    r.workers_start_s = e.start_s;
     r.epoch_utilization = r.model_compute_s * e.steps / (*r.epoch_s + e.extra_s);
   }
   if (in.price_per_second) {

@@ -170,6 +170,13 @@ TEST_CASE("shards: an epoch's first batches wait for each worker's first request
   const Result r = evaluate(in);
   CHECK(r.stage(Stage::Storage).time_s == doctest::Approx(1024 * service / 67108864).epsilon(1e-12));
   CHECK(*r.first_batch_s == doctest::Approx(service + 0.256).epsilon(1e-12));
+  // Without a dataset size the epoch's length is unknown but its first step is the same.
+  Scenario unsized = s;
+  unsized.unset(Field::DatasetSamples);
+  const Result u = evaluate(resolve(unsized));
+  CHECK(*u.first_batch_s == doctest::Approx(service + 0.256).epsilon(1e-12));
+  CHECK_FALSE(u.epoch_start_s);
+  CHECK_FALSE(u.epoch_utilization);
   // A file per sample has no first request to wait for beyond its batch's own reads.
   CHECK(first_read_time(resolve(measured(256, 4)).storage, 1) == 0);
 }
