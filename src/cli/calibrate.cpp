@@ -1,4 +1,4 @@
-// `pipesim calibrate decode|storage|memory`: measures this machine and prints a TOML fragment (or
+// `pipesim calibrate decode|storage|memory|loop`: measures this machine and prints a TOML fragment (or
 // JSON) that a scenario can `use` (docs/manual/measuring.md, "Measuring your machine").
 #include <unistd.h>
 
@@ -15,6 +15,7 @@
 #include "core/base/error.hpp"
 #include "core/base/text.hpp"
 #include "measure/decode.hpp"
+#include "measure/loop.hpp"
 #include "measure/memory.hpp"
 #include "measure/storage.hpp"
 #include "report/calibration.hpp"
@@ -181,6 +182,50 @@ void setup_memory(CLI::App& calibrate) {
   });
 }
 
+// calibrate loop: the share of the CPUs a waiting training loop takes from busy workers.
+void setup_loop(CLI::App& calibrate) {
+  auto opt = std::make_shared<CalibrateOptions>();
+  opt->seconds = 0.4;
+  auto rounds = std::make_shared<unsigned>(5);
+  auto wait = std::make_shared<std::string>("spin");
+  auto poll = std::make_shared<double>(1e-3);
+  auto* loop = calibrate.add_subcommand(
+      "loop",
+      "The share of the CPUs a training loop takes while it waits (spin, yield, poll, sleep) beside busy workers "
+      "(pipeline.loop_cpu_share)");
+  add_output_options(*loop, *opt);
+  loop->add_option("--time", opt->seconds, "Seconds per round of a figure (five figures)")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 60.0));
+  loop->add_option("--rounds", *rounds, "Rounds of each figure, the threads started afresh each time")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100u));
+  loop->add_option("--threads", opt->threads, "Busy threads beside the waiting one (default: one per logical CPU)")
+      ->check(CLI::Range(1u, 4096u));
+  loop->add_option("--wait", *wait,
+                   "The wait whose share the fragment sets, all four measured: spin, yield, poll or sleep")
+      ->type_name("WAIT")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"spin", "yield", "poll", "sleep"}));
+  loop->add_option("--poll-interval", *poll, "Seconds a polling loop sleeps between its checks")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-5, 1.0));
+  loop->callback([opt, rounds, wait, poll] {
+    check_output(*opt, {});
+    LoopOptions o;
+    o.seconds = opt->seconds;
+    o.threads = opt->threads;
+    o.poll_interval = *poll;
+    o.rounds = *rounds;
+    for (WaitStyle w : kWaitStyles)
+      if (wait_style_name(w) == *wait) o.wait = w;
+    const LoopCalibration c = calibrate_loop(o);
+    emit(*opt, text_writers(opt->format).loop(c));
+  });
+}
+
 }  // namespace
 
 void setup_calibrate(CLI::App& app) {
@@ -189,6 +234,7 @@ void setup_calibrate(CLI::App& app) {
   setup_decode(*cmd);
   setup_storage(*cmd);
   setup_memory(*cmd);
+  setup_loop(*cmd);
 }
 
 }  // namespace pipesim

@@ -100,7 +100,7 @@ CommandCompletion command_completion(const CLI::App& app) {
       o.value = opt->check_lname("require") ? Completes::Requirement : Completes::KeyAssign;
     else if (type == "KEY")
       o.value = Completes::Key;
-    else if (type == "FORMAT" && !(o.choices = help_choices(opt->get_description())).empty())
+    else if ((type == "FORMAT" || type == "WAIT") && !(o.choices = help_choices(opt->get_description())).empty())
       o.value = Completes::Choice;
     else
       o.value = Completes::Text;

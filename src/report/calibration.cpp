@@ -77,6 +77,78 @@ std::string calibration_json(std::string_view what, const Machine& m, Body body)
 
 }  // namespace
 
+namespace {
+
+// What the loop calibration's doubt is, when its busy threads left a CPU free.
+std::string loop_doubt(const LoopCalibration& c) {
+  if (c.crowded) return {};
+  return fmt::format(
+      "{} and the waiting thread did not outnumber the {}: nothing crowded the waiting "
+      "thread, so its share says how it waits alone. Measure with --threads {} or more.",
+      plural(c.busy, "busy thread", "busy threads"), plural(c.machine.logical_cpus, "logical CPU", "logical CPUs"),
+      c.machine.logical_cpus);
+}
+
+}  // namespace
+
+std::string loop_toml(const LoopCalibration& c) {
+  std::string t = header(c.machine, "loop");
+  t += fmt::format(
+      "# Method: {} doing arithmetic for {} s alone, then for {} s beside\n"
+      "# a thread that waits as a training loop waits for its accelerator: spinning on a\n"
+      "# clock, spinning with sched_yield (CUDA's yield schedule), polling (a {} sleep\n"
+      "# between checks), sleeping; {}, the threads started afresh each time. Share: the\n"
+      "# waiting thread's CPU time over a runnable thread's fair share of the CPUs ({:.3f}\n"
+      "# of a CPU here); 1 holds a CPU as a worker does, 0 takes none. The median round, the\n"
+      "# range of the rounds, its CPUs and the busy threads' rate beside it.\n",
+      plural(c.busy, "busy thread", "busy threads"), c.options.seconds, c.options.seconds,
+      format_human(c.options.poll_interval, Dim::Duration), plural(c.options.rounds, "round", "rounds"),
+      fair_share(c.busy, c.machine.logical_cpus));
+  for (std::size_t i = 0; i < kWaitStyles.size(); ++i) {
+    const WaitFigure& w = c.waits[i];
+    t += fmt::format("#   {:<6} share {:.2f} ({:.2f} to {:.2f}; {:.3f} CPUs; busy threads at {:.1f}%){}\n",
+                     wait_style_name(kWaitStyles[i]), w.share, w.share_low, w.share_high, w.loop_cpus,
+                     100 * w.busy_rate / c.alone_rate,
+                     kWaitStyles[i] == c.options.wait ? "  -> pipeline.loop_cpu_share" : "");
+  }
+  const std::string lines =
+      fmt::format("loop_cpu_share = {:.2f}   # {}\n", std::clamp(c.at(c.options.wait).share, 0.0, 1.0),
+                  wait_style_name(c.options.wait));
+  return t + "\n" + keys("[pipeline]\n", lines, loop_doubt(c));
+}
+
+std::string loop_json(const LoopCalibration& c) {
+  return calibration_json("loop", c.machine, [&](JsonWriter& j) {
+    j.key("method")
+        .object()
+        .kv("busy_threads", c.busy)
+        .kv("seconds_per_round", c.options.seconds)
+        .kv("rounds", c.options.rounds)
+        .kv("poll_interval_s", c.options.poll_interval)
+        .kv("fair_share_cpus", fair_share(c.busy, c.machine.logical_cpus))
+        .kv_str("wait", wait_style_name(c.options.wait))
+        .end();
+    j.kv("busy_rate_alone", c.alone_rate);
+    j.key("waits").object();
+    for (std::size_t i = 0; i < kWaitStyles.size(); ++i) {
+      const WaitFigure& w = c.waits[i];
+      j.key(wait_style_name(kWaitStyles[i]))
+          .object()
+          .kv("share", w.share)
+          .kv("share_low", w.share_low)
+          .kv("share_high", w.share_high)
+          .kv("loop_cpus", w.loop_cpus)
+          .kv("busy_rate", w.busy_rate)
+          .end();
+    }
+    j.end();
+    j.key(scenario_member(j, c.crowded))
+        .object()
+        .kv("pipeline.loop_cpu_share", std::clamp(c.at(c.options.wait).share, 0.0, 1.0))
+        .end();
+  });
+}
+
 std::string memory_toml(const MemoryCalibration& c) {
   const auto rate = [](double v) { return format_human(v, Dim::Rate); };
   std::string t = header(c.machine, "memory");

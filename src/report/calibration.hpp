@@ -5,11 +5,14 @@
 #include <string>
 
 #include "measure/decode.hpp"
+#include "measure/loop.hpp"
 #include "measure/memory.hpp"
 #include "measure/storage.hpp"
 
 namespace pipesim {
 
+std::string loop_toml(const LoopCalibration& c);
+std::string loop_json(const LoopCalibration& c);
 std::string memory_toml(const MemoryCalibration& c);
 std::string memory_json(const MemoryCalibration& c);
 std::string decode_toml(const DecodeCalibration& c);

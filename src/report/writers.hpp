@@ -1,5 +1,5 @@
 // The outputs a command writes whole, one function per format: attribute's (the caching
-// experiments, a solved scenario, a log's summary), calibrate's (decode, storage, memory) and
+// experiments, a solved scenario, a log's summary), calibrate's (decode, storage, memory, loop) and
 // presets' (the list, the keys, one preset). formats.cpp's table gives each format its writers
 // beside its renderers, and the formats a command accepts follow from which writers a format has.
 #pragma once
@@ -22,6 +22,7 @@ struct TextWriters {
   std::string (*decode)(const DecodeCalibration& c) = nullptr;
   std::string (*storage)(const StorageCalibration& c) = nullptr;
   std::string (*memory)(const MemoryCalibration& c) = nullptr;
+  std::string (*loop)(const LoopCalibration& c) = nullptr;
   void (*preset_list)(Out& o, const std::vector<PresetEntry>& presets) = nullptr;
   void (*keys)(Out& o, std::string_view filter) = nullptr;
   // One preset: `loaded` is it composed, `toml` its text.

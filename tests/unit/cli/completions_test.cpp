@@ -53,12 +53,15 @@ TEST_CASE("command_completion takes every command, option and value kind from th
   CHECK(option(check, "--require")->value == Completes::Requirement);
   CHECK(option(check, "--format")->choices.back() == "github");
   const CommandCompletion& calibrate = root.subcommands[2];
-  REQUIRE(calibrate.subcommands.size() == 3);
+  REQUIRE(calibrate.subcommands.size() == 4);
   CHECK(calibrate.subcommands[0].name == "decode");
   CHECK(calibrate.subcommands[0].positional == Completes::Dir);
   CHECK(option(calibrate.subcommands[0], "-o") == option(calibrate.subcommands[0], "--output"));
   CHECK(option(calibrate.subcommands[0], "--save-synthetic")->value == Completes::Dir);
   CHECK(option(calibrate.subcommands[0], "--time")->value == Completes::Text);
+  CHECK(calibrate.subcommands[3].name == "loop");
+  CHECK(option(calibrate.subcommands[3], "--wait")->choices ==
+        std::vector<std::string>{"spin", "yield", "poll", "sleep"});
 }
 
 TEST_CASE("every shell's script names each command, preset and key it is given") {
