@@ -300,7 +300,7 @@ std::string temporary(std::string_view text, const Error& fail) {
 // The SVG figure as PNG (twice the SVG's pixels, on white) or PDF, by rsvg-convert.
 std::string convert_svg(const std::string& path, const std::string& svg) {
   const Origin where = Origin::argument("--plot " + path);
-  const std::string format = path.ends_with(".png") ? "png" : "pdf";
+  const bool png = path.ends_with(".png");
   const std::string input = temporary(svg, Error(where, "cannot write a temporary file for rsvg-convert"));
   std::string output;
   try {
@@ -309,8 +309,8 @@ std::string convert_svg(const std::string& path, const std::string& svg) {
     std::remove(input.c_str());
     throw;
   }
-  std::vector<std::string> args = {kRasteriser, "-f", format, "-b", "white"};
-  if (format == "png") args.insert(args.end(), {"-z", "2"});
+  std::vector<std::string> args = {kRasteriser, "-f", png ? "png" : "pdf", "-b", "white"};
+  if (png) args.insert(args.end(), {"-z", "2"});
   args.insert(args.end(), {"-o", output, input});
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -331,7 +331,7 @@ std::string convert_svg(const std::string& path, const std::string& svg) {
   if (!ran) throw Error(where, fmt::format("cannot run {}: {}", kRasteriser, std::strerror(spawned ? spawned : errno)));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || bytes.empty())
     throw Error(where, fmt::format("{} could not convert the figure to {} (exit status {})", kRasteriser,
-                                   format == "png" ? "PNG" : "PDF", WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+                                   png ? "PNG" : "PDF", WIFEXITED(status) ? WEXITSTATUS(status) : -1));
   return bytes;
 }
 

@@ -166,7 +166,7 @@ void check_grid_size(const SweepOptions& o, std::size_t points) {
         points, kLargeSweepPoints, static_cast<double>(points) * 1e-6));
 }
 
-void run_sweep(const SweepOptions& o) {
+void sweep_command(const SweepOptions& o) {
   const auto renderer = sweep_renderer(o.format);
   LoadedScenario loaded = load_with_sets(o);
   check_plot(o.plot, loaded.files);
@@ -285,7 +285,7 @@ void setup_sweep(CLI::App& app) {
       ->capture_default_str()
       ->check(kSeedRange);
   cmd->add_option("--batches", opts->batches, "With --simulate: steps of each point's steady run")->check(kStepsRange);
-  cmd->callback([opts] { run_sweep(*opts); });
+  cmd->callback([opts] { sweep_command(*opts); });
 }
 
 }  // namespace pipesim

@@ -33,12 +33,6 @@ bool key_matches(const FieldSpec& f, std::string_view filter) {
   return filter.empty() || f.key.find(filter) != std::string_view::npos;
 }
 
-std::string_view preset_kind_heading(std::string_view kind) {
-  for (const auto& k : kKinds)
-    if (k.kind == kind) return k.heading;
-  return kind;
-}
-
 void text_presets(Out& o, const std::vector<PresetEntry>& presets, bool md) {
   if (md) {
     TextTable table({{"preset", false, 0},

@@ -21,9 +21,6 @@ struct PresetEntry {
   bool complete = false;  // a whole scenario: `pipesim diagnose NAME` runs on it alone
 };
 
-// The kinds in the order the list shows them, with their headings.
-std::string_view preset_kind_heading(std::string_view kind);
-
 void text_presets(Out& o, const std::vector<PresetEntry>& presets, bool markdown);
 void json_presets(Out& o, const std::vector<PresetEntry>& presets);
 // One preset: its entry, the fields it sets (base units, as JSON "inputs") and its TOML.

@@ -144,14 +144,6 @@ std::string inert_reason(Field f, const Scenario& s) {
 
 }  // namespace
 
-std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes) {
-  if (grid_size(axes) > kMaxInertCheck) return {};
-  SweepGather gather(axes, false, true);
-  std::size_t i = 0;
-  sweep(base, axes, false, [&](const SweepPoint& p) { gather.add(i++, p); });
-  return gather.inert_axes(base);
-}
-
 SweepGather::SweepGather(const std::vector<Axis>& axes, bool curves, bool inert, std::optional<std::size_t> x)
     : axes_(axes), x_(x.value_or(axes.empty() ? 0 : axes.size() - 1)), strides_(axes.size(), 1) {
   const std::size_t total = grid_size(axes);
@@ -317,14 +309,6 @@ void check_plot_points(const std::vector<Axis>& axes) {
   if (points > kMaxPlotPoints)
     throw Error(fmt::format("a plot shows at most {} points and this sweep has {}: narrow a range for --plot",
                             kMaxPlotPoints, points));
-}
-
-std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes, std::optional<std::size_t> x) {
-  check_plot_points(axes);
-  SweepGather gather(axes, true, false, x);
-  std::size_t i = 0;
-  sweep(base, axes, false, [&](const SweepPoint& p) { gather.add(i++, p); });
-  return gather.curves();
 }
 
 }  // namespace pipesim

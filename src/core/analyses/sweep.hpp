@@ -46,10 +46,6 @@ struct InertAxis {
 };
 // Grids up to this many points are checked whole; larger ones are not checked (nothing is said).
 constexpr std::size_t kMaxInertCheck = 20000;
-// The swept axes (of two or more values) that change nothing, from a pass of its own over the
-// grid (a sweep gathers them from its rows' pass: SweepGather). Empty for a grid larger than
-// kMaxInertCheck.
-std::vector<InertAxis> inert_axes(const Scenario& base, const std::vector<Axis>& axes);
 
 // The fields a grid's points set: its axes' (for a FixMemo).
 std::vector<Field> axis_fields(const std::vector<Axis>& axes);
@@ -283,10 +279,5 @@ class SweepGather {
   std::vector<Curve> curves_;
   std::vector<RowFigures> rows_;
 };
-
-// The curves of a whole grid along axis `x` (default: the innermost; check_plot_points, then one
-// pass).
-std::vector<Curve> sweep_curves(const Scenario& base, const std::vector<Axis>& axes,
-                                std::optional<std::size_t> x = std::nullopt);
 
 }  // namespace pipesim

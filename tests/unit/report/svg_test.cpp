@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../../support/sweep_pass.hpp"
 #include "cli/sweep_rows.hpp"
 #include "config/loader.hpp"
 #include "core/analyses/diagnosis.hpp"
@@ -43,10 +44,10 @@ TEST_CASE("Svg: text is escaped and the document is one svg element") {
   CHECK(out.rfind("</svg>\n") == out.size() - 7);
 }
 
-TEST_CASE("sweep_curves: one curve per outer value, the crossover where the rows mark it") {
+TEST_CASE("a sweep's curves: one curve per outer value, the crossover where the rows mark it") {
   const Scenario base = load_scenario("reference").scenario;
   const std::vector<Axis> axes = {parse_axis("pipeline.workers", "8,16"), parse_axis("pipeline.batch_size", "8..64")};
-  const std::vector<Curve> curves = sweep_curves(base, axes);
+  const std::vector<Curve> curves = test::sweep_curves(base, axes);
   REQUIRE(curves.size() == 2);
   CHECK(curves[0].outer == std::vector<double>{8});
   REQUIRE(curves[0].points.size() == 4);
@@ -63,7 +64,7 @@ TEST_CASE("sweep_curves: one curve per outer value, the crossover where the rows
   CHECK(curves[0].points[2].crossed_at == doctest::Approx(22.42).epsilon(1e-3));
   CHECK(curves[1].points[3].crossed_at == doctest::Approx(50.81).epsilon(1e-3));
   const std::vector<Axis> big = {parse_axis("pipeline.batch_size", "1..30000:+1")};
-  CHECK_THROWS_AS(sweep_curves(base, big), Error);
+  CHECK_THROWS_AS(test::sweep_curves(base, big), Error);
 }
 
 TEST_CASE("a plot's x axis: the swept axis with the most values, curves along it, crossovers along it") {
@@ -80,9 +81,9 @@ TEST_CASE("a plot's x axis: the swept axis with the most values, curves along it
   const Scenario base = load_scenario("reference").scenario;
   const std::vector<Axis> grid = {parse_axis("pipeline.batch_size", "32,64"),
                                   parse_axis("pipeline.workers", "8..14:+2")};
-  const std::vector<Curve> innermost = sweep_curves(base, grid);  // x by default: the last axis
-  const std::vector<Curve> along_workers = sweep_curves(base, grid, 1);
-  const std::vector<Curve> by_batch = sweep_curves(base, grid, 0);
+  const std::vector<Curve> innermost = test::sweep_curves(base, grid);  // x by default: the last axis
+  const std::vector<Curve> along_workers = test::sweep_curves(base, grid, 1);
+  const std::vector<Curve> by_batch = test::sweep_curves(base, grid, 0);
   REQUIRE(by_batch.size() == 4);  // one per worker count
   for (std::size_t w = 0; w < 4; ++w) {
     CHECK(by_batch[w].outer == std::vector<double>{8.0 + 2.0 * static_cast<double>(w)});
@@ -121,7 +122,7 @@ TEST_CASE("a sweep's one pass gathers the curves and inert axes that passes of t
   const auto renderer = sweep_renderer(Format::Csv);
   write_sweep(*renderer, file, s, axes, layout, SweepRun{3, false, nullptr}, nullptr, &gather);
   std::fclose(file);
-  const std::vector<Curve> alone = sweep_curves(s, axes);
+  const std::vector<Curve> alone = test::sweep_curves(s, axes);
   const std::vector<Curve> gathered = gather.curves();
   REQUIRE(gathered.size() == alone.size());
   for (std::size_t c = 0; c < alone.size(); ++c) {
@@ -138,5 +139,5 @@ TEST_CASE("a sweep's one pass gathers the curves and inert axes that passes of t
   const auto inert = gather.inert_axes(s);
   REQUIRE(inert.size() == 1);
   CHECK(inert[0].field == Field::SampleSize);
-  CHECK(inert_axes(s, axes).size() == 1);
+  CHECK(test::inert_axes(s, axes).size() == 1);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../../../support/reference.hpp"
+#include "../../../support/sweep_pass.hpp"
 #include "core/analyses/sweep.hpp"
 #include "core/analyses/sweep_run.hpp"
 
@@ -257,22 +258,22 @@ TEST_CASE("sweep columns hold every stage modelled at any point, not only at the
   CHECK((c.stages & stage_bit(Stage::Transform)) != 0);
 }
 
-TEST_CASE("inert_axes: an axis that changes no row is named, with the known cause") {
+TEST_CASE("inert axes: an axis that changes no row is named, with the known cause") {
   // A per-sample transform rate (1000 samples/s per worker): the sample size reaches no
   // modelled stage, so every row is the same at 100 KB and 200 KB; the batch size changes rows.
   Scenario s = test::reference_case(256);
   s.set(Field::WorkerSampleRate, {1000, Dim::SampleRate});
-  const auto inert =
-      inert_axes(s, {parse_axis("workload.sample_size", "100KB,200KB"), parse_axis("pipeline.batch_size", "32,64")});
+  const auto inert = test::inert_axes(
+      s, {parse_axis("workload.sample_size", "100KB,200KB"), parse_axis("pipeline.batch_size", "32,64")});
   REQUIRE(inert.size() == 1);
   CHECK(inert[0].field == Field::SampleSize);
   CHECK(inert[0].reason.find("per sample") != std::string::npos);
   // A per-byte rate (250 MB/s): the transform's time grows with the sample size.
-  CHECK(inert_axes(test::reference_case(256), {parse_axis("workload.sample_size", "100KB,200KB")}).empty());
+  CHECK(test::inert_axes(test::reference_case(256), {parse_axis("workload.sample_size", "100KB,200KB")}).empty());
   // One value is not an axis that could change anything.
-  CHECK(inert_axes(s, {parse_axis("workload.sample_size", "100KB")}).empty());
+  CHECK(test::inert_axes(s, {parse_axis("workload.sample_size", "100KB")}).empty());
   // Larger grids are not checked.
-  CHECK(inert_axes(
+  CHECK(test::inert_axes(
             s, {parse_axis("workload.sample_size", "1KB..30KB:+1KB"), parse_axis("pipeline.batch_size", "1..1000:+1")})
             .empty());
 }
