@@ -606,7 +606,7 @@ def report(args, m):
             lines.append(f"{key} = {value}" + (f"   # {comment}" if comment else ""))
     toml = "\n".join(lines) + "\n"
 
-    command = ["attribute", "--batch", str(args.batch_size), "--workers", str(args.num_workers)]
+    command = ["attribute", "caching", "--batch", str(args.batch_size), "--workers", str(args.num_workers)]
     for level, rate in m["rates"].items():
         command += [f"--{level}", f"{rate:.4g}"]
     if m.get("other"):
@@ -798,7 +798,7 @@ def self_test(args):
                                             "1", "--steps", "4", "--warmup", "1", "--samples", "5"],
                              capture_output=True, text=True, timeout=600)
         assert out.returncode == 0, out.stdout + out.stderr
-        assert "; model " in out.stdout and "$ pipesim attribute --batch 8 --workers 1 " in out.stdout, out.stdout
+        assert "; model " in out.stdout and "$ pipesim attribute caching --batch 8 --workers 1 " in out.stdout, out.stdout
     print("pipesim-probe self-test: passed")
     return 0
 

@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     args.emplace_back("--help");
   }
+  pipesim::attribute_old_spelling(args);
   // Bare `pipesim` is a question about what it does: the overview, not an error.
   if (args.empty()) args.emplace_back("--help");
   const std::string first = args.empty() ? std::string() : args.front();

@@ -125,6 +125,10 @@ void setup_compare(CLI::App& app);
 void setup_simulate(CLI::App& app);
 void setup_calibrate(CLI::App& app);
 void setup_attribute(CLI::App& app);
+// An attribute command line in a spelling from before its modes were subcommands ("attribute
+// --observed ...", "attribute --log FILE", "attribute --batch ... --full R") rewritten to the
+// subcommand it meant; true when it was (the command then notes the new spelling on success).
+bool attribute_old_spelling(std::vector<std::string>& args);
 void setup_completions(CLI::App& app);
 void setup_init(CLI::App& app);
 

@@ -1,4 +1,4 @@
-// Reading a training loop's per-step log of data_time and time for `pipesim attribute --log`:
+// Reading a training loop's per-step log of data_time and time for `pipesim attribute log`:
 // JSON lines (mmcv's *.log.json, MMEngine's scalars.json), CSV with data_time and time columns
 // (Lightning's CSVLogger, any script) or text lines with "data_time: 0.12" and "time: 0.35"
 // (mmcv and MMEngine's console log). Records without both figures (validation, other metrics)

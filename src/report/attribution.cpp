@@ -128,7 +128,7 @@ std::string verdict(const Attribution& a) {
 
 std::string fragment_header(const Attribution& a) {
   std::string t = fmt::format(
-      "# pipesim attribute: stage costs from the caching experiments (pipesim {}), batch {:g}, {}.\n"
+      "# pipesim attribute caching: stage costs from the caching experiments (pipesim {}), batch {:g}, {}.\n"
       "# Measured by the user, in steps/s:\n",
       PIPESIM_VERSION, a.in.batch, workers_text(a.in.workers));
   for (const LevelCost& r : a.levels)
@@ -467,8 +467,8 @@ std::string measured_for_toml(const std::vector<MeasuredFor>& all, const Solutio
 }
 
 std::string solution_toml(const LoadedScenario& loaded, const JointSolution& j) {
-  std::string t = fmt::format("# pipesim attribute --observed (pipesim {}): {} with one field solved.\n",
-                              PIPESIM_VERSION, echo(loaded.name));
+  std::string t = fmt::format("# pipesim attribute observed (pipesim {}): {} with one field solved.\n", PIPESIM_VERSION,
+                              echo(loaded.name));
   t += commented(wrap(solution_header(loaded, j), 96));
   return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, j, true) +
          measured_for_toml(loaded.plan.measured_for, j.fit);
@@ -577,7 +577,7 @@ std::string step_log_table(const std::string& path, const StepLog& log, const St
       time(s.loop_step_s), rate(s.loop_steps_per_s), 100 * (1 - s.input_bound_fraction));
   if (s.input_bound)
     words += fmt::format(
-        "To find the worker rate behind it, solve your scenario for it: pipesim attribute SCENARIO --observed "
+        "To find the worker rate behind it, solve your scenario for it: pipesim attribute observed SCENARIO --observed "
         "\"{:.4g} it/s\".\n",
         s.loader_steps_per_s);
   o.write("\n" + wrap(words, 100));

@@ -17,14 +17,14 @@ std::string attribution_table(const Attribution& a);
 std::string attribution_toml(const Attribution& a);
 std::string attribution_json(const Attribution& a);
 
-// `attribute --observed`: the solved field in words (with several observations, what each gives
+// `attribute observed`: the solved field in words (with several observations, what each gives
 // alone and how far apart), the model's figures after it, and the scenario with it filled in
 // (every field with where it came from).
 std::string solution_table(const LoadedScenario& loaded, const JointSolution& j);
 std::string solution_toml(const LoadedScenario& loaded, const JointSolution& j);
 std::string solution_json(const LoadedScenario& loaded, const JointSolution& j);
 
-// `attribute --log`: a per-step log's waits, the input-bound fraction and the loader's rate.
+// `attribute log`: a per-step log's waits, the input-bound fraction and the loader's rate.
 std::string step_log_table(const std::string& path, const StepLog& log, const StepLogSummary& s);
 std::string step_log_json(const std::string& path, const StepLog& log, const StepLogSummary& s);
 

@@ -20,6 +20,7 @@ enum class Output : std::uint8_t {
   Compare,
   Simulation,
   Attribution,
+  StepLog,
   Calibration,
   PresetList,
 };

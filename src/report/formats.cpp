@@ -122,6 +122,8 @@ bool writes(Format f, Output what) {
       return r.simulation != nullptr;
     case Output::Attribution:
       return w.attribution != nullptr;
+    case Output::StepLog:
+      return w.step_log != nullptr;
     case Output::Calibration:
       return w.decode != nullptr;
     case Output::PresetList:

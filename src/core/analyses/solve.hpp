@@ -1,5 +1,5 @@
 // Solving a scenario for the one rate it leaves unknown from what the user observed
-// (`pipesim attribute --observed`, docs/tutorials/gpu-at-40-percent.md): the utilization their accelerator
+// (`pipesim attribute observed`, docs/tutorials/gpu-at-40-percent.md): the utilization their accelerator
 // shows, or the it/s their training loop prints.
 #pragma once
 

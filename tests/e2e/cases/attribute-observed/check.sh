@@ -15,7 +15,7 @@ assert abs(steps - 3.1) < 1e-5, steps
 assert d["binding"] == ["transform"], d["binding"]'
 
 # Utilization, solving the storage bandwidth of the reference case made storage-bound.
-"$PIPESIM" attribute reference --set storage.read_bandwidth=1GB/s --set cpu.worker_throughput=10GB/s \
+"$PIPESIM" attribute observed reference --set storage.read_bandwidth=1GB/s --set cpu.worker_throughput=10GB/s \
   --observed utilization=40% --solve storage.read_bandwidth --format toml > "$CASE_TMP/storage.toml"
 "$PIPESIM" diagnose "$CASE_TMP/storage.toml" --format json | python3 -c '
 import json, sys
@@ -24,11 +24,11 @@ assert abs(d["utilization"] - 0.40) < 1e-6, d["utilization"]
 assert d["binding"] == ["storage"], d["binding"]'
 
 # At the scenario's best the field is only bounded, and the output says so.
-"$PIPESIM" attribute reference --set pipeline.batch_size=32 --observed utilization=100% | grep -q \
+"$PIPESIM" attribute observed reference --set pipeline.batch_size=32 --observed utilization=100% | grep -q \
   '^The observation is the most this scenario reaches: cpu.worker_throughput does not bind there'
 
 # JSON for scripts.
-"$PIPESIM" attribute reference --observed "9000 samples/s" --set pipeline.batch_size=256 --format json | python3 -c '
+"$PIPESIM" attribute observed reference --observed "9000 samples/s" --set pipeline.batch_size=256 --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["observed"] == {"kind": "samples_per_s", "value": 9000}

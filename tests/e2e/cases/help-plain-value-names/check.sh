@@ -5,6 +5,7 @@
 set -uo pipefail
 fail=0
 for cmd in diagnose sweep simulate check compare presets "calibrate decode" "calibrate storage" "calibrate memory" \
+  "calibrate loop" "attribute caching" "attribute observed" "attribute log" \
   attribute init completions; do
   # shellcheck disable=SC2086
   help="$("$PIPESIM" $cmd --help)" || { echo "$cmd --help failed"; fail=1; }
