@@ -41,34 +41,6 @@ struct SweepOptions : CommonOptions {
   CLI::Option *batch_opt = nullptr, *workers_opt = nullptr, *sample_size_opt = nullptr;
 };
 
-// The least value a range holds (a list may be in any order; a stepped range rises).
-double least(const Range& r) {
-  if (r.size() > 100000) return std::min(r.at(0), r.at(r.size() - 1));
-  double v = r.at(0);
-  for (std::size_t i = 1; i < r.size(); ++i) v = std::min(v, r.at(i));
-  return v;
-}
-
-// --batches below what the steady state needs at the grid's fewest workers and least prefetch
-// would refuse every simulated point: said before any row, as bad usage.
-void check_simulated_batches(const Scenario& first, const std::vector<Axis>& axes, std::size_t batches) {
-  Scenario s = first;
-  for (const Axis& a : axes)
-    if (a.field == Field::Workers || a.field == Field::PrefetchFactor) s.set(a.field, {least(a.range), Dim::Number});
-  Inputs in;
-  try {
-    in = resolve(s);
-  } catch (const Error&) {
-    return;  // that point is refused by the model; its row says why
-  }
-  const std::size_t need = min_batches(in);
-  if (batches < need)
-    throw Error(Origin::argument("--batches"),
-                fmt::format("{} is too few for any point of the sweep: with {} (its fewest) and prefetch "
-                            "factor {} the steady state needs at least {} steps",
-                            batches, plural(in.workers, "worker", "workers"), in.prefetch_factor, need));
-}
-
 // The swept axis --x names: its key, or the option that sweeps it (batch, workers, sample-size).
 std::size_t x_axis(const std::vector<Axis>& axes, const std::string& key) {
   const std::string_view k = key == "batch"         ? "pipeline.batch_size"
@@ -102,15 +74,6 @@ std::string table_rows(const std::string& text) {
   out += fmt::format("... {} rows left out (pipesim sweep prints them all) ...\n", lines.size() - 1 - 2 * kEnds);
   for (std::size_t i = lines.size() - kEnds; i < lines.size(); ++i) out += std::string(lines[i]) + "\n";
   return out;
-}
-
-// The defaults that decide the first point of the grid (none when the model refuses it).
-std::vector<Assumption> first_assumptions(const Scenario& first) {
-  try {
-    return assumptions(first, resolve(first));
-  } catch (const Error&) {
-    return {};
-  }
 }
 
 // The keys the user set that change nothing at the first point of the grid (the axes' own keys
@@ -152,47 +115,20 @@ std::vector<Axis> sweep_axes(const SweepOptions& o) {
   return axes;
 }
 
-// A grid too large to run without --force (a simulated one sooner: each point is a whole simulation).
-void check_grid_size(const SweepOptions& o, std::size_t points) {
-  if (o.simulate && static_cast<double>(points) > kLargeSimulatedSweep && !o.force)
-    throw Error(
-        fmt::format("the sweep has {} points, more than {:.0f} to simulate (each is a whole simulation): "
-                    "narrow a range, or pass --force to run it",
-                    points, kLargeSimulatedSweep));
-  if (static_cast<double>(points) > kLargeSweepPoints && !o.force)
-    throw Error(fmt::format(
-        "the sweep has {} points, more than {:.0f}: at about 1 us per point it would take {:.0f} s or more; "
-        "narrow a range, or pass --force to run it",
-        points, kLargeSweepPoints, static_cast<double>(points) * 1e-6));
-}
-
 void sweep_command(const SweepOptions& o) {
   const auto renderer = sweep_renderer(o.format);
   LoadedScenario loaded = load_with_sets(o);
   check_plot(o.plot, loaded.files);
 
-  const std::vector<Axis> axes = sweep_axes(o);
-  const std::size_t points = grid_size(axes);
-  check_grid_size(o, points);
-
-  // Before anything is written: some point must be valid (otherwise the first point's error,
-  // located where its field was set), and the columns must fit every point of the grid.
-  const Scenario first = first_point(loaded.scenario, axes);
   SimOptions sim;
   sim.seed = o.seed;
   sim.batches = o.batches;
-  std::size_t valid = 0;
-  try {
-    valid = with_origins(loaded, [&] { return first_valid_point(loaded.scenario, axes, o.simulate ? &sim : nullptr); });
-  } catch (const Error& e) {
-    if (points == 1) throw;
-    throw Error(e.origin(), fmt::format("no point of the sweep is valid; at the first ({}): {}",
-                                        point_label(axes, first), e.what()));
-  }
-  if (o.simulate && o.batches > 0) check_simulated_batches(first, axes, o.batches);
-  const GridColumns columns = grid_columns(loaded.scenario, axes, valid);
-  if (o.cost && !columns.priced)
-    throw Error(loaded.source, "--cost needs a price: set cost.price_per_hour or cost.purchase_price");
+  SweepRequest request{sweep_axes(o), o.simulate ? &sim : nullptr, o.cost, o.force, loaded.plan, loaded.source};
+  const std::vector<Axis>& axes = request.axes;
+  // Before anything is written (core's plan_sweep: a valid point, columns that fit every point).
+  const SweepPlan plan = with_origins(loaded, [&] { return plan_sweep(loaded.scenario, request); });
+  const std::size_t points = plan.points;
+  const Scenario& first = plan.first;
   // The plot's x axis, and a sweep too large to plot, before any row is written.
   if (!o.x.empty() && o.plot.empty())
     throw Error(Origin::argument("--x " + o.x), "--x chooses the plot's x axis: give --plot FILE.svg as well");
@@ -210,32 +146,24 @@ void sweep_command(const SweepOptions& o) {
   const auto table = sweep_renderer(Format::Table);
   SweepCopy rows{*table, {}};
   const bool html = !o.plot.empty() && plot_is_html(o.plot);
-  SweepLayout layout = sweep_layout(axes, first, columns, o.cost);
+  SweepLayout layout = sweep_layout(axes, first, plan.columns, o.cost);
   layout.simulated = o.simulate;
-  // A plan's requirements judge every row: at the row's own batch size where the batch is swept.
-  Plan plan = loaded.plan;
-  const std::vector<Field> swept = axis_fields(axes);
-  if (std::find(swept.begin(), swept.end(), Field::BatchSize) != swept.end()) plan.batch_sizes.reset();
-  layout.verdict = !plan.requirements.empty();
-  if (layout.verdict) {
-    // A requirement the scenario cannot judge (an epoch's time without a dataset size) is bad
-    // input, said before any row.
-    with_origins(loaded, [&] { return check_plan(point_at(loaded.scenario, axes, valid), plan); });
-  }
+  layout.verdict = plan.verdict;
   // A progress line on stderr for a long sweep, when a person watches it (a terminal).
   const char* term = std::getenv("TERM");
   const bool long_sweep = points >= (o.simulate ? 20 : 200000);
   std::FILE* progress =
       long_sweep && isatty(2) == 1 && !(term != nullptr && std::string_view(term) == "dumb") ? stderr : nullptr;
   // What each point computes is this command's to say: JSON rows carry each point's fixes.
-  const SweepRun run{o.jobs, o.format == Format::Json, o.simulate ? &sim : nullptr, layout.verdict ? &plan : nullptr};
+  const SweepRun run{o.jobs, o.format == Format::Json, o.simulate ? &sim : nullptr,
+                     layout.verdict ? &plan.plan : nullptr};
   const SweepSummary summary =
       write_sweep(*renderer, stdout, loaded.scenario, axes, layout, run, progress, &gather, html ? &rows : nullptr);
   if (!o.plot.empty()) {
     // check_sweep_svg above refused every grid sweep_svg would.
     const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());
     write_figure(o.plot, figure, [&] {
-      return sweep_html(loaded, axes, figure, table_rows(rows.text), first_assumptions(first),
+      return sweep_html(loaded, axes, figure, table_rows(rows.text), point_assumptions(first),
                         first_unused(loaded, axes, first));
     });
   }

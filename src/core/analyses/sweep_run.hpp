@@ -46,6 +46,32 @@ struct SweepSummary {
   std::optional<SweepPick> pick;
 };
 
+// What a sweep command asks for, beside the scenario: the grid and how each point is run.
+struct SweepRequest {
+  std::vector<Axis> axes;
+  const SimOptions* simulate = nullptr;  // each point simulated with these (sweep --simulate)
+  bool cost = false;                     // cost columns (sweep --cost): the scenario must have a price
+  bool force = false;                    // run a grid past kLargeSweepPoints (sweep --force)
+  Plan plan;                             // the scenario's requirements, judged at every row
+  Origin source;                         // where the scenario came from, for an error about it as a whole
+};
+
+// The sweep, checked before any row is written: the grid is not too large (unless forced), some
+// point is valid (otherwise the first point's error), a simulated sweep's --batches can reach the
+// steady state at its fewest workers, the columns fit every point, a price stands behind --cost,
+// and a plan can judge the rows (at each row's own batch size where the batch is swept).
+struct SweepPlan {
+  std::size_t points = 0;
+  Scenario first;         // the grid's first point
+  std::size_t valid = 0;  // the first valid point's index
+  GridColumns columns;
+  Plan plan;  // judged at every row when `verdict`
+  bool verdict = false;
+};
+SweepPlan plan_sweep(const Scenario& base, const SweepRequest& request);
+// The defaults that decide a point's answer (none when the model refuses it).
+std::vector<Assumption> point_assumptions(const Scenario& point);
+
 // A point judged by the plan, or nothing when a requirement needs what the point lacks.
 std::optional<PlanOutcome> judge_point(const Scenario& s, const Plan& plan);
 // Counts the point's verdict into the summary, and ranks it when it passes (the earlier point first among equals).

@@ -295,3 +295,46 @@ TEST_CASE("a rate per step cannot be swept: it is samples/s only at one batch si
                        Error);
   CHECK(parse_axis("cpu.worker_sample_rate", "100,200 samples/s").range.size() == 2);
 }
+
+TEST_CASE("a sweep's plan: checked before any row, the plan judged at each row's own batch size") {
+  const Scenario s = base();
+  SweepRequest r;
+  r.axes = {parse_axis("pipeline.workers", "0,8,16")};
+  SweepPlan p = plan_sweep(s, r);
+  CHECK(p.points == 3);
+  CHECK(p.valid == 0);
+  CHECK(p.first.value(Field::Workers) == 0);
+  CHECK_FALSE(p.verdict);
+  // A plan's requirements judge every row; its batch sizes stand while the batch is not swept,
+  // and give way to each row's own where it is.
+  r.plan.requirements.push_back(Requirement{Metric::Throughput, 1, 0, {}, false});
+  r.plan.batch_sizes = parse_range("64,128", spec(Field::BatchSize));
+  p = plan_sweep(s, r);
+  CHECK(p.verdict);
+  CHECK(p.plan.batch_sizes.has_value());
+  r.axes.push_back(parse_axis("pipeline.batch_size", "32,64"));
+  p = plan_sweep(s, r);
+  CHECK_FALSE(p.plan.batch_sizes.has_value());
+  // --cost without a price, and a grid past kLargeSweepPoints without --force, are refused.
+  Scenario unpriced = s;
+  unpriced.unset(Field::PurchasePrice);
+  unpriced.unset(Field::Amortization);
+  SweepRequest c;
+  c.axes = {parse_axis("pipeline.workers", "4,8")};
+  c.cost = true;
+  CHECK_THROWS_WITH_AS(plan_sweep(unpriced, c), doctest::Contains("--cost needs a price"), Error);
+  CHECK_NOTHROW(plan_sweep(s, c));
+  SweepRequest big;
+  big.axes = {parse_axis("pipeline.batch_size", "1..5000:+1"), parse_axis("pipeline.workers", "1..2001:+1")};
+  CHECK_THROWS_WITH_AS(plan_sweep(s, big), doctest::Contains("pass --force to run it"), Error);
+  // A simulated sweep whose --batches cannot reach the steady state (at 4 workers, two rounds of
+  // the prefetching workers and more) is refused before any row.
+  SimOptions sim;
+  sim.batches = 2;
+  SweepRequest few;
+  few.axes = {parse_axis("pipeline.workers", "4,8")};
+  few.simulate = &sim;
+  CHECK_THROWS_WITH_AS(plan_sweep(s, few), doctest::Contains("--batches 2 is too few"), Error);
+  sim.batches = 10000;
+  CHECK_NOTHROW(plan_sweep(s, few));
+}
