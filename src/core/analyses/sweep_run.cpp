@@ -1,7 +1,5 @@
 #include "core/analyses/sweep_run.hpp"
 
-#include <malloc.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -96,13 +94,6 @@ std::vector<Assumption> point_assumptions(const Scenario& point) {
 }
 
 std::size_t sweep_chunk(const SweepRun& run) { return run.simulate ? 1 : run.diagnose ? 64 : 128; }
-
-void limit_malloc_arenas(const SweepRun& run) {
-  // glibc's default, an arena per thread, measured 1.17x the peak of one diagnosis against 1.10x
-  // with one arena; with a diagnosis per row, two threads on one arena were slower than one
-  // (1,000,000 JSON rows: 1.71 s against 1.63 s), so each keeps its own there.
-  if (run.jobs > 1 && !run.diagnose) mallopt(M_ARENA_MAX, 1);
-}
 
 std::optional<PlanOutcome> judge_point(const Scenario& s, const Plan& plan) {
   try {

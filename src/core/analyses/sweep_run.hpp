@@ -81,10 +81,6 @@ void tally(SweepSummary& summary, std::size_t index, const std::vector<Axis>& ax
 // diagnosed (a diagnosis's words are allocated), so that the few chunks held at once stay far
 // below the process's own footprint.
 std::size_t sweep_chunk(const SweepRun& run);
-// Rows that carry no diagnosis allocate little (into reused buffers): on several threads, one
-// malloc arena for all keeps a sweep's peak memory near that of a single diagnosis. Rows that
-// carry one allocate its words, and there the threads would contend for the one arena.
-void limit_malloc_arenas(const SweepRun& run);
 
 // Calls row(index, point, text) for every point of the grid, on `run.jobs` threads: `text` is
 // the chunk's, to append the point's rendering to. Then written(text, done) on the calling
@@ -96,7 +92,6 @@ SweepSummary run_sweep(const Scenario& base, const std::vector<Axis>& axes, cons
   const std::size_t total = grid_size(axes);
   const std::size_t chunk = sweep_chunk(run);
   const std::size_t chunks = (total + chunk - 1) / chunk;
-  limit_malloc_arenas(run);
   SweepSummary summary;
   summary.points = total;
   std::mutex m;  // guards summary: taken at invalid points and judged ones

@@ -403,6 +403,11 @@ std::array<double, kFieldCount> parse_default_values() {
   return out;
 }
 
+// No snapshot: a library or tool linked without the generated one (tools/snapshot_presets, which
+// makes it, and a layer linked alone) parses the defaults itself. The build's snapshot, a strong
+// definition, replaces this one in the binary and the tests.
+[[gnu::weak]] std::span<const double> default_values_snapshot() { return {}; }
+
 const double* fixed_default_values() {
   const std::span<const double> snapshot = default_values_snapshot();
   if (snapshot.size() == kFieldCount) return snapshot.data();

@@ -216,7 +216,8 @@ const double* fixed_default_values();
 // Every fixed default parsed from its text, indexed by Field, NaN where there is none.
 std::array<double, kFieldCount> parse_default_values();
 // parse_default_values() as tools/snapshot_presets took it at build time (exact doubles), so
-// that start-up parses no default text; empty in that tool itself.
+// that start-up parses no default text; empty where the snapshot is not linked (that tool, a
+// layer linked alone).
 std::span<const double> default_values_snapshot();
 // Throws the internal Error of Scenario::value for a field without a fixed default.
 [[noreturn]] void no_fixed_default(Field f);
