@@ -24,11 +24,12 @@ probe="$(readlink -f "$tmp/local/usr/local/bin/pipesim-probe")"
 [ -x "$probe" ] && [ -s "$(dirname "$probe")/lib/loader_timing.py" ] ||
   bad "bin/pipesim-probe does not lead to the probe with its modules beside it"
 
-# The man page: every command's help, the exit status, the environment, an example per command.
-page="$(zcat "$tmp/local/usr/local/share/man/man1/pipesim.1.gz" | groff -man -Tascii -P-cbou 2> /dev/null)"
+# The man page (runs of spaces as one: groff justifies lines): every command's help, the exit status,
+# the environment, an example per command.
+page="$(zcat "$tmp/local/usr/local/share/man/man1/pipesim.1.gz" | groff -man -Tascii -P-cbou 2> /dev/null | tr -s ' ')"
 for want in 'pipesim diagnose' 'pipesim calibrate decode' 'pipesim completions' 'EXIT STATUS' 'internal error' \
-  ENVIRONMENT NO_COLOR 'attribute --device-cached' 'init dgx-h100'; do
-  grep -qF "$want" <<< "$page" || bad "the man page lacks '$want'"
+  ENVIRONMENT NO_COLOR 'attribute caching --device-cached' 'init dgx-h100'; do
+  grep -qF -e "$want" <<< "$page" || bad "the man page lacks '$want'"
 done
 
 # The .deb: the same files under /usr, zsh's in the folder packages use, no dependencies.
@@ -65,7 +66,7 @@ check_bash "json" pipesim diagnose --format = j
 check_bash "p4d-24xlarge+nvme-gen3 p4d-24xlarge+nvme-gen4 p4d-24xlarge+nvme-gen5" pipesim diagnose p4d-24xlarge+nvme-gen
 check_bash "pipeline.batch_size=" pipesim sweep --set pipeline.ba
 check_bash "min_utilization=" pipesim check --require min_u
-check_bash "decode storage memory" pipesim calibrate ''
+check_bash "decode storage memory loop" pipesim calibrate ''
 check_bash "toml json" pipesim calibrate decode --format ''
 check_bash "calibrate" pipesim help cal
 check_bash "h100-pcie h100-sxm" pipesim diagnose --plot x.svg --set pipeline.batch_size = 8 h100-
