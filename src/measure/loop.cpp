@@ -111,6 +111,7 @@ LoopCalibration calibrate_loop(const LoopOptions& o) {
   c.options = o;
   c.busy = o.threads ? o.threads : c.machine.logical_cpus;
   c.crowded = c.busy + 1 > c.machine.logical_cpus;
+  c.fair_share_cpus = fair_share(c.busy, c.machine.logical_cpus);
   const unsigned rounds = std::max(1u, o.rounds);
   std::vector<double> alone;
   std::vector<std::vector<WaitFigure>> per(kWaitStyles.size());
@@ -133,7 +134,9 @@ LoopCalibration calibrate_loop(const LoopOptions& o) {
     w.share_low = *std::min_element(shares.begin(), shares.end());
     w.share_high = *std::max_element(shares.begin(), shares.end());
     w.busy_rate = median_of(rates);
+    w.busy_fraction = w.busy_rate / c.alone_rate;
   }
+  c.loop_cpu_share = std::clamp(c.at(o.wait).share, 0.0, 1.0);
   return c;
 }
 

@@ -30,15 +30,18 @@ struct WaitFigure {
   double loop_cpus = 0;  // the waiting thread's CPU time over the wall time
   double share = 0;      // loop_cpus over a runnable thread's fair share of the CPUs
   double share_low = 0, share_high = 0;
-  double busy_rate = 0;  // the busy threads' work, units per second, beside the wait
+  double busy_rate = 0;      // the busy threads' work, units per second, beside the wait
+  double busy_fraction = 0;  // busy_rate over their rate alone
 };
 
 struct LoopCalibration {
   Machine machine;
   LoopOptions options;
-  unsigned busy = 1;      // busy threads
-  bool crowded = true;    // busy threads and the waiting one outnumber the CPUs: shares mean something
-  double alone_rate = 0;  // their work alone, units per second
+  unsigned busy = 1;           // busy threads
+  bool crowded = true;         // busy threads and the waiting one outnumber the CPUs: shares mean something
+  double alone_rate = 0;       // their work alone, units per second
+  double fair_share_cpus = 1;  // a runnable thread's fair share of the CPUs (fair_share)
+  double loop_cpu_share = 0;   // the key: the share of options.wait, 0 to 1
   std::array<WaitFigure, kWaitStyles.size()> waits{};  // in kWaitStyles' order
   [[nodiscard]] const WaitFigure& at(WaitStyle w) const { return waits[static_cast<std::size_t>(w)]; }
 };

@@ -75,10 +75,6 @@ std::string calibration_json(std::string_view what, const Machine& m, Body body)
   return text;
 }
 
-}  // namespace
-
-namespace {
-
 // What the loop calibration's doubt is, when its busy threads left a CPU free.
 std::string loop_doubt(const LoopCalibration& c) {
   if (c.crowded) return {};
@@ -103,17 +99,15 @@ std::string loop_toml(const LoopCalibration& c) {
       "# range of the rounds, its CPUs and the busy threads' rate beside it.\n",
       plural(c.busy, "busy thread", "busy threads"), c.options.seconds, c.options.seconds,
       format_human(c.options.poll_interval, Dim::Duration), plural(c.options.rounds, "round", "rounds"),
-      fair_share(c.busy, c.machine.logical_cpus));
+      c.fair_share_cpus);
   for (std::size_t i = 0; i < kWaitStyles.size(); ++i) {
     const WaitFigure& w = c.waits[i];
     t += fmt::format("#   {:<6} share {:.2f} ({:.2f} to {:.2f}; {:.3f} CPUs; busy threads at {:.1f}%){}\n",
                      wait_style_name(kWaitStyles[i]), w.share, w.share_low, w.share_high, w.loop_cpus,
-                     100 * w.busy_rate / c.alone_rate,
-                     kWaitStyles[i] == c.options.wait ? "  -> pipeline.loop_cpu_share" : "");
+                     100 * w.busy_fraction, kWaitStyles[i] == c.options.wait ? "  -> pipeline.loop_cpu_share" : "");
   }
   const std::string lines =
-      fmt::format("loop_cpu_share = {:.2f}   # {}\n", std::clamp(c.at(c.options.wait).share, 0.0, 1.0),
-                  wait_style_name(c.options.wait));
+      fmt::format("loop_cpu_share = {:.2f}   # {}\n", c.loop_cpu_share, wait_style_name(c.options.wait));
   return t + "\n" + keys("[pipeline]\n", lines, loop_doubt(c));
 }
 
@@ -125,7 +119,7 @@ std::string loop_json(const LoopCalibration& c) {
         .kv("seconds_per_round", c.options.seconds)
         .kv("rounds", c.options.rounds)
         .kv("poll_interval_s", c.options.poll_interval)
-        .kv("fair_share_cpus", fair_share(c.busy, c.machine.logical_cpus))
+        .kv("fair_share_cpus", c.fair_share_cpus)
         .kv_str("wait", wait_style_name(c.options.wait))
         .end();
     j.kv("busy_rate_alone", c.alone_rate);
@@ -142,10 +136,7 @@ std::string loop_json(const LoopCalibration& c) {
           .end();
     }
     j.end();
-    j.key(scenario_member(j, c.crowded))
-        .object()
-        .kv("pipeline.loop_cpu_share", std::clamp(c.at(c.options.wait).share, 0.0, 1.0))
-        .end();
+    j.key(scenario_member(j, c.crowded)).object().kv("pipeline.loop_cpu_share", c.loop_cpu_share).end();
   });
 }
 

@@ -2,6 +2,7 @@
 // machine is shared).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "measure/loop.hpp"
@@ -43,6 +44,9 @@ TEST_CASE("calibrate loop measures every wait, round by round, and knows when no
     CHECK(f.loop_cpus >= 0);
     CHECK(f.busy_rate > 0);
   }
+  // The key is the share of the wait asked for, within 0 to 1.
+  CHECK(c.loop_cpu_share == std::clamp(c.at(WaitStyle::Sleep).share, 0.0, 1.0));
+  CHECK(c.fair_share_cpus == fair_share(1, c.machine.logical_cpus));
   // A sleeping thread takes next to no CPU, whatever the machine's load.
   CHECK(c.at(WaitStyle::Sleep).loop_cpus < 0.1);
   CHECK(std::string(wait_style_name(WaitStyle::Yield)) == "yield");
