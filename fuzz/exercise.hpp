@@ -1,5 +1,5 @@
 // What every fuzz target does with a scenario that loaded: run every command's core and
-// renderer on it and abort on any output that is not finite or not valid JSON.
+// writer on it and abort on any output that is not finite or not valid JSON.
 #pragma once
 
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include "core/analyses/compare.hpp"
 #include "core/analyses/diagnosis.hpp"
 #include "core/sim/simulate.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/trace.hpp"
 
 namespace pipesim::fuzz {
@@ -105,16 +105,11 @@ inline void exercise(const LoadedScenario& given) {
     const Diagnosis d = with_origins(s, [&] { return diagnose_with_assumptions(s.scenario); });
     const Result& r = d.result;
     if (!(r.utilization > 0 && r.utilization <= 1)) die("utilization outside (0, 1]", std::to_string(r.utilization));
-    const auto render = [](Format format, auto&& call) {
-      std::string text;
-      {
-        Out o(text);
-        call(format, o);
-      }
-      expect_clean(text, format_name(format));
+    const auto clean = [](Format format, const Report& report) {
+      expect_clean(render(format, report), format_name(format));
     };
     constexpr Format kPeople[] = {Format::Table, Format::Json, Format::Csv, Format::Markdown};
-    for (Format f : kPeople) render(f, [&](Format g, Out& o) { diagnosis_renderer(g)->diagnosis(o, s, d); });
+    for (Format f : kPeople) clean(f, DiagnosisReport{s, d});
     // Wrapped to a narrow terminal and to the piped width: the same words in the same order.
     const auto words = [](const std::string& text) {
       std::vector<std::string> out;
@@ -129,15 +124,16 @@ inline void exercise(const LoadedScenario& given) {
       }
       return out;
     };
-    const auto flat = words(render_diagnosis(Format::Table, s, d));
+    const auto flat = words(render(Format::Table, DiagnosisReport{s, d}));
     for (std::size_t columns : {std::size_t{40}, std::size_t{100}})
-      if (words(render_diagnosis(Format::Table, s, d, columns)) != flat) die("wrapping changed the words", s.name);
+      if (words(render(Format::Table, DiagnosisReport{s, d}, columns)) != flat)
+        die("wrapping changed the words", s.name);
     std::vector<PlanReport> reports{{"fuzz", &s, r, d.assumptions, {}, {}, {}}};
     if (!s.plan.requirements.empty()) {
       reports[0].outcome = check_plan(s.scenario, s.plan);
       expect_consistent(reports[0].outcome);
       for (Format f : {Format::Table, Format::Json, Format::Csv, Format::Markdown, Format::Junit})
-        render(f, [&](Format g, Out& o) { check_renderer(g)->check(o, reports); });
+        clean(f, CheckReport{reports});
     }
     // The simulation: its shortest run (a bound on time), every format, figures in range.
     SimOptions so;
@@ -150,14 +146,14 @@ inline void exercise(const LoadedScenario& given) {
       const Simulation sim = simulate(d.inputs, so);
       if (!(sim.utilization > 0 && sim.utilization <= 1 + 1e-9))
         die("simulated utilization outside (0, 1]", std::to_string(sim.utilization));
-      for (Format f : kPeople) render(f, [&](Format g, Out& o) { simulation_renderer(g)->simulation(o, s, sim); });
+      for (Format f : kPeople) clean(f, SimulationReport{s, sim});
       expect_clean(chrome_trace(sim, s.name), "trace");
     } catch (const Error&) {
       // Too long to simulate: an error, fine.
     }
     reports.push_back(reports[0]);
     const auto rows = compare({r, r});
-    for (Format f : kPeople) render(f, [&](Format g, Out& o) { compare_renderer(g)->compare(o, reports, rows); });
+    for (Format f : kPeople) clean(f, CompareReport{reports, rows});
   } catch (const Error&) {
     // Bad input is reported as an error: fine.
   }

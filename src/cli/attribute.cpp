@@ -17,7 +17,6 @@
 #include "core/base/units.hpp"
 #include "core/sim/steplog.hpp"
 #include "report/attribution.hpp"
-#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -65,11 +64,10 @@ std::optional<double> size_option(const std::string& text, const std::string& op
 // says the new one on stderr once it has succeeded.
 bool g_old_spelling = false;
 
-void emit(const AttributeOptions& o, std::string_view mode, const std::string& text) {
-  if (o.output.empty() || o.output == "-")
-    write_stdout(text);
-  else
-    write_file(o.output, text, "--output");
+Destinations destinations(const AttributeOptions& o) { return {o.format, o.output, {}, {}, {}}; }
+
+void finish(const AttributeOptions& o, std::string_view mode, const Report& r) {
+  emit(destinations(o), r);
   if (g_old_spelling)
     fmt::print(stderr,
                "pipesim: note: attribute's modes are subcommands: this is `pipesim attribute {}` (the old spelling "
@@ -105,7 +103,7 @@ void setup_observed(CLI::App& parent) {
       ->required()
       ->allow_extra_args(false);
   cmd->add_option("--solve", o->solve, "The field to solve for (default: the worker's rate)")->type_name("KEY");
-  add_format_option(*cmd, o->format, Output::Attribution, "attribute observed", "toml gives the solved scenario");
+  add_format_option(*cmd, o->format, Output::Solution, "attribute observed", "toml gives the solved scenario");
   add_output_option(*cmd, *o);
   cmd->callback([o] {
     if (o->observed.size() > kMaxObservations)
@@ -114,7 +112,7 @@ void setup_observed(CLI::App& parent) {
     for (const std::string& text : o->observed)
       seen.push_back(located("--observed", [&] { return parse_observation(text); }));
     LoadedScenario loaded = load_with_sets(o->common);
-    if (!o->output.empty() && o->output != "-") refuse_input_as_output(o->output, loaded.files, "--output", true);
+    check_destinations(destinations(*o), loaded.files);
     Field unknown = default_unknown(loaded.scenario);
     if (!o->solve.empty()) {
       const FieldSpec* f = find_field(o->solve);
@@ -125,7 +123,7 @@ void setup_observed(CLI::App& parent) {
     const JointSolution sol = located(where, [&] {
       return with_origins(loaded, [&] { return solve_observations(loaded.scenario, unknown, seen); });
     });
-    emit(*o, "observed", text_writers(o->format).solution(loaded, sol));
+    finish(*o, "observed", SolutionReport{loaded, sol});
   });
 }
 
@@ -146,12 +144,12 @@ void setup_log(CLI::App& parent) {
     if (o->batch_opt->count() > 0)
       located("--batch", [&] { check_value(spec(Field::BatchSize), {o->batch, Dim::Number}); });
     const StepLogFormat format = located("--log-format", [&] { return parse_step_log_format(o->log_format); });
-    if (!o->output.empty() && o->output != "-") refuse_input_as_output(o->output, {o->log}, "--output", true);
+    check_destinations(destinations(*o), {o->log});
     const StepLog log = read_step_log(o->log, format);
     const StepLogSummary s = located(o->log, [&] {
       return summarise_step_log(log.records, o->skip, o->batch > 0 ? std::optional<double>(o->batch) : std::nullopt);
     });
-    emit(*o, "log", text_writers(o->format).step_log(o->log, log, s));
+    finish(*o, "log", StepLogReport{o->log, log, s});
   });
 }
 
@@ -188,6 +186,7 @@ void setup_caching(CLI::App& parent) {
       "Rates are steps/s (\"3.45\", \"3.45 it/s\") or samples/s (\"880 samples/s\"), each measured over a few "
       "hundred steps after a warm-up.");
   cmd->callback([o] {
+    check_destinations(destinations(*o), {});
     // Held to the rules of pipeline.batch_size and pipeline.workers (0 and 1e308 are not batches).
     located("--batch", [&] { check_value(spec(Field::BatchSize), {o->batch, Dim::Number}); });
     located("--workers", [&] { check_value(spec(Field::Workers), {o->workers, Dim::Number}); });
@@ -212,7 +211,7 @@ void setup_caching(CLI::App& parent) {
     e.sample_bytes = size_option(o->sample_size, "--sample-size");
     e.device_sample_bytes = size_option(o->device_sample_size, "--device-sample-size");
     const Attribution a = attribute(e);
-    emit(*o, "caching", text_writers(o->format).attribution(a));
+    finish(*o, "caching", AttributionReport{a});
   });
 }
 

@@ -19,7 +19,6 @@
 #include "measure/memory.hpp"
 #include "measure/storage.hpp"
 #include "report/calibration.hpp"
-#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -50,18 +49,13 @@ void decode_progress(unsigned threads) {
     fmt::print(stderr, "pipesim calibrate decode: {} thread{}...\n", threads, threads == 1 ? "" : "s");
 }
 
-void add_output_options(CLI::App& cmd, CalibrateOptions& o) {
-  add_format_option(cmd, o.format, Output::Calibration, "calibrate", "toml is a fragment a scenario can use");
+void add_output_options(CLI::App& cmd, CalibrateOptions& o, Output what) {
+  add_format_option(cmd, o.format, what, "calibrate", "toml is a fragment a scenario can use");
   cmd.add_option("-o,--output", o.output, "Write to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE");
 }
 
-void emit(const CalibrateOptions& o, const std::string& text) {
-  if (o.output.empty() || o.output == "-")
-    write_stdout(text);
-  else
-    write_file(o.output, text, "--output");
-}
+Destinations destinations(const CalibrateOptions& o) { return {o.format, o.output, {}, {}, {}}; }
 
 // Whether `path` lies in `folder` or below it (links resolved where they exist).
 bool inside(const std::string& path, const std::string& folder) {
@@ -77,8 +71,8 @@ bool inside(const std::string& path, const std::string& folder) {
 // Before anything is measured: --output must be writable and must not land in a folder this run
 // reads (`measured`) or writes (`saved`, the synthetic set).
 void check_output(const CalibrateOptions& o, const std::string& measured, const std::string& saved = {}) {
+  check_destinations(destinations(o), {});
   if (o.output.empty() || o.output == "-") return;
-  refuse_input_as_output(o.output, {}, "--output", true);
   const Origin where = Origin::argument("--output " + o.output);
   if (!measured.empty() && inside(o.output, measured))
     throw Error(where, fmt::format("{} is inside the folder being measured ({}): write it elsewhere", echo(o.output),
@@ -99,7 +93,7 @@ void setup_decode(CLI::App& calibrate) {
       ->add_option("folder", dec->folder,
                    "Folder of JPEG files (searched below; default: a synthetic set pipesim makes)")
       ->type_name("DIR");
-  add_output_options(*decode, *dec);
+  add_output_options(*decode, *dec, Output::Decode);
   decode->add_option("--time", dec->seconds, "Seconds per thread count")
       ->type_name("SECONDS")
       ->capture_default_str()
@@ -125,7 +119,7 @@ void setup_decode(CLI::App& calibrate) {
     o.seconds = dec->seconds;
     o.threads = dec->thread_counts;
     const DecodeCalibration c = calibrate_decode(set, o, decode_progress);
-    emit(*dec, text_writers(dec->format).decode(c));
+    emit(destinations(*dec), DecodeReport{c});
   });
 }
 
@@ -138,7 +132,7 @@ void setup_storage(CLI::App& calibrate) {
   storage->add_option("folder", sto->folder, "The folder of dataset files (searched below)")
       ->type_name("DIR")
       ->required();
-  add_output_options(*storage, *sto);
+  add_output_options(*storage, *sto, Output::Storage);
   storage->add_option("--time", sto->seconds, "Seconds per level and pass, at most")
       ->type_name("SECONDS")
       ->capture_default_str()
@@ -156,7 +150,7 @@ void setup_storage(CLI::App& calibrate) {
     o.concurrency = sto->concurrency;
     o.max_files = sto->files;
     const StorageCalibration c = calibrate_storage(sto->folder, o, storage_progress);
-    emit(*sto, text_writers(sto->format).storage(c));
+    emit(destinations(*sto), StorageReport{c});
   });
 }
 
@@ -165,7 +159,7 @@ void setup_memory(CLI::App& calibrate) {
   auto mem = std::make_shared<CalibrateOptions>();
   auto* memory = calibrate.add_subcommand(
       "memory", "One thread's and every thread's copy rate, into fresh shared memory (cpu.memcpy_bandwidth) and warm");
-  add_output_options(*memory, *mem);
+  add_output_options(*memory, *mem, Output::Memory);
   memory->add_option("--time", mem->seconds, "Seconds per figure (four figures)")
       ->type_name("SECONDS")
       ->capture_default_str()
@@ -178,7 +172,7 @@ void setup_memory(CLI::App& calibrate) {
     o.seconds = mem->seconds;
     o.threads = mem->threads;
     const MemoryCalibration c = calibrate_memory(o);
-    emit(*mem, text_writers(mem->format).memory(c));
+    emit(destinations(*mem), MemoryReport{c});
   });
 }
 
@@ -193,7 +187,7 @@ void setup_loop(CLI::App& calibrate) {
       "loop",
       "The share of the CPUs a training loop takes while it waits (spin, yield, poll, sleep) beside busy workers "
       "(pipeline.loop_cpu_share)");
-  add_output_options(*loop, *opt);
+  add_output_options(*loop, *opt, Output::Loop);
   loop->add_option("--time", opt->seconds, "Seconds per round of a figure (five figures)")
       ->type_name("SECONDS")
       ->capture_default_str()
@@ -222,7 +216,7 @@ void setup_loop(CLI::App& calibrate) {
     for (WaitStyle w : kWaitStyles)
       if (wait_style_name(w) == *wait) o.wait = w;
     const LoopCalibration c = calibrate_loop(o);
-    emit(*opt, text_writers(opt->format).loop(c));
+    emit(destinations(*opt), LoopReport{c});
   });
 }
 

@@ -26,7 +26,6 @@ bool used_by_another(const std::string& arg, std::size_t i, const std::vector<co
 }
 
 void run_check(const PlanOptions& o) {
-  const auto renderer = check_renderer(o.format, output_columns());
   check_stdin_once(o);
   // Every plan is evaluated: one with bad input is reported as an error beside the others.
   std::deque<LoadedScenario> loaded;
@@ -81,27 +80,13 @@ void run_check(const PlanOptions& o) {
                spoken_list(
                    fragments, [](const std::string& f) { return printable(f); }, " and "),
                fragments.size() == 1 ? "its own" : "their own");
-  if (!o.junit.empty()) {
-    // Every plan argument too, a plan that failed to load among them (`check ./plan.cfg --junit
-    // ./plan.cfg` with a typo in the plan must not replace it with XML).
-    std::vector<std::string> inputs(o.plans.begin(), o.plans.end());
-    inputs.insert(inputs.end(), read.begin(), read.end());
-    refuse_input_as_output(o.junit, inputs, "--junit");
-  }
-  std::string text;
-  {
-    Out out(text);
-    renderer->check(out, reports);
-  }
-  if (!o.junit.empty()) {
-    std::string xml;
-    {
-      Out out(xml);
-      check_renderer(Format::Junit)->check(out, reports);
-    }
-    write_file(o.junit, xml, "--junit");
-  }
-  write_table_stdout(text, o.format);
+  // Every plan argument is an input too, a plan that failed to load among them (`check ./plan.cfg
+  // --junit ./plan.cfg` with a typo in the plan must not replace it with XML).
+  const Destinations to{o.format, {}, {}, o.junit, {}};
+  std::vector<std::string> inputs(o.plans.begin(), o.plans.end());
+  inputs.insert(inputs.end(), read.begin(), read.end());
+  check_destinations(to, inputs);
+  emit(to, CheckReport{reports});
   if (errors) {
     for (const auto& r : reports)
       if (r.error) fmt::print(stderr, "{}\n", r.error->line());

@@ -22,7 +22,6 @@ void setup_compare(CLI::App& app) {
                   "one page with the figure, the table, and each plan's inputs with their origins and assumptions")
       ->type_name("FILE");
   cmd->callback([opts, plot] {
-    const auto renderer = compare_renderer(opts->format, output_columns());
     if (opts->plans.size() < 2) throw Error("compare needs at least two plans or scenarios");
     if (converted_plot(*plot) && opts->plans.size() > compare_raster_plans())
       throw Error(Origin::argument("--plot " + *plot),
@@ -30,7 +29,8 @@ void setup_compare(CLI::App& app) {
                               "a side), not {}: name the file FILE.svg or FILE.html",
                               compare_raster_plans(), opts->plans.size()));
     const std::vector<LoadedScenario> loaded = load_plans(*opts);
-    for (const auto& s : loaded) check_plot(*plot, s.files);
+    const Destinations to{opts->format, {}, *plot, {}, {}};
+    for (const auto& s : loaded) check_destinations(to, s.files);
     std::vector<PlanReport> reports;
     std::vector<Result> results;
     const std::vector<std::string> plan_names = plan_labels(opts->plans);
@@ -46,12 +46,7 @@ void setup_compare(CLI::App& app) {
       reports.push_back(std::move(r));
     }
     const std::vector<CompareRow> rows = compare(results, fails);
-    std::string text;
-    {
-      Out out(text);
-      renderer->compare(out, reports, rows);
-    }
-    if (!plot->empty()) {
+    const auto figure = [&] {
       std::vector<ComparePlan> plans;
       for (const PlanReport& r : reports) {
         ComparePlan p{r.label, r.result.binding, {}, std::nullopt, r.loaded->plan.steady_only};
@@ -60,16 +55,11 @@ void setup_compare(CLI::App& app) {
           if (q.metric == Metric::Utilization) p.min_utilization = q.threshold;
         plans.push_back(std::move(p));
       }
-      const std::string svg = compare_svg(plans, rows);
-      write_figure(*plot, svg, [&] {
-        return compare_html(
-            reports,
-            table_words(opts->format, text,
-                        [&](Out& out) { compare_renderer(Format::Table)->compare(out, reports, rows); }),
-            svg);
-      });
-    }
-    write_stdout(text);
+      return compare_svg(plans, rows);
+    };
+    emit(to, CompareReport{reports, rows}, {.figure = {figure, [&](const std::string& svg, const std::string& words) {
+                                                         return compare_html(reports, words, svg);
+                                                       }}});
   });
 }
 

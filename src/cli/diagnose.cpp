@@ -16,24 +16,18 @@ void setup_diagnose(CLI::App& app) {
   add_plot_option(*cmd, *plot);
   cmd->callback([opts, plot] {
     const LoadedScenario loaded = load_with_sets(*opts);
-    check_plot(*plot, loaded.files);
+    const Destinations to{opts->format, {}, *plot, {}, {}};
+    check_destinations(to, loaded.files);
     Diagnosis d = with_origins(loaded, [&] { return diagnose_with_assumptions(loaded.scenario); });
     d.unused = with_unused_uses(loaded, unused_keys(loaded.scenario, d, user_fields(loaded)));
     // After the keys that change nothing, which compare the model's own assumptions.
     for (Assumption& a : foreign_assumptions(loaded.scenario, d.inputs, loaded.plan.measured_for))
       d.assumptions.push_back(std::move(a));
-    const std::string text = render_diagnosis(opts->format, loaded, d, output_columns());
-    if (!plot->empty()) {
-      const std::string svg = diagnosis_svg(loaded, d);
-      write_figure(*plot, svg, [&] {
-        return diagnosis_html(
-            loaded, d,
-            table_words(opts->format, text,
-                        [&](Out& out) { diagnosis_renderer(Format::Table)->diagnosis(out, loaded, d); }),
-            svg);
-      });
-    }
-    write_table_stdout(text, opts->format);
+    emit(to, DiagnosisReport{loaded, d},
+         {.figure = {[&] { return diagnosis_svg(loaded, d); },
+                     [&](const std::string& svg, const std::string& words) {
+                       return diagnosis_html(loaded, d, words, svg);
+                     }}});
   });
 }
 

@@ -12,7 +12,6 @@
 #include "core/stages/model.hpp"
 #include "report/presets.hpp"
 #include "report/schema.hpp"
-#include "report/writers.hpp"
 
 namespace pipesim {
 
@@ -66,38 +65,39 @@ void setup_presets(CLI::App& app) {
   cmd->callback([opts] {
     if (opts->schema && (opts->keys || !opts->name.empty()))
       throw Error("--schema describes every key: it takes no NAME and no --keys");
-    const TextWriters& write = text_writers(opts->format);
-    std::string text;
-    {
-      Out o(text);
-      if (opts->schema) {
+    const Destinations to{opts->format, {}, {}, {}, {}};
+    if (opts->schema) {
+      // Whatever the format: a JSON Schema is JSON.
+      std::string text;
+      {
+        Out o(text);
         json_schema(o);
-      } else if (opts->keys) {
-        const auto fields = all_fields();
-        if (std::none_of(fields.begin(), fields.end(),
-                         [&](const FieldSpec& f) { return key_matches(f, opts->name); })) {
-          std::vector<std::string_view> keys;
-          for (const auto& f : fields) keys.push_back(f.key);
-          throw Error(fmt::format("no key contains '{}'{}", echo(opts->name), did_you_mean(opts->name, keys)));
-        }
-        write.keys(o, opts->name);
-      } else if (opts->name.empty()) {
-        std::vector<PresetEntry> entries;
-        for (const auto& p : embedded_presets()) entries.push_back(entry(p));
-        write.preset_list(o, entries);
-      } else {
-        const auto* p = find_preset(opts->name);
-        if (!p) {
-          std::vector<std::string_view> names;
-          for (const auto& e : embedded_presets()) names.push_back(e.name);
-          const std::string hint = did_you_mean(opts->name, names);
-          throw Error(fmt::format("no preset named '{}'{}", echo(opts->name),
-                                  hint.empty() ? std::string(" (`pipesim presets` lists them)") : hint));
-        }
-        write.preset(o, entry(*p), load_scenario(p->name), p->text);
       }
+      return write_stdout(text);
     }
-    write_stdout(text);
+    if (opts->keys) {
+      const auto fields = all_fields();
+      if (std::none_of(fields.begin(), fields.end(), [&](const FieldSpec& f) { return key_matches(f, opts->name); })) {
+        std::vector<std::string_view> keys;
+        for (const auto& f : fields) keys.push_back(f.key);
+        throw Error(fmt::format("no key contains '{}'{}", echo(opts->name), did_you_mean(opts->name, keys)));
+      }
+      emit(to, KeysReport{opts->name});
+    } else if (opts->name.empty()) {
+      std::vector<PresetEntry> entries;
+      for (const auto& p : embedded_presets()) entries.push_back(entry(p));
+      emit(to, PresetListReport{entries});
+    } else {
+      const auto* p = find_preset(opts->name);
+      if (!p) {
+        std::vector<std::string_view> names;
+        for (const auto& e : embedded_presets()) names.push_back(e.name);
+        const std::string hint = did_you_mean(opts->name, names);
+        throw Error(fmt::format("no preset named '{}'{}", echo(opts->name),
+                                hint.empty() ? std::string(" (`pipesim presets` lists them)") : hint));
+      }
+      emit(to, PresetReport{entry(*p), load_scenario(p->name), p->text});
+    }
   });
 }
 

@@ -83,14 +83,12 @@ void setup_simulate(CLI::App& app) {
                 "Draw every sample's time and size rather than a batch's at once (slower; the two agree within "
                 "the simulation's standard error: docs/manual/commands.md, Simulation)");
   cmd->callback([opts] {
-    const auto renderer = simulation_renderer(opts->format);
     LoadedScenario loaded = load_with_sets(*opts);
     // The per-sample times are an input too: never written over.
     std::vector<std::string> inputs = loaded.files;
     if (!opts->sample_times.empty()) inputs.push_back(opts->sample_times);
-    if (!opts->trace.empty()) refuse_input_as_output(opts->trace, inputs, "--trace");
-    check_plot(opts->plot, inputs);
-    refuse_same_output(opts->trace, "--trace", opts->plot, "--plot");
+    const Destinations to{opts->format, {}, opts->plot, {}, opts->trace};
+    check_destinations(to, inputs);
     SimOptions o;
     o.seed = opts->seed;
     o.batches = opts->batches;
@@ -106,23 +104,12 @@ void setup_simulate(CLI::App& app) {
           Origin::argument("--sample-times " + opts->sample_times);
     }
     const Simulation s = with_origins(loaded, [&] { return simulate(resolve(loaded.scenario), o); });
-    std::string text;
-    {
-      Out out(text);
-      renderer->simulation(out, loaded, s);
-    }
-    if (!opts->trace.empty()) write_file(opts->trace, chrome_trace(s, loaded.name), "--trace");
-    if (!opts->plot.empty()) {
-      const std::string svg = simulation_svg(loaded, s, opts->trace_steps);
-      write_figure(opts->plot, svg, [&] {
-        return simulation_html(
-            loaded,
-            table_words(opts->format, text,
-                        [&](Out& out) { simulation_renderer(Format::Table)->simulation(out, loaded, s); }),
-            svg, assumptions(loaded.scenario, s.inputs));
-      });
-    }
-    write_stdout(text);
+    emit(to, SimulationReport{loaded, s},
+         {.figure = {[&] { return simulation_svg(loaded, s, opts->trace_steps); },
+                     [&](const std::string& svg, const std::string& words) {
+                       return simulation_html(loaded, words, svg, assumptions(loaded.scenario, s.inputs));
+                     }},
+          .trace = [&] { return chrome_trace(s, loaded.name); }});
   });
 }
 

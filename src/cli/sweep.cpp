@@ -118,7 +118,8 @@ std::vector<Axis> sweep_axes(const SweepOptions& o) {
 void sweep_command(const SweepOptions& o) {
   const auto renderer = sweep_renderer(o.format);
   LoadedScenario loaded = load_with_sets(o);
-  check_plot(o.plot, loaded.files);
+  const Destinations to{o.format, {}, o.plot, {}, {}};
+  check_destinations(to, loaded.files);
 
   SimOptions sim;
   sim.seed = o.seed;
@@ -159,14 +160,13 @@ void sweep_command(const SweepOptions& o) {
                      layout.verdict ? &plan.plan : nullptr};
   const SweepSummary summary =
       write_sweep(*renderer, stdout, loaded.scenario, axes, layout, run, progress, &gather, html ? &rows : nullptr);
-  if (!o.plot.empty()) {
-    // check_sweep_svg above refused every grid sweep_svg would.
-    const std::string figure = sweep_svg(loaded, plot_axes(axes, x), gather.curves());
-    write_figure(o.plot, figure, [&] {
-      return sweep_html(loaded, axes, figure, table_rows(rows.text), point_assumptions(first),
-                        first_unused(loaded, axes, first));
-    });
-  }
+  // check_sweep_svg above refused every grid sweep_svg would.
+  emit_plot(to,
+            {[&] { return sweep_svg(loaded, plot_axes(axes, x), gather.curves()); },
+             [&](const std::string& svg, const std::string& words) {
+               return sweep_html(loaded, axes, svg, words, point_assumptions(first), first_unused(loaded, axes, first));
+             }},
+            html ? table_rows(rows.text) : std::string());
   for (const InertAxis& a : gather.inert_axes(loaded.scenario))
     fmt::print(stderr,
                "pipesim: note: {} changes nothing in this sweep: every row is the same at each of its values{}\n",

@@ -9,7 +9,7 @@
 #include "report/diagnosis_words.hpp"
 #include "report/figures.hpp"
 #include "report/json_writer.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/simulation_words.hpp"
 #include "report/words.hpp"
 
@@ -92,14 +92,10 @@ void cell(Out& o, FigureUnit unit, std::optional<double> v) {
   o.put(',');
 }
 
-class CsvRenderer final : public DiagnosisRenderer,
-                          public SweepRenderer,
-                          public CheckRenderer,
-                          public CompareRenderer,
-                          public SimulationRenderer {
+class CsvRenderer final : public SweepRenderer {
  public:
   // One row per figure: the simulated value beside the analytic one where the model has it.
-  void simulation(Out& o, const LoadedScenario&, const Simulation& s) const override {
+  void simulation(Out& o, const LoadedScenario&, const Simulation& s) const {
     const Result& a = s.analytic;
     o.write("metric,simulated,analytic\n");
     const auto row = [&](std::string_view k, double sim, std::optional<double> ana) {
@@ -136,7 +132,7 @@ class CsvRenderer final : public DiagnosisRenderer,
   // One row per stage; the point's own figures (a CSV sweep's columns: the step, the binding
   // wall, utilization, throughput, ...) repeated on each row after the stage's, so that every row
   // reads alone.
-  void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) const override {
+  void diagnosis(Out& o, const LoadedScenario&, const Diagnosis& d) const {
     std::vector<const PointFigure*> point;
     for (const PointFigure& f : point_figures())
       if (f.csv_part == CsvPart::Always && f.group == FigureGroup::Point) point.push_back(&f);
@@ -231,7 +227,7 @@ class CsvRenderer final : public DiagnosisRenderer,
 
   void end(Out&, const SweepLayout&, const SweepSummary&) const override {}  // no footer
 
-  void check(Out& o, const std::vector<PlanReport>& plans) const override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const {
     o.write("plan,requirement,pass,value,threshold,at_batch_size,unmodelled,error,unit,verdict\n");
     for (const auto& p : plans) {
       if (p.error) o.print("{},,false,,,,,{},,error\n", csv_field(p.label), csv_field(p.error->line()));
@@ -247,7 +243,7 @@ class CsvRenderer final : public DiagnosisRenderer,
     }
   }
 
-  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const {
     o.write("plan,verdict,binding");
     for (const auto& row : rows) o.print(",{}", compare_key(row.metric));
     o.put('\n');
@@ -272,6 +268,17 @@ class CsvRenderer final : public DiagnosisRenderer,
 
 }  // namespace
 
-FormatRenderers csv_renderers() { return renderers_of<CsvRenderer>(); }
+std::vector<Writer> csv_writers() {
+  return {
+      writer<DiagnosisReport>(
+          [](Out& o, const DiagnosisReport& r, std::size_t) { CsvRenderer().diagnosis(o, r.loaded, r.diagnosis); }),
+      writer<CheckReport>([](Out& o, const CheckReport& r, std::size_t) { CsvRenderer().check(o, r.plans); }),
+      writer<CompareReport>(
+          [](Out& o, const CompareReport& r, std::size_t) { CsvRenderer().compare(o, r.plans, r.rows); }),
+      writer<SimulationReport>(
+          [](Out& o, const SimulationReport& r, std::size_t) { CsvRenderer().simulation(o, r.loaded, r.simulation); }),
+  };
+}
+std::unique_ptr<SweepRenderer> csv_sweep() { return std::make_unique<CsvRenderer>(); }
 
 }  // namespace pipesim

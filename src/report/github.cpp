@@ -8,7 +8,7 @@
 
 #include "core/base/text.hpp"
 #include "report/check_words.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 
 namespace pipesim {
 
@@ -50,9 +50,9 @@ void annotate(Out& o, const Origin& at, std::string_view title, std::string_view
           escape(printable(message), false));
 }
 
-class GithubRenderer final : public CheckRenderer {
+class GithubRenderer final {
  public:
-  void check(Out& o, const std::vector<PlanReport>& plans) const override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const {
     for (const auto& p : plans) {
       if (p.error) {
         annotate(o, p.error->origin(), fmt::format("pipesim check {}: the plan could not be evaluated", p.label),
@@ -92,6 +92,8 @@ class GithubRenderer final : public CheckRenderer {
 
 }  // namespace
 
-FormatRenderers github_renderers() { return renderers_of<GithubRenderer>(); }
+std::vector<Writer> github_writers() {
+  return {writer<CheckReport>([](Out& o, const CheckReport& r, std::size_t) { GithubRenderer().check(o, r.plans); })};
+}
 
 }  // namespace pipesim

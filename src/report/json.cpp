@@ -5,7 +5,7 @@
 #include "report/diagnosis_words.hpp"
 #include "report/figures.hpp"
 #include "report/json_writer.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/simulation_words.hpp"
 #include "report/words.hpp"
 
@@ -212,13 +212,9 @@ void verdict_members(JsonWriter& j, const PlanOutcome& o) {
   j.end();
 }
 
-class JsonRenderer final : public DiagnosisRenderer,
-                           public SweepRenderer,
-                           public CheckRenderer,
-                           public CompareRenderer,
-                           public SimulationRenderer {
+class JsonRenderer final : public SweepRenderer {
  public:
-  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const override {
+  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const {
     JsonWriter j(o);
     j.object().stamp().kv_str("scenario", loaded.name);
     point(j, loaded.scenario, d.result, &d);
@@ -370,7 +366,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     o.write("}\n");
   }
 
-  void check(Out& o, const std::vector<PlanReport>& plans) const override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const {
     bool pass = true;
     for (const auto& p : plans) pass &= p.outcome.pass && !p.error;
     JsonWriter j(o);
@@ -469,7 +465,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     j.end().end().finish();
   }
 
-  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const {
     JsonWriter j(o);
     j.object().stamp().key("plans").array(true);
     for (const auto& p : plans) {
@@ -508,7 +504,7 @@ class JsonRenderer final : public DiagnosisRenderer,
     j.end().end().finish();
   }
 
-  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const override {
+  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const {
     JsonWriter j(o);
     j.object().stamp().kv_str("scenario", loaded.name);
     inputs(j, loaded.scenario, nullptr);
@@ -543,6 +539,31 @@ class JsonRenderer final : public DiagnosisRenderer,
 
 void json_inputs(JsonWriter& j, const Scenario& s) { inputs(j, s, nullptr); }
 
-FormatRenderers json_renderers() { return renderers_of<JsonRenderer>(); }
+std::vector<Writer> json_writers() {
+  return {
+      writer<DiagnosisReport>(
+          [](Out& o, const DiagnosisReport& r, std::size_t) { JsonRenderer().diagnosis(o, r.loaded, r.diagnosis); }),
+      writer<CheckReport>([](Out& o, const CheckReport& r, std::size_t) { JsonRenderer().check(o, r.plans); }),
+      writer<CompareReport>(
+          [](Out& o, const CompareReport& r, std::size_t) { JsonRenderer().compare(o, r.plans, r.rows); }),
+      writer<SimulationReport>(
+          [](Out& o, const SimulationReport& r, std::size_t) { JsonRenderer().simulation(o, r.loaded, r.simulation); }),
+      writer<AttributionReport>(
+          [](Out& o, const AttributionReport& r, std::size_t) { o.write(attribution_json(r.attribution)); }),
+      writer<SolutionReport>(
+          [](Out& o, const SolutionReport& r, std::size_t) { o.write(solution_json(r.loaded, r.solution)); }),
+      writer<StepLogReport>(
+          [](Out& o, const StepLogReport& r, std::size_t) { o.write(step_log_json(r.path, r.log, r.summary)); }),
+      writer<DecodeReport>([](Out& o, const DecodeReport& r, std::size_t) { o.write(decode_json(r.calibration)); }),
+      writer<StorageReport>([](Out& o, const StorageReport& r, std::size_t) { o.write(storage_json(r.calibration)); }),
+      writer<MemoryReport>([](Out& o, const MemoryReport& r, std::size_t) { o.write(memory_json(r.calibration)); }),
+      writer<LoopReport>([](Out& o, const LoopReport& r, std::size_t) { o.write(loop_json(r.calibration)); }),
+      writer<PresetListReport>([](Out& o, const PresetListReport& r, std::size_t) { json_presets(o, r.presets); }),
+      writer<KeysReport>([](Out& o, const KeysReport& r, std::size_t) { json_keys(o, r.filter); }),
+      writer<PresetReport>(
+          [](Out& o, const PresetReport& r, std::size_t) { json_preset(o, r.entry, r.loaded, r.toml); }),
+  };
+}
+std::unique_ptr<SweepRenderer> json_sweep() { return std::make_unique<JsonRenderer>(); }
 
 }  // namespace pipesim

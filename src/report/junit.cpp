@@ -2,16 +2,16 @@
 // failed requirements as failed tests.
 #include "core/base/text.hpp"
 #include "report/check_words.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/xml.hpp"
 
 namespace pipesim {
 
 namespace {
 
-class JunitRenderer final : public CheckRenderer {
+class JunitRenderer final {
  public:
-  void check(Out& o, const std::vector<PlanReport>& plans) const override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const {
     std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
     for (const auto& p : plans) {
       tests += p.error ? 1 : p.outcome.outcomes.size();
@@ -76,6 +76,8 @@ class JunitRenderer final : public CheckRenderer {
 
 }  // namespace
 
-FormatRenderers junit_renderers() { return renderers_of<JunitRenderer>(); }
+std::vector<Writer> junit_writers() {
+  return {writer<CheckReport>([](Out& o, const CheckReport& r, std::size_t) { JunitRenderer().check(o, r.plans); })};
+}
 
 }  // namespace pipesim

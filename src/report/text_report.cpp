@@ -750,7 +750,41 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
 
 // The two formats for people: aligned plain text, and markdown (for issues, pull requests and
 // wikis), the same layout with markdown's markup.
-FormatRenderers table_renderers() { return renderers_of<TextRenderer<false>>(); }
-FormatRenderers markdown_renderers() { return renderers_of<TextRenderer<true>>(); }
+// What both write: the results laid out by TextRenderer, and the presets.
+template <bool Markdown>
+std::vector<Writer> text_writers() {
+  using R = TextRenderer<Markdown>;
+  return {
+      writer<DiagnosisReport>([](Out& o, const DiagnosisReport& r, std::size_t columns) {
+        R(columns).diagnosis(o, r.loaded, r.diagnosis);
+      }),
+      writer<CheckReport>([](Out& o, const CheckReport& r, std::size_t columns) { R(columns).check(o, r.plans); }),
+      writer<CompareReport>(
+          [](Out& o, const CompareReport& r, std::size_t columns) { R(columns).compare(o, r.plans, r.rows); }),
+      writer<SimulationReport>([](Out& o, const SimulationReport& r, std::size_t columns) {
+        R(columns).simulation(o, r.loaded, r.simulation);
+      }),
+      writer<PresetListReport>(
+          [](Out& o, const PresetListReport& r, std::size_t) { text_presets(o, r.presets, Markdown); }),
+      writer<KeysReport>([](Out& o, const KeysReport& r, std::size_t) { text_keys(o, Markdown, r.filter); }),
+      // One preset: its TOML as it is.
+      writer<PresetReport>([](Out& o, const PresetReport& r, std::size_t) { o.write(r.toml); }),
+  };
+}
+
+std::vector<Writer> table_writers() {
+  std::vector<Writer> w = text_writers<false>();
+  // attribute's results are written for people in the table format only.
+  w.push_back(writer<AttributionReport>(
+      [](Out& o, const AttributionReport& r, std::size_t) { o.write(attribution_table(r.attribution)); }));
+  w.push_back(writer<SolutionReport>(
+      [](Out& o, const SolutionReport& r, std::size_t) { o.write(solution_table(r.loaded, r.solution)); }));
+  w.push_back(writer<StepLogReport>(
+      [](Out& o, const StepLogReport& r, std::size_t) { o.write(step_log_table(r.path, r.log, r.summary)); }));
+  return w;
+}
+std::vector<Writer> markdown_writers() { return text_writers<true>(); }
+std::unique_ptr<SweepRenderer> table_sweep() { return std::make_unique<TextRenderer<false>>(); }
+std::unique_ptr<SweepRenderer> markdown_sweep() { return std::make_unique<TextRenderer<true>>(); }
 
 }  // namespace pipesim

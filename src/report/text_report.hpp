@@ -3,7 +3,7 @@
 // syntax; text_report.cpp defines both formats' renderers.
 #pragma once
 
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/text_table.hpp"
 
 namespace pipesim {
@@ -25,14 +25,10 @@ void text_simulation(Out& o, const LoadedScenario& loaded, const Simulation& s, 
 // The renderer of both: the table format's is TextRenderer<false>, markdown's TextRenderer<true>.
 // `columns`: the width plain text wraps a diagnosis's prose, and a plan's assumptions, to.
 template <bool Markdown>
-class TextRenderer final : public DiagnosisRenderer,
-                           public SweepRenderer,
-                           public CheckRenderer,
-                           public CompareRenderer,
-                           public SimulationRenderer {
+class TextRenderer final : public SweepRenderer {
  public:
   explicit TextRenderer(std::size_t columns = 0) : columns_(columns) {}
-  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const override {
+  void diagnosis(Out& o, const LoadedScenario& loaded, const Diagnosis& d) const {
     text_diagnosis(o, loaded, d, Markdown, columns_);
   }
   void begin(const SweepLayout& layout) override {
@@ -44,11 +40,11 @@ class TextRenderer final : public DiagnosisRenderer,
   void end(Out& o, const SweepLayout& layout, const SweepSummary& summary) const override {
     text_sweep_end(o, layout, summary);
   }
-  void check(Out& o, const std::vector<PlanReport>& plans) const override { text_check(o, plans, Markdown, columns_); }
-  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const override {
+  void check(Out& o, const std::vector<PlanReport>& plans) const { text_check(o, plans, Markdown, columns_); }
+  void compare(Out& o, const std::vector<PlanReport>& plans, const std::vector<CompareRow>& rows) const {
     text_compare(o, plans, rows, Markdown, columns_);
   }
-  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const override {
+  void simulation(Out& o, const LoadedScenario& loaded, const Simulation& s) const {
     text_simulation(o, loaded, s, Markdown);
   }
 

@@ -12,7 +12,7 @@
 #include "core/analyses/sweep.hpp"
 #include "report/diagnosis_words.hpp"
 #include "report/json_writer.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/words.hpp"
 
 using namespace pipesim;
@@ -264,9 +264,9 @@ TEST_CASE("properties: JSON parses with finite numbers, and table, CSV and JSON 
     }
     ++rendered;
     CAPTURE(i);
-    const std::string json = render_diagnosis(Format::Json, loaded, d);
-    const std::string csv = render_diagnosis(Format::Csv, loaded, d);
-    const std::string table = render_diagnosis(Format::Table, loaded, d);
+    const std::string json = render(Format::Json, DiagnosisReport{loaded, d});
+    const std::string csv = render(Format::Csv, DiagnosisReport{loaded, d});
+    const std::string table = render(Format::Table, DiagnosisReport{loaded, d});
     test::JsonCheck check;
     REQUIRE_MESSAGE(check.parse(json), check.error);
     for (double v : check.numbers) CHECK(std::isfinite(v));

@@ -15,7 +15,7 @@
 #include "core/analyses/diagnosis.hpp"
 #include "report/figures.hpp"
 #include "report/json_writer.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 #include "report/words.hpp"
 
 using namespace pipesim;
@@ -95,7 +95,7 @@ TEST_CASE("every figure of the registry is where the registry says, in JSON, CSV
     const FigureSource source{r, std::nullopt};
 
     // JSON: each figure the point has, with its value; none it lacks; no other figure.
-    const json j = json::parse(render_diagnosis(Format::Json, s, d));
+    const json j = json::parse(render(Format::Json, DiagnosisReport{s, d}));
     const std::set<std::string> not_figures{
         "pipesim_version", "schema_version",  "scenario",        "inputs",     "stages",
         "first_epoch",     "assumptions",     "needs",           "page_cache", "storage_capacity",
@@ -176,7 +176,7 @@ TEST_CASE("every figure of the registry is where the registry says, in JSON, CSV
     CHECK(cells["invalid"].empty());
 
     // The table: the figures it shows, as people read them.
-    const std::string table = render_diagnosis(Format::Table, s, d);
+    const std::string table = render(Format::Table, DiagnosisReport{s, d});
     for (const PointFigure& f : point_figures()) {
       const auto v = f.value(source);
       if (!f.table || !v) continue;

@@ -16,7 +16,7 @@
 #include "config/loader.hpp"
 #include "core/analyses/sweep.hpp"
 #include "report/json_writer.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 
 using namespace pipesim;
 using nlohmann::json;
@@ -42,7 +42,7 @@ std::string json_sweep(const LoadedScenario& loaded, const std::vector<Axis>& ax
 
 json diagnose_json(const LoadedScenario& s) {
   const Diagnosis d = with_origins(s, [&] { return diagnose(s.scenario); });
-  return json::parse(render_diagnosis(Format::Json, s, d));
+  return json::parse(render(Format::Json, DiagnosisReport{s, d}));
 }
 
 }  // namespace
@@ -341,7 +341,7 @@ TEST_CASE("each row of a JSON sweep holds its point's inputs, in the order diagn
     LoadedScenario at = loaded;
     at.scenario = point;
     const Diagnosis d = with_origins(at, [&] { return diagnose(at.scenario); });
-    const ordered expected = ordered::parse(render_diagnosis(Format::Json, at, d))["inputs"];
+    const ordered expected = ordered::parse(render(Format::Json, DiagnosisReport{at, d}))["inputs"];
     CHECK(rows[i]["inputs"].dump() == expected.dump());
     CHECK(!rows[i]["inputs"].contains("cpu.worker_throughput"));
     ++i;

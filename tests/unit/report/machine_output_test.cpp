@@ -8,7 +8,7 @@
 #include "../../support/csv_check.hpp"
 #include "../../support/xml_check.hpp"
 #include "config/loader.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 
 using namespace pipesim;
 
@@ -20,12 +20,7 @@ std::string render_check(Format format, const std::string& name) {
   apply_requirement(s, "min_utilization=99%");
   const Result r = evaluate(resolve(s.scenario));
   const std::vector<PlanReport> reports{{name, &s, r, {}, {}, check_plan(s.scenario, s.plan), {}}};
-  std::string text;
-  {
-    Out o(text);
-    check_renderer(format)->check(o, reports);
-  }
-  return text;
+  return render(format, CheckReport{reports});
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "core/analyses/diagnosis.hpp"
 #include "core/analyses/sweep.hpp"
 #include "core/stages/model.hpp"
-#include "report/renderer.hpp"
+#include "report/output.hpp"
 
 using namespace pipesim;
 
