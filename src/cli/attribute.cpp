@@ -1,6 +1,6 @@
-// `pipesim attribute caching|observed|log`: stage costs from the caching experiments the user ran
-// (the tutorial docs/tutorials/gpu-at-40-percent.md), a scenario solved from an observed figure,
-// what a per-step log says.
+// `pipesim attribute caching|observed|log|trace`: stage costs from the caching experiments the
+// user ran (the tutorial docs/tutorials/gpu-at-40-percent.md), a scenario solved from an observed
+// figure, what a per-step log says, what profiler traces say.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
+#include "config/trace.hpp"
 #include "core/analyses/attribute.hpp"
 #include "core/analyses/solve.hpp"
 #include "core/base/error.hpp"
@@ -26,6 +27,7 @@ struct AttributeOptions {
   CommonOptions common;  // attribute observed's [SCENARIO] and --set
   std::vector<std::string> observed;
   std::string log;
+  std::vector<std::string> traces;
   std::string log_format = "auto";
   std::size_t skip = 1;
   std::string solve;
@@ -153,6 +155,25 @@ void setup_log(CLI::App& parent) {
   });
 }
 
+// attribute trace FILE...: what PyTorch profiler traces say, one file per rank.
+void setup_trace(CLI::App& parent) {
+  auto o = std::make_shared<AttributeOptions>();
+  auto* cmd = parent.add_subcommand(
+      "trace", "What PyTorch profiler traces say: each step's wait for data, copies and device time, per rank");
+  cmd->add_option("files", o->traces, "Chrome-trace JSON from torch.profiler (.json or .json.gz), one per rank")
+      ->type_name("FILE")
+      ->required();
+  add_format_option(*cmd, o->format, Output::Trace, "attribute trace", "");
+  add_output_option(*cmd, *o);
+  cmd->callback([o] {
+    check_destinations(destinations(*o), o->traces);
+    std::vector<RankTrace> ranks;
+    for (const std::string& path : o->traces) ranks.push_back(read_profiler_trace(path));
+    const TraceSummary s = summarise_traces(ranks);
+    finish(*o, "trace", TraceReport{s});
+  });
+}
+
 // attribute caching: stage costs from the caching experiments' rates.
 void setup_caching(CLI::App& parent) {
   auto o = std::make_shared<AttributeOptions>();
@@ -215,7 +236,7 @@ void setup_caching(CLI::App& parent) {
   });
 }
 
-constexpr std::array<std::string_view, 3> kModes = {"caching", "observed", "log"};
+constexpr std::array<std::string_view, 4> kModes = {"caching", "observed", "log", "trace"};
 
 }  // namespace
 
@@ -255,11 +276,12 @@ void setup_attribute(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "attribute",
       "Stage costs and rates from what a training run showed: the caching experiments, an observed figure, "
-      "a per-step log");
+      "a per-step log, profiler traces");
   cmd->require_subcommand(1);
   setup_caching(*cmd);
   setup_observed(*cmd);
   setup_log(*cmd);
+  setup_trace(*cmd);
 }
 
 }  // namespace pipesim

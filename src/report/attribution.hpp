@@ -10,6 +10,7 @@
 #include "config/steplog.hpp"
 #include "core/analyses/attribute.hpp"
 #include "core/analyses/solve.hpp"
+#include "core/analyses/trace.hpp"
 
 namespace pipesim {
 
@@ -27,6 +28,9 @@ std::string solution_json(const LoadedScenario& loaded, const JointSolution& j);
 // `attribute log`: a per-step log's waits, the input-bound fraction and the loader's rate.
 std::string step_log_table(const std::string& path, const StepLog& log, const StepLogSummary& s);
 std::string step_log_json(const std::string& path, const StepLog& log, const StepLogSummary& s);
+// attribute trace: a profiler trace's steps per rank and over them, for people and as JSON.
+std::string trace_table(const TraceSummary& s);
+std::string trace_json(const TraceSummary& s);
 
 // The fields set in `s` as TOML tables in registry order, each value with its unit, followed by
 // `comment(field)` when that is not empty. A value has `digits(field)` significant digits, or

@@ -21,6 +21,7 @@ enum class Output : std::uint8_t {
   Attribution,  // attribute caching
   Solution,     // attribute observed
   StepLog,      // attribute log
+  Trace,        // attribute trace
   Decode,       // calibrate decode
   Storage,      // calibrate storage
   Memory,       // calibrate memory

@@ -554,6 +554,7 @@ std::vector<Writer> json_writers() {
           [](Out& o, const SolutionReport& r, std::size_t) { o.write(solution_json(r.loaded, r.solution)); }),
       writer<StepLogReport>(
           [](Out& o, const StepLogReport& r, std::size_t) { o.write(step_log_json(r.path, r.log, r.summary)); }),
+      writer<TraceReport>([](Out& o, const TraceReport& r, std::size_t) { o.write(trace_json(r.summary)); }),
       writer<DecodeReport>([](Out& o, const DecodeReport& r, std::size_t) { o.write(decode_json(r.calibration)); }),
       writer<StorageReport>([](Out& o, const StorageReport& r, std::size_t) { o.write(storage_json(r.calibration)); }),
       writer<MemoryReport>([](Out& o, const MemoryReport& r, std::size_t) { o.write(memory_json(r.calibration)); }),

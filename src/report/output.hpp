@@ -56,6 +56,10 @@ struct StepLogReport {
   const StepLog& log;
   const StepLogSummary& summary;
 };
+struct TraceReport {
+  static constexpr Output kind = Output::Trace;
+  const TraceSummary& summary;
+};
 struct DecodeReport {
   static constexpr Output kind = Output::Decode;
   const DecodeCalibration& calibration;
@@ -88,8 +92,8 @@ struct PresetReport {
 };
 // A sweep is written row by row as its points are computed (SweepRenderer), not whole.
 using Report = std::variant<DiagnosisReport, CheckReport, CompareReport, SimulationReport, AttributionReport,
-                            SolutionReport, StepLogReport, DecodeReport, StorageReport, MemoryReport, LoopReport,
-                            PresetListReport, KeysReport, PresetReport>;
+                            SolutionReport, StepLogReport, TraceReport, DecodeReport, StorageReport, MemoryReport,
+                            LoopReport, PresetListReport, KeysReport, PresetReport>;
 
 Output output_of(const Report& r);
 

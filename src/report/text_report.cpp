@@ -781,6 +781,7 @@ std::vector<Writer> table_writers() {
       [](Out& o, const SolutionReport& r, std::size_t) { o.write(solution_table(r.loaded, r.solution)); }));
   w.push_back(writer<StepLogReport>(
       [](Out& o, const StepLogReport& r, std::size_t) { o.write(step_log_table(r.path, r.log, r.summary)); }));
+  w.push_back(writer<TraceReport>([](Out& o, const TraceReport& r, std::size_t) { o.write(trace_table(r.summary)); }));
   return w;
 }
 std::vector<Writer> markdown_writers() { return text_writers<true>(); }
