@@ -155,7 +155,8 @@ void setup_log(CLI::App& parent) {
   });
 }
 
-// attribute trace FILE...: what PyTorch profiler traces say, one file per rank.
+// attribute trace FILE...: what PyTorch profiler traces say, one file per rank; with --format
+// toml, the scenario that reproduces them.
 void setup_trace(CLI::App& parent) {
   auto o = std::make_shared<AttributeOptions>();
   auto* cmd = parent.add_subcommand(
@@ -163,14 +164,67 @@ void setup_trace(CLI::App& parent) {
   cmd->add_option("files", o->traces, "Chrome-trace JSON from torch.profiler (.json or .json.gz), one per rank")
       ->type_name("FILE")
       ->required();
-  add_format_option(*cmd, o->format, Output::Trace, "attribute trace", "");
+  add_format_option(*cmd, o->format, Output::Trace, "attribute trace",
+                    "toml writes the scenario that reproduces the trace");
   add_output_option(*cmd, *o);
-  cmd->callback([o] {
-    check_destinations(destinations(*o), o->traces);
+  cmd->add_option("--scenario", o->common.scenario,
+                  "With --format toml: the scenario to complete (TOML file or preset; default: the embedded "
+                  "'reference')");
+  cmd->add_option("--set", o->common.sets, "With --format toml: override a field of it (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->check(key_value("KEY=VALUE", "cpu.cores=16"))
+      ->allow_extra_args(false);
+  o->batch_opt =
+      cmd->add_option("--batch", o->batch, "With --format toml: samples a step takes (a trace does not say)");
+  auto* workers = cmd->add_option("--workers", o->workers, "With --format toml: the DataLoader's workers");
+  cmd->callback([o, workers] {
+    const bool scenario = o->format == Format::Toml;
+    if (scenario && o->batch_opt->count() == 0)
+      throw Error(Origin::argument("--format toml"),
+                  "the scenario that reproduces a trace needs --batch, the samples a step takes, which a trace does "
+                  "not hold");
+    if (!scenario &&
+        (o->batch_opt->count() > 0 || workers->count() > 0 || !o->common.sets.empty() || !o->common.scenario.empty()))
+      throw Error("--scenario, --set, --batch and --workers describe the scenario --format toml writes: give it too");
+    if (scenario) located("--batch", [&] { check_value(spec(Field::BatchSize), {o->batch, Dim::Number}); });
+    if (workers->count() > 0)
+      located("--workers", [&] { check_value(spec(Field::Workers), {o->workers, Dim::Number}); });
+    std::vector<std::string> inputs = o->traces;
+    std::optional<LoadedScenario> loaded;
+    if (scenario) {
+      loaded = load_with_sets(o->common);
+      inputs.insert(inputs.end(), loaded->files.begin(), loaded->files.end());
+    }
+    check_destinations(destinations(*o), inputs);
     std::vector<RankTrace> ranks;
     for (const std::string& path : o->traces) ranks.push_back(read_profiler_trace(path));
     const TraceSummary s = summarise_traces(ranks);
-    finish(*o, "trace", TraceReport{s});
+    if (!scenario) return finish(*o, "trace", TraceReport{s});
+    // The trace's keys, as --set would give them, then the worker rate solved for its pace.
+    const TraceKeys k = trace_keys(s, o->batch);
+    // Each key says it came from the trace (or the option that gave it), not from a --set.
+    const std::string from = fmt::format("the trace ({})", o->traces.size() == 1 ? o->traces[0] : "its ranks");
+    const auto set = [&](std::string_view key, const std::string& value, const std::string& origin) {
+      apply_assignment(*loaded, fmt::format("{}={}", key, value));
+      loaded->origins[static_cast<std::size_t>(find_field(key)->field)] = Origin::argument(origin);
+    };
+    set("pipeline.batch_size", fmt::format("{}", o->batch), fmt::format("--batch {}", o->batch));
+    if (workers->count() > 0)
+      set("pipeline.workers", fmt::format("{}", o->workers), fmt::format("--workers {}", o->workers));
+    set("model.measured_per_sample", fmt::format("{:.9g} s", k.compute_s / o->batch), from);
+    set("model.measured_overhead", "0 s", from);
+    set("pipeline.loop_overhead", fmt::format("{:.9g} s", k.loop_overhead_s), from);
+    // The receive is inside the DataLoader's spans: the waits hold it.
+    set("pipeline.receive_time", "0 s", from);
+    set("pipeline.receive_time_per_sample", "0 s", from);
+    if (k.link_bytes_per_s && k.device_sample_bytes) {
+      set("workload.device_sample_size", fmt::format("{:.9g} B", *k.device_sample_bytes), from);
+      set("link.bandwidth", fmt::format("{:.9g} B/s", *k.link_bytes_per_s), from);
+    }
+    const Observation seen{Observed::SamplesPerS, k.samples_per_s, Scope::Accelerator};
+    const JointSolution sol = with_origins(
+        *loaded, [&] { return solve_observations(loaded->scenario, default_unknown(loaded->scenario), {seen}); });
+    finish(*o, "trace", TraceReport{s, &*loaded, &sol});
   });
 }
 

@@ -466,9 +466,16 @@ std::string measured_for_toml(const std::vector<MeasuredFor>& all, const Solutio
   return t;
 }
 
+std::string solved_toml(const LoadedScenario& loaded, const JointSolution& j, std::string_view heading);
+
 std::string solution_toml(const LoadedScenario& loaded, const JointSolution& j) {
-  std::string t = fmt::format("# pipesim attribute observed (pipesim {}): {} with one field solved.\n", PIPESIM_VERSION,
-                              echo(loaded.name));
+  return solved_toml(loaded, j,
+                     fmt::format("pipesim attribute observed (pipesim {}): {} with one field solved.", PIPESIM_VERSION,
+                                 echo(loaded.name)));
+}
+
+std::string solved_toml(const LoadedScenario& loaded, const JointSolution& j, std::string_view heading) {
+  std::string t = fmt::format("# {}\n", heading);
   t += commented(wrap(solution_header(loaded, j), 96));
   return t + fmt::format("\nname = {}\n\n", toml_string(loaded.name)) + solved_scenario_toml(loaded, j, true) +
          measured_for_toml(loaded.plan.measured_for, j.fit);

@@ -23,6 +23,8 @@ std::string attribution_json(const Attribution& a);
 // (every field with where it came from).
 std::string solution_table(const LoadedScenario& loaded, const JointSolution& j);
 std::string solution_toml(const LoadedScenario& loaded, const JointSolution& j);
+// The same under another heading (a comment, wrapped).
+std::string solved_toml(const LoadedScenario& loaded, const JointSolution& j, std::string_view heading);
 std::string solution_json(const LoadedScenario& loaded, const JointSolution& j);
 
 // `attribute log`: a per-step log's waits, the input-bound fraction and the loader's rate.
@@ -31,6 +33,9 @@ std::string step_log_json(const std::string& path, const StepLog& log, const Ste
 // attribute trace: a profiler trace's steps per rank and over them, for people and as JSON.
 std::string trace_table(const TraceSummary& s);
 std::string trace_json(const TraceSummary& s);
+// The scenario that reproduces the trace: `loaded` with the trace's keys set, solved for its
+// worker rate at the pace the trace kept.
+std::string trace_toml(const TraceSummary& s, const LoadedScenario& loaded, const JointSolution& j);
 
 // The fields set in `s` as TOML tables in registry order, each value with its unit, followed by
 // `comment(field)` when that is not empty. A value has `digits(field)` significant digits, or

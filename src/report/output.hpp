@@ -59,6 +59,9 @@ struct StepLogReport {
 struct TraceReport {
   static constexpr Output kind = Output::Trace;
   const TraceSummary& summary;
+  // --format toml: the scenario that reproduces the trace, solved for its worker rate.
+  const LoadedScenario* loaded = nullptr;
+  const JointSolution* solution = nullptr;
 };
 struct DecodeReport {
   static constexpr Output kind = Output::Decode;

@@ -12,7 +12,6 @@ namespace pipesim {
 
 namespace {
 
-
 std::string verdict(const TraceSummary& s) {
   if (s.highly_input_bound)
     return fmt::format(
@@ -70,8 +69,8 @@ std::string trace_table(const TraceSummary& s) {
                          s.steps_without_loader == 1 ? "its" : "their");
   if (s.input_bound && s.step_s > 0)
     words += fmt::format(
-        "To find the worker rate behind it and what moves the wall, solve your scenario for it: pipesim attribute "
-        "observed SCENARIO --observed \"{:.4g} it/s\", then pipesim diagnose the result.\n",
+        "To see what moves the wall, write the scenario that reproduces the trace (--format toml --batch B, "
+        "--scenario for your hardware) and pipesim diagnose it; the loader kept {:.4g} it/s.\n",
         1 / s.step_s);
   for (const RankSummary& r : s.ranks)
     if (r.straggler)
@@ -80,6 +79,18 @@ std::string trace_table(const TraceSummary& s) {
                       shown(r.path, false), dur(r.step_s), 100 * kStraggler);
   o.write(wrap(words, 100));
   return text;
+}
+
+std::string trace_toml(const TraceSummary& s, const LoadedScenario& loaded, const JointSolution& j) {
+  const std::string compute =
+      s.busy_fraction ? "the device's busy time a step" : "the loop's own time a step (the trace has no kernels)";
+  return solved_toml(
+      loaded, j,
+      fmt::format("pipesim attribute trace (pipesim {}): {} reproducing {} step{} of {}: the compute from {}, the "
+                  "loop's time beside it, {}and the worker rate solved for the pace the loader kept.",
+                  PIPESIM_VERSION, echo(loaded.name), s.steps, s.steps == 1 ? "" : "s",
+                  s.ranks.size() == 1 ? shown(s.ranks[0].path, false) : fmt::format("{} ranks", s.ranks.size()),
+                  compute, s.h2d_bytes_per_s ? "the link from the copies' rate, " : ""));
 }
 
 std::string trace_json(const TraceSummary& s) {

@@ -3,8 +3,10 @@
 workers whose samples cost a known CPU time, and a training loop whose step is a known wait.
 
 For each trace, pipesim's data-wait fraction must come within 0.03 of the one computed here from
-the trace's own spans (the DataLoader's __next__ inside each ProfilerStep over the steps), and
-the waits must be what the costs make them: with no workers the loop builds every batch itself
+the trace's own spans (the DataLoader's __next__ inside each ProfilerStep over the steps), the
+scenario `--format toml` writes must give, through `pipesim diagnose`, the trace's utilization
+(the loop's own share of the step: the trace has no device events) within 0.05, and the waits
+must be what the costs make them: with no workers the loop builds every batch itself
 (a wait of at least the batch's CPU time); with two workers the loop waits less than with one.
 
     profiler_trace_test.py PIPESIM
@@ -85,6 +87,17 @@ def main(pipesim):
                 failures.append(f"{workers} workers: data wait {result['data_wait_fraction']:.3f}, spans {own:.3f}")
             if result["accelerator_busy_fraction"] is not None:
                 failures.append(f"{workers} workers: a busy fraction without device events")
+            scenario = os.path.join(folder, f"workers-{workers}.toml")
+            subprocess.run([pipesim, "attribute", "trace", path, "--format", "toml", "--batch", str(BATCH),
+                            "--workers", str(workers), "-o", scenario], check=True)
+            out = subprocess.run([pipesim, "diagnose", scenario, "--format", "json"], capture_output=True, text=True,
+                                 check=True)
+            utilization = json.loads(out.stdout)["utilization"]
+            print(f"  the scenario written: utilization {utilization:.3f} against the trace's "
+                  f"{1 - result['data_wait_fraction']:.3f}")
+            if abs(utilization - (1 - result["data_wait_fraction"])) > 0.05:
+                failures.append(f"{workers} workers: the scenario gives utilization {utilization:.3f}, the trace "
+                                f"{1 - result['data_wait_fraction']:.3f}")
         batch_s = BATCH * PER_SAMPLE_S
         # No workers: each step's wait is at least the batch's CPU time.
         if 0 in fractions and fractions[0] < 0.8 * batch_s / (batch_s + STEP_S):

@@ -117,6 +117,7 @@ TraceSummary summarise_traces(const std::vector<RankTrace>& ranks) {
       wait_total += x.data_wait_s;
       busy_total += x.busy_s;
       loop_total += x.loop_s;
+      s.h2d_bytes_per_step += x.h2d_bytes;
       s.steps_without_loader += x.loader_seen ? 0 : 1;
     }
     every_device = every_device && r.busy_fraction.has_value();
@@ -132,6 +133,7 @@ TraceSummary summarise_traces(const std::vector<RankTrace>& ranks) {
   if (every_device && step_total > 0) s.busy_fraction = busy_total / step_total;
   if (copy_s > 0) s.h2d_bytes_per_s = bytes / copy_s;
   s.loop_s = loop_total / static_cast<double>(s.steps);
+  s.h2d_bytes_per_step /= static_cast<double>(s.steps);
   s.input_bound = s.data_wait_fraction >= kTraceInputBound;
   s.highly_input_bound = s.data_wait_fraction >= kHighlyInputBound;
   s.step = spread(steps);
@@ -141,6 +143,16 @@ TraceSummary summarise_traces(const std::vector<RankTrace>& ranks) {
     for (RankSummary& r : s.ranks) r.straggler = r.step_s > (1 + kStraggler) * median;
   }
   return s;
+}
+
+TraceKeys trace_keys(const TraceSummary& s, double batch) {
+  TraceKeys k;
+  k.compute_s = s.busy_fraction ? *s.busy_fraction * s.step_s : s.loop_s;
+  k.loop_overhead_s = s.busy_fraction ? std::max(0.0, s.loop_s - k.compute_s) : 0;
+  k.link_bytes_per_s = s.h2d_bytes_per_s;
+  if (s.h2d_bytes_per_step > 0 && batch > 0) k.device_sample_bytes = s.h2d_bytes_per_step / batch;
+  k.samples_per_s = s.step_s > 0 ? batch / s.step_s : 0;
+  return k;
 }
 
 double union_within(std::vector<TraceSpan>& spans, double from, double to) {

@@ -25,11 +25,11 @@ struct TraceCopy {
 // One rank's trace, the spans that matter and nothing else.
 struct RankTrace {
   std::string path;
-  std::vector<TraceSpan> steps;       // ProfilerStep#N on the host, in trace order
-  std::vector<TraceSpan> loader;      // the DataLoader's __next__ (the loop waiting for a batch)
-  std::vector<TraceCopy> copies;  // host-to-device copies on the device
-  std::vector<TraceSpan> kernels;     // kernels on the device's streams
-  bool device_events = false;    // any kernel or device copy: the accelerator's figures exist
+  std::vector<TraceSpan> steps;    // ProfilerStep#N on the host, in trace order
+  std::vector<TraceSpan> loader;   // the DataLoader's __next__ (the loop waiting for a batch)
+  std::vector<TraceCopy> copies;   // host-to-device copies on the device
+  std::vector<TraceSpan> kernels;  // kernels on the device's streams
+  bool device_events = false;      // any kernel or device copy: the accelerator's figures exist
 };
 
 // Waiting for data at least this share of the step is input-bound; at kHighlyInputBound,
@@ -72,6 +72,7 @@ struct TraceSummary {
   std::optional<double> busy_fraction;    // where every rank has device events
   std::optional<double> h2d_bytes_per_s;  // all copies' bytes over their time
   double loop_s = 0;                      // mean own time of the loop per step
+  double h2d_bytes_per_step = 0;          // the copies that start in a step, on average
   bool input_bound = false;               // data_wait_fraction >= kTraceInputBound
   bool highly_input_bound = false;        // >= kHighlyInputBound
   Spread step;                            // over all steps
@@ -82,6 +83,19 @@ struct TraceSummary {
 // Summarises the ranks' traces. Throws Error (naming the file) for a trace with no ProfilerStep
 // marks, with how to record them, or whose steps never iterate a DataLoader.
 TraceSummary summarise_traces(const std::vector<RankTrace>& ranks);
+
+// The keys of a scenario that reproduces a trace, for a batch of `batch` samples: the compute
+// step is the device's busy time a step (without device events, the loop's own time), the
+// loop's time beside it what is left of its own time, the link the copies' rate; and the pace
+// the loader kept, which the scenario's worker rate is solved for.
+struct TraceKeys {
+  double compute_s = 0;        // a step's compute: model.measured_per_sample x batch
+  double loop_overhead_s = 0;  // pipeline.loop_overhead: the loop's own time past the compute
+  std::optional<double> link_bytes_per_s;
+  std::optional<double> device_sample_bytes;  // a step's copies over the batch
+  double samples_per_s = 0;                   // batch over the mean step: what the loader delivered (at least)
+};
+TraceKeys trace_keys(const TraceSummary& s, double batch);
 
 // The length of the union of `spans` clipped to [from, to). Sorts `spans` where they are.
 double union_within(std::vector<TraceSpan>& spans, double from, double to);
