@@ -130,8 +130,6 @@ struct Cursor {
   bool operator!=(const Cursor& other) const { return !(*this == other); }
 };
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -231,9 +229,9 @@ class Events final : public nlohmann::json_sax<nlohmann::json> {
     if (ph_ != "X") return;
     const std::string cat = lower(cat_);
     enum { Step, Loader, Copy, Kernel, Other } kind = Other;
-    if (starts_with(name_, "ProfilerStep#") && cat != "gpu_user_annotation")
+    if (name_.starts_with("ProfilerStep#") && cat != "gpu_user_annotation")
       kind = Step;
-    else if (starts_with(name_, "enumerate(DataLoader)#") && name_.find("__next__") != std::string::npos)
+    else if (name_.starts_with("enumerate(DataLoader)#") && name_.find("__next__") != std::string::npos)
       kind = Loader;
     else if (cat == "kernel")
       kind = Kernel;
