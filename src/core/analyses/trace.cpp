@@ -155,9 +155,4 @@ TraceKeys trace_keys(const TraceSummary& s, double batch) {
   return k;
 }
 
-double union_within(std::vector<TraceSpan>& spans, double from, double to) {
-  sort_by_start(spans);
-  return Sorted(spans).covered(from, to).first;
-}
-
 }  // namespace pipesim

@@ -97,7 +97,4 @@ struct TraceKeys {
 };
 TraceKeys trace_keys(const TraceSummary& s, double batch);
 
-// The length of the union of `spans` clipped to [from, to). Sorts `spans` where they are.
-double union_within(std::vector<TraceSpan>& spans, double from, double to);
-
 }  // namespace pipesim

@@ -76,9 +76,15 @@ TEST_CASE("summarise_traces: a trace without steps, or whose steps take no batch
   CHECK(summarise_traces({some}).steps_without_loader == 1);
 }
 
-TEST_CASE("union_within: overlapping and nested spans count once, clipped to the window") {
-  std::vector<TraceSpan> spans = {{5, 9}, {0, 4}, {1, 2}, {3, 6}, {20, 30}};
-  CHECK(union_within(spans, 0, 10) == doctest::Approx(9.0));
-  CHECK(union_within(spans, 2, 25) == doctest::Approx(12.0));
-  CHECK(union_within(spans, 10, 20) == doctest::Approx(0.0));
+TEST_CASE("summarise_traces: overlapping and nested kernels count once, clipped to each step") {
+  RankTrace t;
+  t.path = "rank0.json";
+  t.steps = {{0, 10}, {2, 25}, {10, 20}};
+  t.loader = {{0, 1}, {2, 3}, {10, 11}};
+  t.kernels = {{5, 9}, {0, 4}, {1, 2}, {3, 6}, {20, 30}};
+  t.device_events = true;
+  const auto& steps = summarise_traces({t}).ranks[0].steps;
+  CHECK(steps[0].busy_s == doctest::Approx(9.0));
+  CHECK(steps[1].busy_s == doctest::Approx(12.0));
+  CHECK(steps[2].busy_s == doctest::Approx(0.0));
 }
