@@ -83,7 +83,8 @@ TEST_CASE("summarise_traces: overlapping and nested kernels count once, clipped 
   t.loader = {{0, 1}, {2, 3}, {10, 11}};
   t.kernels = {{5, 9}, {0, 4}, {1, 2}, {3, 6}, {20, 30}};
   t.device_events = true;
-  const auto& steps = summarise_traces({t}).ranks[0].steps;
+  const TraceSummary summary = summarise_traces({t});
+  const auto& steps = summary.ranks[0].steps;
   CHECK(steps[0].busy_s == doctest::Approx(9.0));
   CHECK(steps[1].busy_s == doctest::Approx(12.0));
   CHECK(steps[2].busy_s == doctest::Approx(0.0));
