@@ -72,6 +72,18 @@ TEST_CASE("read_profiler_trace: Kineto's object, plain and gzip-compressed") {
   }
 }
 
+TEST_CASE("read_profiler_trace: Kineto's timestamps, microseconds since the epoch") {
+  TempFile f("epoch.json", R"({"traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#10",
+    "ts": 1712667379482786, "dur": 112202}, {"ph": "X", "cat": "user_annotation",
+    "name": "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", "ts": 1712667379482806,
+    "dur": 2674}]})");
+  const RankTrace t = read_profiler_trace(f.path);
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].end - t.steps[0].start == doctest::Approx(0.112202).epsilon(1e-6));
+  REQUIRE(t.loader.size() == 1);
+  CHECK(t.loader[0].start - t.steps[0].start == doctest::Approx(20e-6).epsilon(0.05));
+}
+
 TEST_CASE("read_profiler_trace: the bare array torch's CPU profiler writes") {
   TempFile f("cpu.json", R"([{"name": "ProfilerStep#1", "ph": "X", "ts": 406, "dur": 52501, "tid": 1,
     "pid": "CPU functions", "args": {}}, {"name": "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
