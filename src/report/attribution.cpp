@@ -466,8 +466,6 @@ std::string measured_for_toml(const std::vector<MeasuredFor>& all, const Solutio
   return t;
 }
 
-std::string solved_toml(const LoadedScenario& loaded, const JointSolution& j, std::string_view heading);
-
 std::string solution_toml(const LoadedScenario& loaded, const JointSolution& j) {
   return solved_toml(loaded, j,
                      fmt::format("pipesim attribute observed (pipesim {}): {} with one field solved.", PIPESIM_VERSION,
