@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
 
 #include "core/base/error.hpp"
 
@@ -48,6 +49,10 @@ struct Sorted {
   }
 };
 
+// A length in seconds to the nanosecond, the finest a trace's microseconds with three decimals
+// say: what is left past it is the rounding of the subtraction, not the trace.
+double to_ns(double s) { return std::round(s * 1e9) / 1e9; }
+
 RankSummary summarise_rank(RankTrace t) {
   if (t.steps.empty())
     throw Error(Origin::file(t.path),
@@ -68,14 +73,15 @@ RankSummary summarise_rank(RankTrace t) {
     const TraceSpan& s = t.steps[i];
     TraceStep step;
     step.index = i;
-    step.step_s = s.end - s.start;
+    step.step_s = to_ns(s.end - s.start);
     std::tie(step.data_wait_s, step.loader_seen) = loader.covered(s.start, s.end);
-    step.h2d_s = copies.covered(s.start, s.end).first;
+    step.data_wait_s = to_ns(step.data_wait_s);
+    step.h2d_s = to_ns(copies.covered(s.start, s.end).first);
     const auto [first, last] = copies.around(s.start, s.end);
     for (std::size_t k = first; k < last; ++k)
       if (t.copies[k].start >= s.start) step.h2d_bytes += t.copies[k].bytes;
-    step.busy_s = kernels.covered(s.start, s.end).first;
-    step.loop_s = step.step_s - step.data_wait_s;
+    step.busy_s = to_ns(kernels.covered(s.start, s.end).first);
+    step.loop_s = to_ns(step.step_s - step.data_wait_s);
     steps += step.step_s;
     waits += step.data_wait_s;
     busy += step.busy_s;
@@ -95,7 +101,7 @@ RankSummary summarise_rank(RankTrace t) {
   for (const TraceCopy& c : t.copies)
     if (c.bytes > 0 && c.end > c.start) {
       r.h2d_bytes += c.bytes;
-      r.h2d_s += c.end - c.start;
+      r.h2d_s += to_ns(c.end - c.start);
     }
   if (r.h2d_s > 0) r.h2d_bytes_per_s = r.h2d_bytes / r.h2d_s;
   return r;

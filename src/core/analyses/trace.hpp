@@ -13,7 +13,7 @@
 
 namespace pipesim {
 
-// A span of a trace, in seconds from the trace's own origin.
+// A span of a trace, in seconds from the trace's own origin (config/trace: its first span kept).
 struct TraceSpan {
   double start = 0, end = 0;
 };
