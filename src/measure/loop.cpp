@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -130,13 +131,14 @@ LoopCalibration calibrate_loop(const LoopOptions& o) {
     }
     WaitFigure& w = c.waits[i];
     w.loop_cpus = median_of(cpus);
+    w.mean_cpus = std::accumulate(cpus.begin(), cpus.end(), 0.0) / static_cast<double>(cpus.size());
     w.share = median_of(shares);
     w.share_low = *std::min_element(shares.begin(), shares.end());
     w.share_high = *std::max_element(shares.begin(), shares.end());
     w.busy_rate = median_of(rates);
     w.busy_fraction = w.busy_rate / c.alone_rate;
   }
-  c.loop_cpu_share = std::clamp(c.at(o.wait).share, 0.0, 1.0);
+  c.loop_cpu_share = std::clamp(c.at(o.wait).mean_cpus, 0.0, 1.0);
   return c;
 }
 

@@ -2,7 +2,10 @@
 // accelerator, measured beside as many busy threads as there are CPUs (the workers). A thread
 // waits four ways, as loops do: spinning on a clock, spinning with sched_yield (CUDA's
 // "yield" schedule), polling (a short sleep between checks) and sleeping; its CPU time over a
-// runnable thread's fair share is the share pipeline.loop_cpu_share takes.
+// runnable thread's fair share is its share. pipeline.loop_cpu_share takes the CPUs it took from
+// the busy threads, averaged over the rounds: the scheduler may place the waiting thread
+// differently from one round to the next (a yielding one took none in some rounds and its whole
+// fair share in others on a 2-CPU VM), and a training run goes through those placements in turn.
 #pragma once
 
 #include <array>
@@ -25,9 +28,10 @@ struct LoopOptions {
   WaitStyle wait = WaitStyle::Spin;  // the wait whose share the fragment sets
 };
 
-// The median of the rounds, and the range of the share.
+// The median of the rounds, the range of the share, and the mean of the CPUs.
 struct WaitFigure {
   double loop_cpus = 0;  // the waiting thread's CPU time over the wall time
+  double mean_cpus = 0;  // loop_cpus averaged over the rounds (the key)
   double share = 0;      // loop_cpus over a runnable thread's fair share of the CPUs
   double share_low = 0, share_high = 0;
   double busy_rate = 0;      // the busy threads' work, units per second, beside the wait
@@ -41,7 +45,7 @@ struct LoopCalibration {
   bool crowded = true;         // busy threads and the waiting one outnumber the CPUs: shares mean something
   double alone_rate = 0;       // their work alone, units per second
   double fair_share_cpus = 1;  // a runnable thread's fair share of the CPUs (fair_share)
-  double loop_cpu_share = 0;   // the key: the share of options.wait, 0 to 1
+  double loop_cpu_share = 0;   // the key: the mean CPUs of options.wait, 0 to 1
   std::array<WaitFigure, kWaitStyles.size()> waits{};  // in kWaitStyles' order
   [[nodiscard]] const WaitFigure& at(WaitStyle w) const { return waits[static_cast<std::size_t>(w)]; }
 };

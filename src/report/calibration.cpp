@@ -93,21 +93,24 @@ std::string loop_toml(const LoopCalibration& c) {
       "# Method: {} doing arithmetic for {} s alone, then for {} s beside\n"
       "# a thread that waits as a training loop waits for its accelerator: spinning on a\n"
       "# clock, spinning with sched_yield (CUDA's yield schedule), polling (a {} sleep\n"
-      "# between checks), sleeping; {}, the threads started afresh each time. Share: the\n"
-      "# waiting thread's CPU time over a runnable thread's fair share of the CPUs ({:.3f}\n"
-      "# of a CPU here); 1 holds a CPU as a worker does, 0 takes none. The median round, the\n"
-      "# range of the rounds, its CPUs and the busy threads' rate beside it.\n",
+      "# between checks), sleeping; {}, the threads started afresh each time. CPUs: the\n"
+      "# waiting thread's CPU time over the wall time, the mean of the rounds (the key: what it\n"
+      "# takes from busy workers; the scheduler may place it differently from round to round,\n"
+      "# and a training run goes through those placements in turn). Share: the median round's\n"
+      "# CPUs over a runnable thread's fair share of the CPUs ({:.3f} of a CPU here), and the\n"
+      "# range of the rounds; 1 takes as much as a busy worker, 0 none. Then the busy threads'\n"
+      "# rate beside it. Measure with --threads set to the workers the run will have.\n",
       plural(c.busy, "busy thread", "busy threads"), c.options.seconds, c.options.seconds,
       format_human(c.options.poll_interval, Dim::Duration), plural(c.options.rounds, "round", "rounds"),
       c.fair_share_cpus);
   for (std::size_t i = 0; i < kWaitStyles.size(); ++i) {
     const WaitFigure& w = c.waits[i];
-    t += fmt::format("#   {:<6} share {:.2f} ({:.2f} to {:.2f}; {:.3f} CPUs; busy threads at {:.1f}%){}\n",
-                     wait_style_name(kWaitStyles[i]), w.share, w.share_low, w.share_high, w.loop_cpus,
+    t += fmt::format("#   {:<6} {:.3f} CPUs (share {:.2f}, {:.2f} to {:.2f}; busy threads at {:.1f}%){}\n",
+                     wait_style_name(kWaitStyles[i]), w.mean_cpus, w.share, w.share_low, w.share_high,
                      100 * w.busy_fraction, kWaitStyles[i] == c.options.wait ? "  -> pipeline.loop_cpu_share" : "");
   }
   const std::string lines =
-      fmt::format("loop_cpu_share = {:.2f}   # {}\n", c.loop_cpu_share, wait_style_name(c.options.wait));
+      fmt::format("loop_cpu_share = {:.3f}   # {}\n", c.loop_cpu_share, wait_style_name(c.options.wait));
   return t + "\n" + keys("[pipeline]\n", lines, loop_doubt(c));
 }
 
@@ -132,6 +135,7 @@ std::string loop_json(const LoopCalibration& c) {
           .kv("share_low", w.share_low)
           .kv("share_high", w.share_high)
           .kv("loop_cpus", w.loop_cpus)
+          .kv("loop_cpus_mean", w.mean_cpus)
           .kv("busy_rate", w.busy_rate)
           .end();
     }

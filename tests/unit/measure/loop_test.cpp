@@ -42,10 +42,11 @@ TEST_CASE("calibrate loop measures every wait, round by round, and knows when no
     CHECK(f.share_low <= f.share);
     CHECK(f.share <= f.share_high);
     CHECK(f.loop_cpus >= 0);
+    CHECK(f.mean_cpus >= 0);
     CHECK(f.busy_rate > 0);
   }
-  // The key is the share of the wait asked for, within 0 to 1.
-  CHECK(c.loop_cpu_share == std::clamp(c.at(WaitStyle::Sleep).share, 0.0, 1.0));
+  // The key is the CPUs the wait asked for took, the mean of its rounds, within 0 to 1.
+  CHECK(c.loop_cpu_share == std::clamp(c.at(WaitStyle::Sleep).mean_cpus, 0.0, 1.0));
   CHECK(c.fair_share_cpus == fair_share(1, c.machine.logical_cpus));
   // A sleeping thread takes next to no CPU, whatever the machine's load.
   CHECK(c.at(WaitStyle::Sleep).loop_cpus < 0.1);

@@ -5,9 +5,9 @@ set -e
 f="$CASE_TMP/loop.toml"
 grep -q '^# pipesim calibrate loop: measured 20[0-9-]*T[0-9:]*Z by pipesim ' "$f"
 grep -q '^# on .* ([0-9]* logical CPUs* this process may use), ' "$f"
-for w in spin yield poll sleep; do grep -Eq "^#   $w +share [0-9.]+ \\(" "$f"; done
+for w in spin yield poll sleep; do grep -Eq "^#   $w +[0-9.]+ CPUs \\(share [0-9.]+, " "$f"; done
 grep -q 'yield .*-> pipeline.loop_cpu_share' "$f"
-grep -Eq '^#? ?loop_cpu_share = [01]\.[0-9]{2}   # yield$' "$f"
+grep -Eq '^#? ?loop_cpu_share = [01]\.[0-9]{3}   # yield$' "$f"
 printf 'use = ["reference", "loop.toml"]\n[cpu]\ncores = 8\n' > "$CASE_TMP/scenario.toml"
 "$PIPESIM" diagnose "$CASE_TMP/scenario.toml" --format json > "$CASE_TMP/d.json"
 "$PIPESIM" calibrate loop --time 0.01 --rounds 1 --format json | python3 -c '
@@ -18,7 +18,9 @@ assert set(d["waits"]) == {"spin", "yield", "poll", "sleep"}
 assert d["method"]["wait"] == "spin" and d["method"]["rounds"] == 1
 keys = d["scenario"] if d["trusted"] else d["untrusted_scenario"]
 assert 0 <= keys["pipeline.loop_cpu_share"] <= 1
-assert keys["pipeline.loop_cpu_share"] == min(1, max(0, d["waits"]["spin"]["share"]))'
+spin = d["waits"]["spin"]
+assert keys["pipeline.loop_cpu_share"] == min(1, max(0, spin["loop_cpus_mean"]))
+assert spin["loop_cpus_mean"] <= spin["share_high"] * d["method"]["fair_share_cpus"] * (1 + 1e-12)'
 # One busy thread beside the loop on a machine of two CPUs or more crowds nothing: the key is
 # left commented out, with the reason.
 if [ "$(nproc)" -ge 2 ]; then
