@@ -195,8 +195,7 @@ void setup_loop(CLI::App& calibrate) {
   loop->add_option("--rounds", *rounds, "Rounds of each figure, the threads started afresh each time")
       ->capture_default_str()
       ->check(CLI::Range(1u, 100u));
-  loop->add_option("--threads", opt->threads,
-                   "Busy threads beside the waiting one: the workers the run will have (default: one per logical CPU)")
+  loop->add_option("--threads", opt->threads, "Busy threads beside the waiting one (default: one per logical CPU)")
       ->check(CLI::Range(1u, 4096u));
   loop->add_option("--wait", *wait,
                    "The wait whose CPUs the fragment sets, all four measured: spin, yield, poll or sleep")

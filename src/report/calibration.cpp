@@ -99,7 +99,7 @@ std::string loop_toml(const LoopCalibration& c) {
       "# and a training run goes through those placements in turn). Share: the median round's\n"
       "# CPUs over a runnable thread's fair share of the CPUs ({:.3f} of a CPU here), and the\n"
       "# range of the rounds; 1 takes as much as a busy worker, 0 none. Then the busy threads'\n"
-      "# rate beside it. Measure with --threads set to the workers the run will have.\n",
+      "# rate beside it.\n",
       plural(c.busy, "busy thread", "busy threads"), c.options.seconds, c.options.seconds,
       format_human(c.options.poll_interval, Dim::Duration), plural(c.options.rounds, "round", "rounds"),
       c.fair_share_cpus);
