@@ -200,27 +200,16 @@ void setup_trace(CLI::App& parent) {
     for (const std::string& path : o->traces) ranks.push_back(read_profiler_trace(path));
     const TraceSummary s = summarise_traces(ranks);
     if (!scenario) return finish(*o, "trace", TraceReport{s});
-    // The trace's keys, as --set would give them, then the worker rate solved for its pace.
+    // The trace's keys, as --set would give them, then the worker rate solved for its pace. Each
+    // says it came from the trace (or the option that gave it), not from a --set.
     const TraceKeys k = trace_keys(s, o->batch);
-    // Each key says it came from the trace (or the option that gave it), not from a --set.
-    const std::string from = fmt::format("the trace ({})", o->traces.size() == 1 ? o->traces[0] : "its ranks");
-    const auto set = [&](std::string_view key, const std::string& value, const std::string& origin) {
-      apply_assignment(*loaded, fmt::format("{}={}", key, value));
-      loaded->origins[static_cast<std::size_t>(find_field(key)->field)] = Origin::argument(origin);
-    };
-    set("pipeline.batch_size", fmt::format("{}", o->batch), fmt::format("--batch {}", o->batch));
+    set_from(*loaded, "pipeline.batch_size", fmt::format("{}", o->batch),
+             Origin::argument(fmt::format("--batch {}", o->batch)));
     if (workers->count() > 0)
-      set("pipeline.workers", fmt::format("{}", o->workers), fmt::format("--workers {}", o->workers));
-    set("model.measured_per_sample", fmt::format("{:.9g} s", k.compute_s / o->batch), from);
-    set("model.measured_overhead", "0 s", from);
-    set("pipeline.loop_overhead", fmt::format("{:.9g} s", k.loop_overhead_s), from);
-    // The receive is inside the DataLoader's spans: the waits hold it.
-    set("pipeline.receive_time", "0 s", from);
-    set("pipeline.receive_time_per_sample", "0 s", from);
-    if (k.link_bytes_per_s && k.device_sample_bytes) {
-      set("workload.device_sample_size", fmt::format("{:.9g} B", *k.device_sample_bytes), from);
-      set("link.bandwidth", fmt::format("{:.9g} B/s", *k.link_bytes_per_s), from);
-    }
+      set_from(*loaded, "pipeline.workers", fmt::format("{}", o->workers),
+               Origin::argument(fmt::format("--workers {}", o->workers)));
+    set_trace_keys(*loaded, k, o->batch,
+                   Origin::argument(fmt::format("the trace ({})", o->traces.size() == 1 ? o->traces[0] : "its ranks")));
     const Observation seen{Observed::SamplesPerS, k.samples_per_s, Scope::Accelerator};
     const JointSolution sol = with_origins(
         *loaded, [&] { return solve_observations(loaded->scenario, default_unknown(loaded->scenario), {seen}); });

@@ -293,4 +293,21 @@ RankTrace read_profiler_trace(const std::string& path) {
   return events.take();
 }
 
+void set_from(LoadedScenario& s, std::string_view key, const std::string& value, const Origin& origin) {
+  apply_assignment(s, fmt::format("{}={}", key, value));
+  s.origins[static_cast<std::size_t>(find_field(key)->field)] = origin;
+}
+
+void set_trace_keys(LoadedScenario& s, const TraceKeys& k, double batch, const Origin& from) {
+  set_from(s, "model.measured_per_sample", fmt::format("{:.9g} s", k.compute_s / batch), from);
+  set_from(s, "model.measured_overhead", "0 s", from);
+  set_from(s, "pipeline.loop_overhead", fmt::format("{:.9g} s", k.loop_overhead_s), from);
+  set_from(s, "pipeline.receive_time", "0 s", from);
+  set_from(s, "pipeline.receive_time_per_sample", "0 s", from);
+  if (k.link_bytes_per_s && k.device_sample_bytes) {
+    set_from(s, "workload.device_sample_size", fmt::format("{:.9g} B", *k.device_sample_bytes), from);
+    set_from(s, "link.bandwidth", fmt::format("{:.9g} B/s", *k.link_bytes_per_s), from);
+  }
+}
+
 }  // namespace pipesim

@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
+#include "config/loader.hpp"
 #include "core/analyses/trace.hpp"
 
 namespace pipesim {
@@ -22,5 +24,13 @@ inline constexpr std::size_t kMaxTraceString = std::size_t{1} << 20;
 
 // Reads the trace at `path` (.json or .json.gz; gzip is recognised by its bytes).
 RankTrace read_profiler_trace(const std::string& path);
+
+// Sets `key` to `value` on `s` as --set would, with `origin` as where it came from.
+void set_from(LoadedScenario& s, std::string_view key, const std::string& value, const Origin& origin);
+
+// The keys that make `s` reproduce a trace, from trace_keys at `batch`, each from `from`: the
+// compute per sample and no fixed part, the loop's own time, no receive of its own (the
+// DataLoader's spans hold it), and the link and the bytes copied when the trace has copies.
+void set_trace_keys(LoadedScenario& s, const TraceKeys& k, double batch, const Origin& from);
 
 }  // namespace pipesim

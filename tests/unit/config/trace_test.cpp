@@ -129,3 +129,29 @@ TEST_CASE("read_profiler_trace: a file past the size pipesim reads is refused be
   if (!ec) CHECK(error_of(path).find("GiB pipesim reads") != std::string::npos);
   std::remove(path.c_str());
 }
+
+TEST_CASE("set_trace_keys: the keys that reproduce a trace, each from the trace") {
+  LoadedScenario s = load_scenario("");
+  const Origin from = Origin::argument("the trace (t.json)");
+  TraceKeys k;
+  k.compute_s = 0.064;
+  k.loop_overhead_s = 0.0025;
+  set_from(s, "pipeline.batch_size", "32", Origin::argument("--batch 32"));
+  set_trace_keys(s, k, 32, from);
+  CHECK(s.scenario.get(Field::BatchSize) == 32);
+  CHECK(s.scenario.get(Field::MeasuredPerSample) == 0.002);
+  CHECK(s.scenario.get(Field::MeasuredOverhead) == 0);
+  CHECK(s.scenario.get(Field::LoopOverhead) == 0.0025);
+  CHECK(s.scenario.get(Field::ReceiveTime) == 0);
+  CHECK(s.origins[static_cast<std::size_t>(Field::BatchSize)].str() == "--batch 32");
+  CHECK(s.origins[static_cast<std::size_t>(Field::LoopOverhead)].str() == "the trace (t.json)");
+  // Without copies in the trace the link stays the scenario's.
+  const double link = s.scenario.get(Field::LinkBandwidth);
+  CHECK(s.origins[static_cast<std::size_t>(Field::LinkBandwidth)].str() != "the trace (t.json)");
+  k.link_bytes_per_s = 2.5e10;
+  k.device_sample_bytes = 602112;
+  set_trace_keys(s, k, 32, from);
+  CHECK(s.scenario.get(Field::LinkBandwidth) == 2.5e10);
+  CHECK(s.scenario.get(Field::DeviceSampleSize) == 602112);
+  CHECK(link != 2.5e10);
+}
