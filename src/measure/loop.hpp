@@ -25,7 +25,7 @@ struct LoopOptions {
   unsigned rounds = 5;               // of each figure, the threads started afresh each time
   unsigned threads = 0;              // busy threads (0: one per logical CPU)
   double poll_interval = 1e-3;       // seconds slept between a polling loop's checks
-  WaitStyle wait = WaitStyle::Spin;  // the wait whose share the fragment sets
+  WaitStyle wait = WaitStyle::Spin;  // the wait whose CPUs the fragment sets
 };
 
 // The median of the rounds, the range of the share, and the mean of the CPUs.
