@@ -268,7 +268,8 @@ def time_warmup(dataset, batch, forks=5):
     """How much longer a new worker's first batch takes than the same samples again
     (pipeline.worker_warmup_time): this process, which has loaded and run the dataset as a
     training process has before it starts its workers, forks `forks` times (fork_timing.py:
-    a batch, as many others, the batch again). None where the platform cannot fork."""
+    a batch, as many others, the batch again, each batch's samples kept until it is done as a
+    worker keeps them for its collate). None where the platform cannot fork."""
     n = len(dataset)
     picks = [(i * 7919 + 13) % n for i in range(min(2 * batch, n))]
     extras = [first_less_second(dataset, picks[:batch], picks[batch:]) for _ in range(forks)]
