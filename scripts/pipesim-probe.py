@@ -63,7 +63,7 @@ ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-tor
 import torch  # noqa: E402
 from torch.utils.data import DataLoader, Dataset  # noqa: E402
 
-from fork_timing import first_less_second, minor_faults, scaling, warmup  # noqa: E402
+from fork_timing import first_less_second, minor_faults, scaling, warmup, worker_times  # noqa: E402
 from loader_timing import Timed, inside, timed_collate  # noqa: E402
 
 
@@ -239,11 +239,12 @@ def without_transform(dataset):
     return raw, transform
 
 
-def time_samples(dataset, count, workers):
-    """Seconds per dataset[i] in this process, for `count` samples spread over the dataset, on
-    the torch threads that run them in training: one when there are workers (a DataLoader
-    worker calls torch.set_num_threads(1) before its first sample), the default without; and
-    the minor page faults per sample they took (None where they cannot be counted)."""
+def time_samples(dataset, count, workers, batch):
+    """Seconds per dataset[i] in this process, for `count` samples spread over the dataset, as
+    training runs them: with workers, as a worker does (fork_timing.worker_times: one torch
+    thread, each batch's samples kept and then stacked into new shared memory), else on the
+    default threads one after another; and the minor page faults per sample they took (None
+    where they cannot be counted)."""
     n = len(dataset)
     picks = [(i * 7919) % n for i in range(min(count, n))]
     threads = torch.get_num_threads()
@@ -251,12 +252,15 @@ def time_samples(dataset, count, workers):
         torch.set_num_threads(1)
     try:
         dataset[picks[0]]  # warm
-        times = []
         faults = minor_faults()
-        for i in picks:
-            t = time.perf_counter()
-            dataset[i]
-            times.append(time.perf_counter() - t)
+        if workers > 0:
+            times = worker_times(dataset, [picks[k:k + batch] for k in range(0, len(picks), batch)])
+        else:
+            times = []
+            for i in picks:
+                t = time.perf_counter()
+                dataset[i]
+                times.append(time.perf_counter() - t)
         if faults is not None:
             faults = (minor_faults() - faults) / len(picks)
     finally:
@@ -353,12 +357,12 @@ def probe(args):
                  "second": (count, rate, other_cpu, inside(other_stats, args.batch_size, 0))}
 
     progress("single samples")
-    per_sample, faults = time_samples(dataset, args.samples, args.num_workers)
+    per_sample, faults = time_samples(dataset, args.samples, args.num_workers, args.batch_size)
     load_only = None
     if transform is not None:
         dataset.transform = None
         try:
-            load_only, _ = time_samples(dataset, args.samples, args.num_workers)
+            load_only, _ = time_samples(dataset, args.samples, args.num_workers, args.batch_size)
         finally:
             dataset.transform = transform
     warmup = None

@@ -1,5 +1,6 @@
-"""A new DataLoader worker's warm-up, timed as a user can without a DataLoader (shared by
-scripts/validate and scripts/pipesim-probe.py; pipeline.worker_warmup_time), and how the
+"""A sample's time as a DataLoader worker runs it and a new worker's warm-up, timed as a user
+can without a DataLoader (shared by scripts/validate and scripts/pipesim-probe.py;
+pipeline.worker_warmup_time), and how the
 transform scales across processes forked as workers are (pipesim-probe.py:
 cpu.scaling_contention and cpu.oversubscription_cost); and a process's page faults, which say
 whether glibc's allocator is inflating a sample's time (minor_faults, shared by both).
@@ -14,7 +15,8 @@ the new process does too: its first batch then faults in memory for all of them,
 worker's does, where a process that drops each sample reuses the first one's memory (on the
 validation VM, batch 32: 104 ms against 41, 219 page faults a sample against 65; a DataLoader
 worker's first batch there took about 120 ms more than its later ones, at 240 faults a
-sample). Needs torch imported by the caller first.
+sample); and it stacks each batch into new shared memory as the worker's collate does
+(worker_times). Needs torch imported by the caller first.
 """
 import json
 import os
@@ -39,9 +41,8 @@ def minor_faults():
 
 def forked_times(dataset, batches):
     """The time of each of dataset's samples at the indices of `batches` (lists), one after
-    another, in a process forked from this one just now, on one torch thread, each batch's
-    samples kept until its last is done as a worker keeps them for its collate; None where the
-    platform cannot fork or the forked process failed."""
+    another, in a process forked from this one just now, on one torch thread, as a worker runs
+    them (worker_times); None where the platform cannot fork or the forked process failed."""
     if not hasattr(os, "fork"):
         return None
     read, write = os.pipe()
@@ -50,14 +51,7 @@ def forked_times(dataset, batches):
         os.close(read)
         try:
             torch.set_num_threads(1)
-            times = []
-            for batch in batches:
-                kept = []
-                for i in batch:
-                    t0 = time.perf_counter()
-                    kept.append(dataset[i])
-                    times.append(time.perf_counter() - t0)
-                del kept
+            times = worker_times(dataset, batches)
             with os.fdopen(write, "w") as out:
                 out.write(json.dumps(times))
         finally:
@@ -67,6 +61,39 @@ def forked_times(dataset, batches):
         text = f.read()
     os.waitpid(pid, 0)
     return json.loads(text) if text else None
+
+
+def worker_times(dataset, batches):
+    """The time of each of dataset's samples at the indices of `batches` (lists), run as a
+    DataLoader worker runs them: each batch's samples kept until its last is done, then stacked
+    into new shared memory (the worker's collate, not timed). Those copies pass through the
+    caches between one batch and the next: on the validation VM a worker's samples took 1.10 and
+    1.11 times as long as a loop that drops each sample, 1.05 and 1.08 times as long as this one
+    (the medians of two runs of six tries, batch 32 and 48). The caller sets the torch threads."""
+    times = []
+    for batch in batches:
+        kept = []
+        for i in batch:
+            t0 = time.perf_counter()
+            kept.append(dataset[i])
+            times.append(time.perf_counter() - t0)
+        shared_stack(kept)
+    return times
+
+
+def shared_stack(samples):
+    """Each tensor of the samples (found in tuples, lists and dicts) stacked into a tensor on a
+    new shared-memory segment, as default_collate does in a worker; other leaves give None."""
+    first = samples[0]
+    if isinstance(first, torch.Tensor):
+        typed = first._typed_storage() if hasattr(first, "_typed_storage") else first.storage()
+        out = first.new(typed._new_shared(first.numel() * len(samples))).resize_(len(samples), *first.shape)
+        return torch.stack(samples, 0, out=out)
+    if isinstance(first, (tuple, list)):
+        return [shared_stack(list(leaves)) for leaves in zip(*samples)]
+    if isinstance(first, dict):
+        return {k: shared_stack([s[k] for s in samples]) for k in first}
+    return None
 
 
 def first_less_second(dataset, batch, others):
