@@ -67,11 +67,11 @@ std::string trace_table(const TraceSummary& s) {
     words += fmt::format("{} step{} took no batch from a DataLoader inside the step: {} wait counts as none.\n",
                          s.steps_without_loader, s.steps_without_loader == 1 ? "" : "s",
                          s.steps_without_loader == 1 ? "its" : "their");
-  if (s.input_bound && s.step_s > 0)
+  if (s.input_bound && s.steps_per_s > 0)
     words += fmt::format(
         "To see what moves the wall, write the scenario that reproduces the trace (--format toml --batch B, "
         "--scenario for your hardware) and pipesim diagnose it; the loader kept {:.4g} it/s.\n",
-        1 / s.step_s);
+        s.steps_per_s);
   for (const RankSummary& r : s.ranks)
     if (r.straggler)
       words +=

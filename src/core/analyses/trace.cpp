@@ -135,6 +135,7 @@ TraceSummary summarise_traces(const std::vector<RankTrace>& ranks) {
   s.steps = steps.size();
   if (s.steps == 0) return s;
   s.step_s = step_total / static_cast<double>(s.steps);
+  if (s.step_s > 0) s.steps_per_s = 1 / s.step_s;
   s.data_wait_fraction = step_total > 0 ? wait_total / step_total : 0;
   if (every_device && step_total > 0) s.busy_fraction = busy_total / step_total;
   if (copy_s > 0) s.h2d_bytes_per_s = bytes / copy_s;

@@ -68,6 +68,7 @@ struct TraceSummary {
   std::vector<RankSummary> ranks;
   std::size_t steps = 0;                  // over all ranks
   double step_s = 0;                      // mean step over all ranks' steps
+  double steps_per_s = 0;                 // 1 / step_s: the pace the loader kept
   double data_wait_fraction = 0;          // sum of waits over sum of steps, all ranks
   std::optional<double> busy_fraction;    // where every rank has device events
   std::optional<double> h2d_bytes_per_s;  // all copies' bytes over their time

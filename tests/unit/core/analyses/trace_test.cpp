@@ -38,6 +38,7 @@ TEST_CASE("summarise_traces: each step's wait, loop, copies and the union of its
   CHECK(steps[1].busy_s == doctest::Approx(0.010));  // 190-200 ms: the kernel clipped at the step's end
   CHECK(s.steps == 2);
   CHECK(s.step_s == doctest::Approx(0.100));
+  CHECK(s.steps_per_s == doctest::Approx(10.0));  // the pace the loader kept: 1 / 100 ms
   CHECK(s.data_wait_fraction == doctest::Approx(0.050 / 0.200));
   REQUIRE(s.busy_fraction);
   CHECK(*s.busy_fraction == doctest::Approx(0.050 / 0.200));
