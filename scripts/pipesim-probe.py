@@ -63,7 +63,7 @@ ensure("pipesim-probe", ["torch", "torchvision"], ["python3-torch", "python3-tor
 import torch  # noqa: E402
 from torch.utils.data import DataLoader, Dataset  # noqa: E402
 
-from fork_timing import first_less_second, minor_faults, scaling, warmup, worker_times  # noqa: E402
+from fork_timing import first_less_second, in_batches, minor_faults, scaling, warmup, worker_times  # noqa: E402
 from loader_timing import Timed, inside, timed_collate  # noqa: E402
 
 
@@ -254,7 +254,7 @@ def time_samples(dataset, count, workers, batch):
         dataset[picks[0]]  # warm
         faults = minor_faults()
         if workers > 0:
-            times = worker_times(dataset, [picks[k:k + batch] for k in range(0, len(picks), batch)])
+            times = worker_times(dataset, in_batches(picks, batch))
         else:
             times = []
             for i in picks:

@@ -81,6 +81,11 @@ def worker_times(dataset, batches):
     return times
 
 
+def in_batches(indices, size):
+    """The indices cut into consecutive batches of `size` (the last one shorter)."""
+    return [indices[k:k + size] for k in range(0, len(indices), size)]
+
+
 def shared_stack(samples):
     """Each tensor of the samples (found in tuples, lists and dicts) stacked into a tensor on a
     new shared-memory segment, as default_collate does in a worker; other leaves give None."""
@@ -100,8 +105,7 @@ def first_less_second(dataset, batch, others):
     """In one new process: the batch's samples (`batch`, indices), the `others` in batches of
     as many, then the batch again; per sample of the batch its first time less its second (None
     as forked_times)."""
-    size = len(batch)
-    times = forked_times(dataset, [batch, *(others[k:k + size] for k in range(0, len(others), size)), batch])
+    times = forked_times(dataset, [batch, *in_batches(others, len(batch)), batch])
     if times is None:
         return None
     return [a - b for a, b in zip(times[:len(batch)], times[-len(batch):])]
