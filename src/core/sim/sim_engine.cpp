@@ -194,14 +194,8 @@ class Engine {
   // the closed forms' effective workers.
   [[nodiscard]] std::pair<double, double> pooled_rates(double work_tasks, double hold_tasks) const {
     const double ranks = static_cast<double>(c_.ranks);
-    const double per_rank = (work_tasks + hold_tasks) / ranks;
-    if (per_rank <= 0) return {1, 1};
-    const double capacity = c_.cores ? core_capacity(in_.transform, per_rank, *c_.cores) : per_rank;
-    const double share = std::min(1.0, capacity / per_rank);
-    const double working = work_tasks / ranks * share;
-    const double slicing = c_.cores ? oversubscription(in_.transform, per_rank, *c_.cores) : 1;
-    const double work = (working > 0 ? share * usl_workers(in_.transform, working) / working : share) / slicing;
-    return {std::min(1.0, work), share};
+    const SharedRates r = shared_rates(in_.transform, (work_tasks + hold_tasks) / ranks, work_tasks / ranks, c_.cores);
+    return {r.work, r.hold};
   }
   [[nodiscard]] static double task_rate(const Task& t, std::pair<double, double> rates) {
     if (!t.pooled) return 1;

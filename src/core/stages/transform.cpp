@@ -130,6 +130,16 @@ double core_capacity(const TransformInputs& in, double workers, double logical) 
   return std::min(workers, physical) + in.smt_yield * extra;
 }
 
+SharedRates shared_rates(const TransformInputs& in, double tasks, double work, std::optional<double> logical) {
+  if (tasks <= 0) return {};
+  const double capacity = logical ? core_capacity(in, tasks, *logical) : tasks;
+  const double share = std::min(1.0, capacity / tasks);
+  const double working = work * share;
+  const double slicing = logical ? oversubscription(in, tasks, *logical) : 1;
+  const double rate = (working > 0 ? share * usl_workers(in, working) / working : share) / slicing;
+  return {std::min(1.0, rate), share};
+}
+
 double effective_workers(const TransformInputs& in, const Workload& w) {
   // With W = 0 the main process transforms, on its own (reserved) core.
   if (w.workers < 1) return 1;

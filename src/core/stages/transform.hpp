@@ -49,6 +49,18 @@ double oversubscription(const TransformInputs& in, double tasks, double logical)
 // worker on a core's further threads, never more than the logical CPUs. min(W, logical) when
 // threads_per_core = 1.
 double core_capacity(const TransformInputs& in, double workers, double logical);
+// Processor sharing among `tasks` on `logical` CPUs (none: no limit), `work` of them working (a
+// worker's batch, a copy, the loop's own time) and the rest holding a core for the
+// accelerator's time (a loop that spins through compute). Each gets an equal share of the
+// cores' capacity (core_capacity); work then loses what the scaling law takes at the
+// parallelism the working tasks have among themselves, and past the CPUs what time slicing
+// costs; a hold neither suffers contention nor adds to it. `simulate` runs its tasks at these
+// rates, and the closed forms count the tasks busy with them.
+struct SharedRates {
+  double work = 1;  // of a working task, in single-core rates (at most 1)
+  double hold = 1;  // of a holding task
+};
+SharedRates shared_rates(const TransformInputs& in, double tasks, double work, std::optional<double> logical);
 
 TransformInputs resolve_transform(const Scenario& s, const Workload& w);
 
