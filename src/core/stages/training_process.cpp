@@ -64,7 +64,9 @@ void shared_cores(const Inputs& in, Result& r) {
       if (next <= n * (1 + 1e-12)) break;
       n = next;
     }
-    return n;
+    // A training process that never waits for a batch is runnable all step, and the tasks can
+    // be no more than those among which its share of the CPUs still fits its work in the step.
+    return a > 0 ? std::min(n, std::max(logical, logical / a)) : n;
   };
   const auto contended = [&](double step) {
     const double p = std::min(most, cores - hold / step);
@@ -160,13 +162,32 @@ void shared_wait(const Inputs& in, Result& r) {
   if (own <= 0 && share <= 0 && pin <= 0 && lock <= 0 && in.crowded_loop_time <= 0) return;
   const double build = worker_batch_time(t, in, in.batch);
   const double cores = *t.cores_per_accelerator;
-  const auto busy = [&](double step) { return std::min(in.workers, build / step) + std::min(1.0, pin / step); };
-  const auto receiving = [&](double step) {
-    return receive_busy(in.workers, build, step, own) + std::min(1.0, pin / step);
-  };
   const auto rate = [&](double n, bool held) {
     const double capacity = core_capacity(t, n, cores);
     return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n / oversubscription(t, n, cores));
+  };
+  // A task is busy for as long as its work takes at the rate the others leave it (shared_rates,
+  // as simulate runs them): the workers (a batch is `build` of CPU), the pin thread and the
+  // process's thread (its share of compute, held, and its own time). The tasks busy on average
+  // are the fixed point of n = min(W, build / (step w(n))) + min(1, pin / (step w(n))) +
+  // min(1, share / (step h(n)) + own / (step w(n))), w and h the rates of work and of a hold
+  // among them, found by iterating from their CPU time over the step (it rises, to at most
+  // W + 2); busy() is the workers and the pin thread of it.
+  const auto busy = [&](double step) {
+    double x = 0, held = 0, mine = 0;  // the workers and pin thread, the process's hold and own time
+    for (int i = 0; i < 1000; ++i) {
+      const SharedRates at = shared_rates(t, x + held + mine, x + mine, cores);
+      const double nx = std::min(in.workers, build / at.work / step) + std::min(1.0, pin / at.work / step);
+      double nh = share / at.hold / step, nm = own / at.work / step;
+      if (nh + nm > 1) nh /= nh + nm, nm = 1 - nh;
+      const bool rose = nx + nh + nm > x + held + mine;
+      x = nx, held = nh, mine = nm;
+      if (!rose && i > 0) break;
+    }
+    return x;
+  };
+  const auto receiving = [&](double step) {
+    return receive_busy(in.workers, build, step, own) + std::min(1.0, pin / step);
   };
   const auto wait = [&](double step) {
     return own * (1 / rate(1 + receiving(step), false) - 1) +

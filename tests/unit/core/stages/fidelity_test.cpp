@@ -528,9 +528,13 @@ TEST_CASE("cores shared by time under the scaling law: the work contends, the lo
   // the hold takes 10 / P of the 2 cores, the work runs at p = 2 - 10 / P and costs
   // p / usl(p) = 1 + 0.5 (p - 1) = 1.5 - 5 / P times its 20 ms: P = (20 (1.5 - 5 / P) + 10) / 2
   // = 20 - 50 / P, P^2 - 20 P + 50 = 0, P = 10 + 5 sqrt(2) = 17.071 ms (limit shared_cores).
-  // Then 20 / P = 1.1716 workers are busy, 2.1716 tasks share 2 cores, and the hold runs at
-  // 2 / 2.1716 of a core: its 10 ms take 5 (1 + 20 / P) = 10.858 ms, within the step. Were
-  // the hold slowed by the law too, 1.3333 / 2.1716 of a core, it would take 16.29 ms.
+  // A worker is busy for as long as its batch takes: x workers busy and the hold (10 / P of the
+  // step) are x + 10 / P tasks; while they fit the 2 cores the work runs at usl(x) / x =
+  // 1 / (1 + 0.5 (x - 1)) of a core, so x = 20 (1 + 0.5 (x - 1)) / P, x = 10 / (P - 10) =
+  // sqrt(2) = 1.4142 (and x + 10 / P = 2: they just fit). While the loop holds, 1 + x tasks
+  // share the 2 cores and the hold runs at 2 / (1 + sqrt(2)) of a core: its 10 ms take
+  // 5 (1 + sqrt(2)) = 12.071 ms, within the step. Were the hold slowed by the law too it would
+  // take longer still.
   Scenario s = loader(2, 2);
   s.set(Field::Cores, 2);
   s.set(Field::LoopCpuShare, 1);
@@ -540,8 +544,8 @@ TEST_CASE("cores shared by time under the scaling law: the work contends, the lo
   CHECK(r.step_s == doctest::Approx(P).epsilon(1e-9));
   CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
   CHECK(r.utilization == doctest::Approx(10e-3 / P).epsilon(1e-9));
-  CHECK(r.busy_workers == doctest::Approx(20e-3 / P).epsilon(1e-9));
-  CHECK(r.shared_wait_s == doctest::Approx(5e-3 * (1 + 20e-3 / P) - 10e-3).epsilon(1e-6));
+  CHECK(r.busy_workers == doctest::Approx(std::sqrt(2.0)).epsilon(1e-9));
+  CHECK(r.shared_wait_s == doctest::Approx(5e-3 * (1 + std::sqrt(2.0)) - 10e-3).epsilon(1e-6));
   CHECK_FALSE(r.binds(Stage::Compute));
   // The loop's own time is work: it contends like a worker. 1 ms of it, nothing held
   // (loop_cpu_share 0): the work (20 + 1 ms) runs at p = 2 and costs 1.5 times as much,
@@ -617,6 +621,31 @@ TEST_CASE("oversubscription on cores shared by time: the training process's hold
   CHECK(r.step_s == doctest::Approx((10 + std::sqrt(35.0)) * 1e-3).epsilon(1e-9));
   CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
   CHECK(r.worker_slicing == 1);  // the 2 workers alone fit the 2 cores
+}
+
+TEST_CASE("oversubscription on cores shared by time: a loop that never waits leaves room for fewer tasks") {
+  // 4 workers with 9.5 ms batches (10 samples at 0.95 ms), a training process that holds a core
+  // through its 10 ms of compute (loop_cpu_share 1), 2 cores, oversubscription_cost 0.2. Were
+  // all 4 workers busy beside the loop, 5 tasks would cost the work 1 + 0.2 x 3 / 2 = 1.3 times
+  // as much: (9.5 x 1.3 + 10) / 2 = 11.175 ms. But a loop that never waits for a batch is
+  // runnable all step, and with n tasks on 2 cores it gets 2 / n of one: its 10 ms fit a step P
+  // only while n <= 2 P / 10. At P = 10 ms that is 2: one worker builds while the loop holds,
+  // nothing is sliced, (9.5 + 10) / 2 = 9.75 ms, and compute binds (simulate: 100% too).
+  Scenario s = loader(4, 0.95);
+  s.set(Field::Cores, 2);
+  s.set(Field::LoopCpuShare, 1);
+  s.set(Field::OversubscriptionCost, 0.2);
+  Result r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(0.010).epsilon(1e-9));
+  CHECK(r.utilization == doctest::Approx(1).epsilon(1e-9));
+  CHECK(r.busy_workers == doctest::Approx(0.95).epsilon(1e-9));
+  // 15 ms batches: the tasks are at most P / 5, the work costs 1 + 0.1 (P / 5 - 2) times as much,
+  // P = (15 (0.8 + 0.02 P) + 10) / 2 = 11 + 0.15 P, P = 11 / 0.85 = 12.941 ms (limit shared_cores;
+  // utilization 77.3%, simulate 76.6%; all 4 workers counted: 14.75 ms, 67.8%).
+  s.set(Field::TransformCost, {1.5e-3, Dim::Duration});
+  r = test::run(s);
+  CHECK(r.step_s == doctest::Approx(11e-3 / 0.85).epsilon(1e-9));
+  CHECK(r.stage(Stage::Transform).limit == Limit::SharedCores);
 }
 
 TEST_CASE("the pin thread counts among the tasks on the cores, for the assumption and for fewer workers") {
