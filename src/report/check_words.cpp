@@ -164,13 +164,17 @@ OutcomeLine outcome_line(const Outcome& o, bool ranged) {
                     "measure it there (model.measured_steps), or accept it with require.extrapolated",
                     batch_span(x->first, x->last), count(x->batch)));
   // The closed forms and simulate apart on the step: simulate's figure beside the model's.
-  if (const auto& d = o.disagreement)
+  if (const auto& d = o.disagreement) {
+    std::vector<std::string> why;
+    if (d->spread) why.emplace_back("the spread set (transform.cv, model.step_cv, workload.sample_size_cv)");
+    if (d->shared) why.emplace_back("the CPUs shared by time (pipeline.loop_wait, pipeline.loop_cpu_share)");
     add(fmt::format(
-        "not verified: with the spread set (transform.cv, model.step_cv, workload.sample_size_cv) "
-        "pipesim simulate gives utilization {} where the closed forms give {}{}, more than {:g} points apart; "
-        "judge this plan with pipesim simulate",
-        figure_text(FigureUnit::Fraction, d->simulated), figure_text(FigureUnit::Fraction, d->closed_form),
+        "not verified: with {} pipesim simulate gives utilization {} where the closed forms give {}{}, more than {:g} "
+        "points apart; judge this plan with pipesim simulate",
+        fmt::join(why, " and "), figure_text(FigureUnit::Fraction, d->simulated),
+        figure_text(FigureUnit::Fraction, d->closed_form),
         ranged ? fmt::format(" at batch {}", count(d->batch)) : std::string(), kAgreement * 100));
+  }
   return l;
 }
 

@@ -161,13 +161,15 @@ std::vector<std::string_view> requirement_keys() {
 }
 
 std::optional<Disagreement> disagreement(const Inputs& in, const Result& r) {
-  if (in.transform_cv <= 0 && in.step_cv <= 0 && in.sample_size_cv <= 0) return std::nullopt;
+  const bool varies = in.transform_cv > 0 || in.step_cv > 0 || in.sample_size_cv > 0;
+  const bool shared = in.loop_cpu_share && in.workers >= 1 && in.transform.cores_per_accelerator;
+  if (!varies && !shared) return std::nullopt;
   Inputs steady = in;
   steady.dataset_samples.reset();  // the steady run alone
   try {
     const double simulated = simulate(steady, SimOptions{}).utilization;
     if (std::abs(simulated - r.utilization) <= kAgreement) return std::nullopt;
-    return Disagreement{simulated, r.utilization, in.batch};
+    return Disagreement{simulated, r.utilization, in.batch, varies, shared};
   } catch (const Error&) {
     return std::nullopt;  // a run too long (or too short) to simulate: the closed forms stand
   }

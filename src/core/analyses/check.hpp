@@ -102,18 +102,22 @@ inline bool equal_but_for_rounding(double figure, double threshold) {
   return std::abs(figure - threshold) <= 1e-12 * std::abs(threshold);
 }
 
-// Where variance acts (transform.cv, model.step_cv, workload.sample_size_cv) the closed forms
-// approximate what the DataLoader delivers; `pipesim simulate` runs it. Their utilizations at
-// one point where they differ by more than kAgreement (0.02): the figures resting on the step
-// are then not verified.
+// Where variance acts (transform.cv, model.step_cv, workload.sample_size_cv), or the workers and
+// the training process share the CPUs by time (pipeline.loop_cpu_share or loop_wait), the
+// closed forms approximate what the DataLoader delivers (the tasks that take turns on the CPUs
+// come and go); `pipesim simulate` runs it. Their utilizations at one point where they differ
+// by more than kAgreement (0.02): the figures resting on the step are then not verified.
 inline constexpr double kAgreement = 0.02;
 struct Disagreement {
   double simulated = 0;    // simulate's utilization (the steady run, seed 1, default steps)
   double closed_form = 0;  // the closed forms' (the steady state)
   double batch = 0;        // at this batch size
+  bool spread = false;     // a spread is set (transform.cv, model.step_cv, workload.sample_size_cv)
+  bool shared = false;     // the workers and the training process share the CPUs by time
 };
-// Simulates the point when variance acts and compares; nothing where they agree, where no
-// variance acts, or where the simulation cannot run (too long, too short for a steady state).
+// Simulates the point when variance acts or the CPUs are shared by time, and compares; nothing
+// where they agree, where neither holds, or where the simulation cannot run (too long, too
+// short for a steady state).
 std::optional<Disagreement> disagreement(const Inputs& in, const Result& r);
 
 struct Outcome {
