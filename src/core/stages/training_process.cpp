@@ -33,6 +33,10 @@ double loop_own_work(const Result& r) {
 // a = (hold + loop) / P of the step and the pin thread for b = pin / P, each stretched by the
 // time slicing that n tasks on C logical CPUs bring: n = W + min(1, a max(1, n / C)) +
 // min(1, b max(1, n / C)), found by iterating from n = W + a + b (it rises, slope below 1).
+// All W are busy when the workers set the pace; but a training process that never waits for a
+// batch is runnable all step, with C / n of a CPU among n tasks, so its a of the step fits only
+// while n <= C / a: past that not every worker can be busy beside it, and the tasks are at
+// most max(C, C / a) (simulate's workers then take turns, few busy, nothing sliced).
 // A longer step leaves the work more parallelism (and fewer tasks), so the bound P = (work x
 // p(P) / usl(p(P)) x oversubscription + hold) / cores is found by iterating from the bound
 // without either, which rises towards the fixed point, then by bisection between the last two
@@ -64,8 +68,7 @@ void shared_cores(const Inputs& in, Result& r) {
       if (next <= n * (1 + 1e-12)) break;
       n = next;
     }
-    // A training process that never waits for a batch is runnable all step, and the tasks can
-    // be no more than those among which its share of the CPUs still fits its work in the step.
+    // A training process that never waits leaves room for at most C / a tasks (above).
     return a > 0 ? std::min(n, std::max(logical, logical / a)) : n;
   };
   const auto contended = [&](double step) {
