@@ -162,7 +162,11 @@ std::vector<std::string_view> requirement_keys() {
 
 std::optional<Disagreement> disagreement(const Inputs& in, const Result& r) {
   const bool varies = in.transform_cv > 0 || in.step_cv > 0 || in.sample_size_cv > 0;
-  const bool shared = in.loop_cpu_share && in.workers >= 1 && in.transform.cores_per_accelerator;
+  // Shared by time, the closed forms count the tasks by their averages only where some of them
+  // get less than a whole core: more tasks than the cores run at full rate.
+  const auto& cores = in.transform.cores_per_accelerator;
+  const bool shared = in.loop_cpu_share && in.workers >= 1 && cores &&
+                      core_capacity(in.transform, cpu_tasks(in), *cores) < cpu_tasks(in);
   if (!varies && !shared) return std::nullopt;
   Inputs steady = in;
   steady.dataset_samples.reset();  // the steady run alone

@@ -103,10 +103,11 @@ inline bool equal_but_for_rounding(double figure, double threshold) {
 }
 
 // Where variance acts (transform.cv, model.step_cv, workload.sample_size_cv), or the workers and
-// the training process share the CPUs by time (pipeline.loop_cpu_share or loop_wait), the
-// closed forms approximate what the DataLoader delivers (the tasks that take turns on the CPUs
-// come and go); `pipesim simulate` runs it. Their utilizations at one point where they differ
-// by more than kAgreement (0.02): the figures resting on the step are then not verified.
+// the training process share the CPUs by time (pipeline.loop_cpu_share or loop_wait) and are
+// more than the CPUs give a whole core each, the closed forms approximate what the DataLoader
+// delivers (the tasks that take turns on the CPUs come and go); `pipesim simulate` runs it.
+// Their utilizations at one point where they differ by more than kAgreement (0.02): the
+// figures resting on the step are then not verified.
 inline constexpr double kAgreement = 0.02;
 struct Disagreement {
   double simulated = 0;    // simulate's utilization (the steady run, seed 1, default steps)
