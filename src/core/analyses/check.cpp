@@ -165,8 +165,9 @@ std::optional<Disagreement> disagreement(const Inputs& in, const Result& r) {
   // Shared by time, the closed forms count the tasks by their averages only where some of them
   // get less than a whole core: more tasks than the cores run at full rate.
   const auto& cores = in.transform.cores_per_accelerator;
-  const bool shared = in.loop_cpu_share && in.workers >= 1 && cores &&
-                      core_capacity(in.transform, cpu_tasks(in), *cores) < cpu_tasks(in);
+  const double tasks = cpu_tasks(in);
+  const bool shared =
+      in.loop_cpu_share && in.workers >= 1 && cores && core_capacity(in.transform, tasks, *cores) < tasks;
   if (!varies && !shared) return std::nullopt;
   Inputs steady = in;
   steady.dataset_samples.reset();  // the steady run alone

@@ -165,9 +165,10 @@ void shared_wait(const Inputs& in, Result& r) {
   if (own <= 0 && share <= 0 && pin <= 0 && lock <= 0 && in.crowded_loop_time <= 0) return;
   const double build = worker_batch_time(t, in, in.batch);
   const double cores = *t.cores_per_accelerator;
+  // A task's rate among n working tasks, or a hold's among n (shared_rates).
   const auto rate = [&](double n, bool held) {
-    const double capacity = core_capacity(t, n, cores);
-    return std::min(1.0, held ? capacity / n : usl_workers(t, capacity) / n / oversubscription(t, n, cores));
+    const SharedRates at = shared_rates(t, n, n, cores);
+    return held ? at.hold : at.work;
   };
   // A task is busy for as long as its work takes at the rate the others leave it (shared_rates,
   // as simulate runs them): the workers (a batch is `build` of CPU), the pin thread and the
@@ -185,7 +186,7 @@ void shared_wait(const Inputs& in, Result& r) {
       if (nh + nm > 1) nh /= nh + nm, nm = 1 - nh;
       const bool rose = nx + nh + nm > x + held + mine;
       x = nx, held = nh, mine = nm;
-      if (!rose && i > 0) break;
+      if (!rose) break;
     }
     return x;
   };
