@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -493,6 +494,19 @@ void check_rests_on_simulate(const Scenario& s, std::pair<double, double> u) {
   }
 }
 
+// For a random draw: whether simulate and the closed forms part at `s`, check held to it as
+// above; nothing where the run cannot be simulated (too long, or an inconsistent draw).
+std::optional<bool> parted_and_checked(const Scenario& s) {
+  std::pair<double, double> u;
+  try {
+    u = simulated_and_closed(s);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  check_rests_on_simulate(s, u);
+  return std::abs(u.first - u.second) > kAgreement;
+}
+
 }  // namespace
 
 TEST_CASE("one answer: the closed forms agree with simulate, and check says where they cannot") {
@@ -530,15 +544,10 @@ TEST_CASE("one answer: the closed forms agree with simulate, and check says wher
     if (g.coin(0.6)) s.set(Field::StepCv, g.uniform(0, 0.4));
     if (g.coin(0.3)) s.set(Field::Nodes, g.whole(1, 4));
     CAPTURE(i);
-    std::pair<double, double> u;
-    try {
-      u = simulated_and_closed(s);
-    } catch (const Error&) {
-      continue;  // a run too long to simulate, or an inconsistent draw
-    }
+    const std::optional<bool> parted = parted_and_checked(s);
+    if (!parted) continue;
     ++compared;
-    apart += std::abs(u.first - u.second) > kAgreement;
-    check_rests_on_simulate(s, u);
+    apart += *parted;
   }
   MESSAGE("compared ", compared, ", apart ", apart);
   CHECK(compared >= 30);
@@ -600,15 +609,10 @@ TEST_CASE("one answer: on CPUs shared by time the closed forms follow simulate, 
     if (g.coin()) s.set(Field::OversubscriptionCost, g.uniform(0, 0.4));
     for (Field f : {Field::TransformCv, Field::StepCv, Field::SampleSizeCv}) s.set(f, 0);
     CAPTURE(i);
-    std::pair<double, double> u;
-    try {
-      u = simulated_and_closed(s);
-    } catch (const Error&) {
-      continue;  // a run too long to simulate, or an inconsistent draw
-    }
+    const std::optional<bool> apart_here = parted_and_checked(s);
+    if (!apart_here) continue;
     ++drawn;
-    parted += std::abs(u.first - u.second) > kAgreement;
-    check_rests_on_simulate(s, u);
+    parted += *apart_here;
   }
   MESSAGE("presets drawn ", drawn, ", apart ", parted);
   CHECK(drawn >= 40);
